@@ -1,0 +1,168 @@
+"""The context of one flow run, and the view of it each op gets.
+
+A :class:`Context` holds the run's inputs, the values ops write, the warnings and the trace.
+Ops never see it directly: each op occurrence gets an :class:`OpContext` that lets it read only
+the keys it declares in ``reads``/``optional_reads``/``writes`` and write only its ``writes``.
+That keeps the declarations honest, which is what flow validation relies on.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from flowmem.errors import ContextKeyError, OpExecutionError
+from flowmem.inputs import MISSING
+from flowmem.trace import OpSpan, Trace, Usage
+
+if TYPE_CHECKING:
+    from flowmem.op import Op
+
+
+def new_flow_id() -> str:
+    """A fresh id for every run (the public implementation shared one id across contexts)."""
+    return uuid.uuid4().hex
+
+
+class Context:
+    """Everything one flow run reads and writes.
+
+    Args:
+        flow: The flow's name.
+        inputs: The validated inputs of the run.
+        writers: For messages: which ops of the flow write each key.
+        flow_id: The run's id; a fresh one when not given.
+    """
+
+    __slots__ = ("_data", "flow", "flow_id", "inputs", "trace", "warnings", "writers")
+
+    def __init__(
+        self,
+        flow: str,
+        inputs: Mapping[str, Any],
+        *,
+        writers: Mapping[str, tuple[str, ...]] | None = None,
+        flow_id: str | None = None,
+    ):
+        self.flow = flow
+        self.flow_id = flow_id or new_flow_id()
+        self.inputs: Mapping[str, Any] = MappingProxyType(dict(inputs))
+        self.writers: Mapping[str, tuple[str, ...]] = writers or {}
+        self._data: dict[str, Any] = dict(inputs)
+        self.warnings: list[str] = []
+        self.trace = Trace(flow, self.flow_id, datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def require(self, key: str, reader: str = "") -> Any:
+        """The value of ``key``; a :class:`ContextKeyError` naming who should have written it."""
+        try:
+            return self._data[key]
+        except KeyError:
+            raise self._missing(key, reader) from None
+
+    def set(self, key: str, value: Any) -> None:
+        self._data[key] = value
+
+    def data(self) -> dict[str, Any]:
+        """A shallow copy of every value in the context (inputs and ops' writes)."""
+        return dict(self._data)
+
+    def _missing(self, key: str, reader: str) -> ContextKeyError:
+        writers = self.writers.get(key, ())
+        if writers:
+            why = f"it is written by {', '.join(writers)}, which did not run before {reader or 'this read'}"
+        elif key in self.inputs or key in self._data:
+            why = "it was removed"
+        else:
+            why = f"no op in flow '{self.flow}' writes it and it was not given as an input"
+        return ContextKeyError(reader or "?", self.flow_id, f"context key '{key}' is missing: {why}")
+
+
+class OpContext:
+    """The view of a :class:`Context` that one op occurrence gets.
+
+    Reads are limited to the op's declared ``reads``, ``optional_reads`` and ``writes``;
+    writes to its ``writes``. Warnings go to the op's trace span and the response.
+    """
+
+    __slots__ = ("_ctx", "_op", "span")
+
+    def __init__(self, ctx: Context, op: Op, span: OpSpan):
+        self._ctx = ctx
+        self._op = op
+        self.span = span
+
+    # -- identity ----------------------------------------------------------------------------
+    @property
+    def flow(self) -> str:
+        return self._ctx.flow
+
+    @property
+    def flow_id(self) -> str:
+        return self._ctx.flow_id
+
+    @property
+    def inputs(self) -> Mapping[str, Any]:
+        return self._ctx.inputs
+
+    # -- reading and writing -----------------------------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        self._check_read(key)
+        return self._ctx.require(key, self._op.label)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._check_read(key)
+        return self._ctx.get(key, default)
+
+    def __contains__(self, key: str) -> bool:
+        self._check_read(key)
+        return key in self._ctx
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key not in self._op.writes:
+            raise OpExecutionError(
+                self._op.label,
+                self._ctx.flow_id,
+                f"wrote context key '{key}', which {type(self._op).__name__} does not declare in `writes` "
+                f"(declared: {', '.join(self._op.writes) or 'none'})",
+            )
+        self._ctx.set(key, value)
+
+    def _check_read(self, key: str) -> None:
+        op = self._op
+        if key in op.reads or key in op.optional_reads or key in op.writes:
+            return
+        declared = ", ".join((*op.reads, *op.optional_reads)) or "none"
+        raise OpExecutionError(
+            op.label,
+            self._ctx.flow_id,
+            f"read context key '{key}', which {type(op).__name__} does not declare in `reads` or "
+            f"`optional_reads` (declared: {declared})",
+        )
+
+    # -- reporting ---------------------------------------------------------------------------
+    def warn(self, message: str) -> None:
+        """Record a warning in the trace and the response (a degradation the user should see)."""
+        self.span.warnings.append(message)
+        self._ctx.warnings.append(f"{self._op.label}: {message}")
+
+    def note(self, key: str, value: Any) -> None:
+        """Record a fact about this op's run in its trace span (e.g. which scorer it used)."""
+        self.span.notes[key] = value
+
+    def record_usage(self, llm_calls: int = 1, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
+        """Count LLM calls and tokens against this op; they add up in the trace and response."""
+        if self.span.usage is None:
+            self.span.usage = Usage()
+        self.span.usage.add(Usage(llm_calls, prompt_tokens, completion_tokens))
+
+
+__all__ = ["MISSING", "Context", "OpContext", "new_flow_id"]

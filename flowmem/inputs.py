@@ -1,0 +1,74 @@
+"""Flow inputs: the values a caller gives a flow run (query, scope, messages, timestamp, …).
+
+Standard inputs are defined here, once, with their types. A flow may accept more
+(``flow.<name>.inputs`` in the config); those are passed through untyped. Which inputs a flow
+*requires* is derived from its ops: every required read that no upstream op writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from pydantic import TypeAdapter
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A named flow input.
+
+    Attributes:
+        name: The input's key in the context.
+        type: The Python type values are validated (and coerced) to.
+        description: One line for ``flowmem flows`` and error messages.
+        default: Used when the caller gives nothing; ``MISSING`` for none.
+        cli: The CLI option that sets it, if it has a dedicated one.
+    """
+
+    name: str
+    type: Any
+    description: str
+    default: Any = MISSING
+    cli: str = ""
+
+    @cached_property
+    def adapter(self) -> TypeAdapter[Any]:
+        return TypeAdapter(self.type)
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not MISSING
+
+    def hint(self) -> str:
+        how = f"{self.cli} or --input {self.name}=…" if self.cli else f"--input {self.name}=…"
+        return f"give it with {how} (CLI) or {self.name}=… (Python)"
+
+
+STANDARD_INPUTS: dict[str, InputSpec] = {}
+
+
+def define_input(name: str, type_: Any, description: str, *, default: Any = MISSING, cli: str = "") -> InputSpec:
+    """Define a standard flow input every flow accepts. Redefining a name raises ``ValueError``."""
+    if name in STANDARD_INPUTS:
+        raise ValueError(f"flow input '{name}' is already defined")
+    spec = InputSpec(name, type_, description, default, cli)
+    STANDARD_INPUTS[name] = spec
+    return spec
+
+
+define_input("query", str, "the question, or text to recall memories for", cli="-q/--query")
+define_input("user_id", str, "whose memories: the person the memories are about", cli="-u/--user")
+define_input("workspace_id", str, "tenant scope; no read or write leaves it", default="default", cli="-w/--workspace")
+define_input("messages", list[dict[str, Any]], "chat messages (role, name, content, time_created)")
+define_input("timestamp", datetime, "when the query is asked (default: now)")
+define_input("top_k", int, "how many memories to return")

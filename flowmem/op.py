@@ -1,0 +1,164 @@
+"""The op contract and the op registry.
+
+An op is a class that does one thing to a flow run's context::
+
+    @register_op
+    class SetQueryOp(Op):
+        \"\"\"Put the query and its timestamp into the context.\"\"\"
+
+        class Params(OpParams):
+            timestamp: datetime | None = None
+
+        params: Params
+        reads = ("query",)
+        optional_reads = ("timestamp",)
+        writes = ("query", "timestamp")
+
+        async def execute(self, ctx: OpContext) -> None:
+            ctx["timestamp"] = self.params.timestamp or ctx.get("timestamp") or datetime.now()
+
+It is registered under its snake_case class name (``set_query_op``); flows name it so. Every
+occurrence of an op in a flow, in every run, is a fresh instance: ops keep no state between
+occurrences. ``Params`` is validated once, when the flow is compiled.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar, overload
+
+from pydantic import BaseModel, ConfigDict
+
+from flowmem.backend import BACKEND_KINDS, Backend, BackendKind
+from flowmem.context import OpContext
+from flowmem.errors import RegistryError
+from flowmem.registry import Registry, snake_case
+
+BackendResolver = Callable[[BackendKind, str], Backend]
+
+
+class OpParams(BaseModel):
+    """Base of every op's typed ``Params``: unknown keys are errors, values are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+
+class Op:
+    """Base class of all ops.
+
+    Class attributes a subclass sets:
+        Params: A subclass of :class:`OpParams` with the op's params and defaults.
+        reads: Context keys the op needs; validation checks an upstream op or an input provides each.
+        optional_reads: Context keys the op uses when present.
+        writes: Context keys the op writes. Two parallel branches may not write the same key.
+        uses: Backend kinds the op needs (``"llm"``, ``"embedding_model"``, ``"vector_store"``).
+        degradation: If set, a failure of ``execute`` does not fail the flow: it becomes a warning
+            in the trace and the response, and ``degrade`` runs instead. The text says what the op
+            does then (shown by ``flowmem ops``).
+
+    Attributes:
+        params: This occurrence's validated params.
+        label: The name this op has in the flow (its config entry; usually its registered name).
+    """
+
+    name: ClassVar[str] = ""
+    Params: ClassVar[type[OpParams]] = OpParams
+    reads: ClassVar[tuple[str, ...]] = ()
+    optional_reads: ClassVar[tuple[str, ...]] = ()
+    writes: ClassVar[tuple[str, ...]] = ()
+    uses: ClassVar[tuple[BackendKind, ...]] = ()
+    degradation: ClassVar[str | None] = None
+
+    params: OpParams
+
+    def __init__(
+        self,
+        params: OpParams | None = None,
+        *,
+        label: str = "",
+        backends: BackendResolver | None = None,
+        backend_names: Mapping[str, str] | None = None,
+    ):
+        self.params = params if params is not None else self.Params()
+        self.label = label or self.name or snake_case(type(self).__name__)
+        self._resolve = backends
+        self._backend_names = backend_names or {}
+
+    async def execute(self, ctx: OpContext) -> None:
+        """Do the op's work: read from ``ctx``, write to ``ctx``."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement execute()")
+
+    async def degrade(self, ctx: OpContext, error: BaseException) -> None:
+        """What to do instead when ``execute`` failed and the op declares a ``degradation``."""
+
+    # -- backends ----------------------------------------------------------------------------
+    def backend(self, kind: BackendKind) -> Backend:
+        """The backend of ``kind`` configured for this op (``op.<label>.<kind>``, default ``default``)."""
+        if kind not in self.uses:
+            raise RegistryError(f"op '{self.label}' uses no {kind}; declare it in `uses` ({type(self).__name__})")
+        if self._resolve is None:
+            raise RegistryError(f"op '{self.label}' was created without backends; run it through a flow")
+        return self._resolve(kind, self._backend_names.get(kind, "default"))
+
+    # -- documentation -----------------------------------------------------------------------
+    @classmethod
+    def summary(cls) -> str:
+        """The first line of the op's docstring."""
+        doc = inspect.getdoc(cls) or ""
+        first = doc.strip().splitlines()[0] if doc.strip() else ""
+        return first.replace("``", "`")  # docstrings use reST literals; terminals read Markdown-ish
+
+
+OPS: Registry[type[Op]] = Registry("op")
+
+OpT = TypeVar("OpT", bound=type[Op])
+
+
+@overload
+def register_op(cls: OpT, /) -> OpT: ...
+@overload
+def register_op(*, name: str | None = None, registry: Registry[type[Op]] | None = None) -> Callable[[OpT], OpT]: ...
+
+
+def register_op(
+    cls: OpT | None = None, /, *, name: str | None = None, registry: Registry[type[Op]] | None = None
+) -> OpT | Callable[[OpT], OpT]:
+    """Register an op class under ``name`` (default: its snake_case class name).
+
+    The class is checked here, so a malformed op fails at import rather than mid-flow.
+
+    Raises:
+        RegistryError: The name is taken.
+        TypeError: The class breaks the op contract.
+    """
+
+    def decorator(op_cls: OpT) -> OpT:
+        check_op_class(op_cls)
+        op_name = name or snake_case(op_cls.__name__)
+        (registry or OPS).add(op_name, op_cls)
+        if not op_cls.__dict__.get("name"):
+            op_cls.name = op_name
+        return op_cls
+
+    return decorator(cls) if cls is not None else decorator
+
+
+def check_op_class(cls: Any) -> None:
+    """Raise ``TypeError`` when ``cls`` is not a well-formed op."""
+    if not (isinstance(cls, type) and issubclass(cls, Op)):
+        raise TypeError(f"@register_op needs an Op subclass, got {cls!r}")
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    if not (isinstance(cls.Params, type) and issubclass(cls.Params, OpParams)):
+        raise TypeError(f"{where}.Params must subclass flowmem.OpParams")
+    if cls.Params.model_config.get("extra") != "forbid":
+        raise TypeError(f"{where}.Params must keep extra='forbid' so typos in params are errors")
+    for attr in ("reads", "optional_reads", "writes", "uses"):
+        value = getattr(cls, attr)
+        if not (isinstance(value, tuple) and all(isinstance(v, str) for v in value)):
+            raise TypeError(f"{where}.{attr} must be a tuple of strings, got {value!r}")
+    bad_kinds = [k for k in cls.uses if k not in BACKEND_KINDS]
+    if bad_kinds:
+        raise TypeError(f"{where}.uses names unknown backend kinds {bad_kinds}; valid: {', '.join(BACKEND_KINDS)}")
+    if cls.execute is Op.execute or not inspect.iscoroutinefunction(cls.execute):
+        raise TypeError(f"{where} must define `async def execute(self, ctx)`")
