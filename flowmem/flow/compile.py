@@ -1,0 +1,276 @@
+"""Turning a flow's config entry into a runnable plan, finding every problem first.
+
+Checked before anything runs, and reported together: syntax; unknown ops (with "did you
+mean"); unknown or ill-typed params; backends an op uses that are not configured; reads that no
+upstream op writes and no input provides; two parallel branches writing one key, or one branch
+reading a key another branch writes at the same time; outputs nobody writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from flowmem.config.loader import ResolvedConfig
+from flowmem.config.schema import FlowEntry
+from flowmem.config.settings import OpSetting
+from flowmem.errors import FlowSyntaxError, FlowValidationError, InputError, Problem
+from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
+from flowmem.inputs import STANDARD_INPUTS, InputSpec
+from flowmem.suggest import unknown
+
+
+class OpStep:
+    """One op occurrence in a compiled flow; a fresh op instance is made from it on every run."""
+
+    __slots__ = ("backend_names", "label", "position", "setting", "timeout")
+
+    def __init__(self, setting: OpSetting, position: int):
+        self.setting = setting
+        self.label = setting.label
+        self.position = position
+        self.timeout = setting.entry.timeout
+        self.backend_names: dict[str, str] = {kind: getattr(setting.entry, kind) for kind in setting.op_cls.uses}
+
+
+class SeqStep:
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: tuple[Step, ...]):
+        self.steps = steps
+
+
+class ParStep:
+    __slots__ = ("branches",)
+
+    def __init__(self, branches: tuple[Step, ...]):
+        self.branches = branches
+
+
+Step = OpStep | SeqStep | ParStep
+
+
+@dataclass
+class CompiledFlow:
+    """A validated flow, ready to run any number of times (concurrently, too).
+
+    Attributes:
+        name: The flow's name.
+        entry: Its config entry.
+        expression: The parsed expression.
+        root: The runtime plan.
+        accepted_inputs: Every input the flow takes, standard and declared.
+        required_inputs: Inputs a run must give (reads no upstream op writes, without a default).
+        writers: For each context key, the ops that write it (used in messages).
+        outputs: Extra context keys returned in ``Response.outputs``.
+    """
+
+    name: str
+    entry: FlowEntry
+    expression: Node
+    root: Step
+    accepted_inputs: dict[str, InputSpec]
+    required_inputs: tuple[str, ...]
+    writers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    outputs: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return format_flow(self.expression)
+
+    def prepare_inputs(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and complete a run's inputs.
+
+        Raises:
+            InputError: Unknown, ill-typed or missing inputs, all together.
+        """
+        problems: list[Problem] = []
+        values: dict[str, Any] = {}
+        where = f"flow '{self.name}'"
+        for key, value in given.items():
+            spec = self.accepted_inputs.get(key)
+            if spec is None:
+                problems.append(Problem(where, unknown("input", key, self.accepted_inputs)))
+            elif value is not None:
+                try:
+                    values[key] = spec.adapter.validate_python(value)
+                except ValidationError as exc:
+                    reason = exc.errors()[0]["msg"]
+                    problems.append(Problem(where, f"input '{key}': {reason} (got {value!r})"))
+        for key, spec in self.accepted_inputs.items():
+            if key not in values and spec.has_default:
+                values[key] = spec.default
+        for key in self.required_inputs:
+            if key not in values and key not in given:
+                spec = self.accepted_inputs[key]
+                problems.append(Problem(where, f"needs input '{key}' ({spec.description}); {spec.hint()}"))
+        if problems:
+            raise InputError(problems)
+        return values
+
+
+def compile_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> CompiledFlow:
+    """Compile one flow.
+
+    Raises:
+        FlowValidationError: With every problem found (a syntax error among them).
+    """
+    compiled, problems = check_flow(name, entry, resolved)
+    if compiled is None:
+        raise FlowValidationError(problems)
+    return compiled
+
+
+def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[CompiledFlow | None, list[Problem]]:
+    """Compile one flow, returning the problems instead of raising."""
+    where = f"flow '{name}'"
+    try:
+        expression = parse_flow(entry.flow_content, where=where)
+    except FlowSyntaxError as exc:
+        return None, exc.problems
+    text = entry.flow_content.replace("\n", " ").replace("\t", " ")
+
+    problems: list[Problem] = []
+    settings: dict[str, OpSetting] = {}
+    for ref in op_refs(expression):
+        if ref.name in settings:
+            continue
+        setting, op_problems = resolved.op(ref.name, where)
+        problems += [_at(p, text, ref.column) for p in op_problems]
+        if setting is not None:
+            settings[ref.name] = setting
+    if problems:
+        return None, problems
+
+    accepted = dict(STANDARD_INPUTS)
+    for extra in entry.inputs:
+        accepted.setdefault(extra, InputSpec(extra, Any, f"an input of flow '{name}'"))
+    analysis = _Analysis(where, text, settings, accepted)
+    root = analysis.build(expression)
+    written = analysis.walk(expression, frozenset())[0]
+    for output in entry.outputs:
+        if output not in written and output not in accepted:
+            problems.append(Problem(where, f"output '{output}' is written by no op of the flow and is not an input"))
+    problems = analysis.problems + problems
+    if problems:
+        return None, problems
+    required = tuple(k for k in analysis.required if not accepted[k].has_default)
+    compiled = CompiledFlow(
+        name=name,
+        entry=entry,
+        expression=expression,
+        root=root,
+        accepted_inputs=accepted,
+        required_inputs=required,
+        writers={k: tuple(v) for k, v in analysis.writers.items()},
+        outputs=tuple(entry.outputs),
+    )
+    return compiled, []
+
+
+def _at(problem: Problem, text: str, column: int) -> Problem:
+    return Problem(problem.where, f"{problem.message} (column {column + 1})", f"    {text}\n    {' ' * column}^")
+
+
+class _Analysis:
+    """Builds the runtime plan and checks the data flow between ops."""
+
+    def __init__(self, where: str, text: str, settings: dict[str, OpSetting], accepted: dict[str, InputSpec]):
+        self.where = where
+        self.text = text
+        self.settings = settings
+        self.accepted = accepted
+        self.problems: list[Problem] = []
+        self.required: list[str] = []
+        self.writers: dict[str, list[str]] = {}
+        self._positions = 0
+        for ref_name, setting in settings.items():
+            for key in setting.op_cls.writes:
+                self.writers.setdefault(key, []).append(ref_name)
+
+    def build(self, node: Node) -> Step:
+        if isinstance(node, OpRef):
+            self._positions += 1
+            return OpStep(self.settings[node.name], self._positions)
+        if isinstance(node, Sequence):
+            return SeqStep(tuple(self.build(s) for s in node.steps))
+        return ParStep(tuple(self.build(b) for b in node.branches))
+
+    def walk(self, node: Node, available: frozenset[str]) -> tuple[set[str], dict[str, str]]:
+        """Check ``node`` given the keys ``available`` before it.
+
+        Returns:
+            The keys it writes, and the keys it reads from outside itself (key → reading op).
+        """
+        if isinstance(node, OpRef):
+            return self._walk_op(node, available)
+        if isinstance(node, Sequence):
+            written: set[str] = set()
+            outside: dict[str, str] = {}
+            for step in node.steps:
+                step_writes, step_reads = self.walk(step, available | written)
+                for key, reader in step_reads.items():
+                    if key not in written:
+                        outside.setdefault(key, reader)
+                written |= step_writes
+            return written, outside
+        branch_results = [self.walk(branch, available) for branch in node.branches]
+        self._check_branches(node, branch_results)
+        written, outside = set(), {}
+        for branch_writes, branch_reads in branch_results:
+            written |= branch_writes
+            for key, reader in branch_reads.items():
+                outside.setdefault(key, reader)
+        return written, outside
+
+    def _walk_op(self, ref: OpRef, available: frozenset[str]) -> tuple[set[str], dict[str, str]]:
+        op_cls = self.settings[ref.name].op_cls
+        reads = {key: ref.name for key in (*op_cls.reads, *op_cls.optional_reads)}
+        for key in op_cls.reads:
+            if key in available:
+                continue
+            if key in self.accepted:
+                if key not in self.required:
+                    self.required.append(key)
+                continue
+            del reads[key]  # reported here; not again as a race with a parallel branch
+            writers = [w for w in self.writers.get(key, []) if w != ref.name]
+            why = (
+                f"it is written by {', '.join(writers)}, which does not run before it"
+                if writers
+                else ("no op of this flow writes it")
+            )
+            message = f"op '{ref.name}' reads '{key}', which is not available: {why}, and it is not a flow input"
+            self.problems.append(_at(Problem(self.where, message), self.text, ref.column))
+        return set(op_cls.writes), reads
+
+    def _check_branches(self, node: Parallel, results: list[tuple[set[str], dict[str, str]]]) -> None:
+        for i, (writes_i, _) in enumerate(results):
+            for j, (writes_j, reads_j) in enumerate(results):
+                if j == i:
+                    continue
+                if j > i:
+                    for key in sorted(writes_i & writes_j):
+                        self.problems.append(
+                            Problem(
+                                self.where,
+                                f"parallel branches {i + 1} ({_describe(node.branches[i])}) and {j + 1} "
+                                f"({_describe(node.branches[j])}) both write '{key}'; run them in sequence "
+                                "or configure one to write another key",
+                            )
+                        )
+                for key in sorted(writes_i & set(reads_j)):
+                    self.problems.append(
+                        Problem(
+                            self.where,
+                            f"op '{reads_j[key]}' (parallel branch {j + 1}) reads '{key}' while branch {i + 1} "
+                            f"({_describe(node.branches[i])}) writes it at the same time",
+                        )
+                    )
+
+
+def _describe(node: Node) -> str:
+    return format_flow(node)

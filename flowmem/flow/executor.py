@@ -1,0 +1,128 @@
+"""Running a compiled flow: sequences in order, parallel branches concurrently, every op timed.
+
+A failing op fails the run with an :class:`~flowmem.errors.OpExecutionError` naming the op and
+the run's flow id, unless the op declares a ``degradation``: then the failure becomes a warning
+(trace and response) and the op's ``degrade`` runs instead. When a parallel branch fails, the
+other branches are cancelled and every failure is reported, never dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from time import perf_counter
+from typing import Any
+
+from flowmem.context import Context, OpContext
+from flowmem.errors import FlowmemError, OpExecutionError, OpTimeoutError
+from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
+from flowmem.op import BackendResolver
+from flowmem.response import Response
+from flowmem.trace import OpSpan
+
+
+async def run_flow(
+    flow: CompiledFlow,
+    inputs: Mapping[str, Any],
+    backends: BackendResolver,
+    *,
+    flow_id: str | None = None,
+) -> Response:
+    """Run ``flow`` once.
+
+    Raises:
+        InputError: The inputs are missing, unknown or ill-typed (nothing ran).
+        OpExecutionError: An op failed and has no degradation.
+        FlowmemError: A backend the user configured is unavailable.
+    """
+    values = flow.prepare_inputs(inputs)
+    ctx = Context(flow.name, values, writers=flow.writers, flow_id=flow_id)
+    runner = _Runner(ctx, backends)
+    try:
+        await runner.run(flow.root)
+    finally:
+        ctx.trace.duration_ms = (perf_counter() - runner.started) * 1000.0
+    return Response.from_context(ctx, flow.outputs)
+
+
+class _Runner:
+    __slots__ = ("backends", "ctx", "started")
+
+    def __init__(self, ctx: Context, backends: BackendResolver):
+        self.ctx = ctx
+        self.backends = backends
+        self.started = perf_counter()
+
+    async def run(self, step: Step) -> None:
+        if type(step) is OpStep:
+            await self.run_op(step)
+        elif type(step) is SeqStep:
+            for child in step.steps:
+                await self.run(child)
+        else:
+            assert isinstance(step, ParStep)
+            await self.run_parallel(step)
+
+    async def run_op(self, step: OpStep) -> None:
+        setting = step.setting
+        started = perf_counter()
+        span = OpSpan(step.label, step.position, (started - self.started) * 1000.0)
+        self.ctx.trace.spans.append(span)
+        op = setting.op_cls(setting.params, label=step.label, backends=self.backends, backend_names=step.backend_names)
+        view = OpContext(self.ctx, op, span)
+        try:
+            if step.timeout is None:
+                await op.execute(view)
+            else:
+                await asyncio.wait_for(op.execute(view), step.timeout)
+            span.status = "ok"
+        except asyncio.CancelledError:
+            span.status = "cancelled"
+            raise
+        except OpExecutionError:
+            span.status = "failed"  # the op broke its own contract (undeclared key, missing key): a bug
+            raise
+        except Exception as exc:
+            error = self._error(step, exc, perf_counter() - started)
+            if op.degradation is None:
+                span.status = "timeout" if isinstance(error, OpTimeoutError) else "failed"
+                if isinstance(exc, FlowmemError) and not isinstance(exc, OpExecutionError):
+                    raise  # e.g. an unreachable backend: the user's to fix, reported as is
+                raise error from exc
+            span.status = "degraded"
+            view.warn(f"{error.reason}; {op.degradation}")
+            try:
+                await op.degrade(view, exc)
+            except Exception as degrade_exc:
+                raise OpExecutionError(
+                    step.label, self.ctx.flow_id, f"{error.reason}, and its degradation failed too: {degrade_exc!r}"
+                ) from degrade_exc
+        finally:
+            span.duration_ms = (perf_counter() - started) * 1000.0
+
+    def _error(self, step: OpStep, exc: Exception, elapsed: float) -> OpExecutionError:
+        # An op's own TimeoutError (say, from an HTTP client) is an ordinary failure; only the
+        # configured timeout expiring is an OpTimeoutError.
+        if isinstance(exc, asyncio.TimeoutError) and step.timeout is not None and elapsed >= step.timeout * 0.99:
+            return OpTimeoutError(step.label, self.ctx.flow_id, f"timed out after {step.timeout:g} s")
+        return OpExecutionError(step.label, self.ctx.flow_id, f"{type(exc).__name__}: {exc}")
+
+    async def run_parallel(self, step: ParStep) -> None:
+        tasks = [asyncio.ensure_future(self.run(branch)) for branch in step.branches]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            pending = [task for task in tasks if not task.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+        errors = [task.exception() for task in tasks if not task.cancelled() and task.exception() is not None]
+        if not errors:
+            return
+        first = errors[0]
+        others = [e for e in errors[1:] if isinstance(e, OpExecutionError)]
+        if isinstance(first, OpExecutionError) and others:
+            raise first.with_also_failed(others) from first.__cause__
+        assert first is not None
+        raise first
