@@ -1,0 +1,151 @@
+"""The Python API: load a config, run flows, close backends.
+
+```python
+from flowmem import App
+
+with App(config="elasticsearch", overrides=["op.retrieve_memory_op.params.top_k=5"]) as app:
+    response = app.run_sync("personal_retrieve", query="what did I do last weekend?", user_id="alice")
+
+async with App() as app:
+    response = await app.run("personal_retrieve", query="…", user_id="alice")
+```
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+from flowmem.config.loader import ConfigSource, ResolvedConfig, load_config
+from flowmem.config.schema import Config
+from flowmem.errors import ConfigError, FlowmemError, Problem
+from flowmem.flow.compile import CompiledFlow, check_flow, compile_flow
+from flowmem.flow.executor import run_flow
+from flowmem.plugins import load_builtins, load_plugins
+from flowmem.pool import BackendPool
+from flowmem.response import Response
+from flowmem.suggest import unknown
+
+
+class App:
+    """A configured flowmem: flows, ops and the backends they share.
+
+    Args:
+        config: Config files, preset names (``"elasticsearch"``) or mappings, applied in order on
+            top of the package defaults and ``FLOWMEM_CONFIG``.
+        overrides: ``key=value`` strings applied last, e.g. ``"op.fuse_rerank_op.params.fuse_time_ratio=3"``.
+        plugins: Modules to import first, so the ops and backends they register can be used.
+
+    Raises:
+        ConfigError: The configuration is wrong (every problem listed).
+        PluginError: A plugin module cannot be imported.
+    """
+
+    def __init__(
+        self,
+        config: ConfigSource | Sequence[ConfigSource] | None = None,
+        overrides: Sequence[str] = (),
+        *,
+        plugins: Sequence[str] = (),
+    ):
+        load_builtins()
+        load_plugins(plugins)
+        self.resolved: ResolvedConfig = load_config(config, overrides)
+        self._flows: dict[str, CompiledFlow] = {}
+        self._backends = BackendPool(self.resolved)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closed = False
+
+    @property
+    def config(self) -> Config:
+        return self.resolved.config
+
+    @property
+    def flow_names(self) -> list[str]:
+        return sorted(self.config.flow)
+
+    def flow(self, name: str) -> CompiledFlow:
+        """The compiled flow ``name`` (compiled once, then cached).
+
+        Raises:
+            ConfigError: No such flow.
+            FlowValidationError: The flow cannot run; every problem is listed.
+        """
+        compiled = self._flows.get(name)
+        if compiled is None:
+            entry = self.config.flow.get(name)
+            if entry is None:
+                raise ConfigError(Problem("", unknown("flow", name, self.config.flow)))
+            compiled = self._flows[name] = compile_flow(name, entry, self.resolved)
+        return compiled
+
+    def validate(self) -> dict[str, list[Problem]]:
+        """Check every flow of the config; map each flow name to its problems (empty when valid)."""
+        return {name: check_flow(name, entry, self.resolved)[1] for name, entry in sorted(self.config.flow.items())}
+
+    async def run(self, flow: str, /, **inputs: Any) -> Response:
+        """Run ``flow`` with ``inputs`` (e.g. ``query=…, user_id=…``) and return its response.
+
+        Raises:
+            ConfigError, FlowValidationError: The flow is unknown or invalid (nothing ran).
+            InputError: Inputs are missing, unknown or ill-typed (nothing ran).
+            OpExecutionError: An op failed; the message names it and the run's flow id.
+        """
+        if self._closed:
+            raise FlowmemError("this App is closed")
+        return await run_flow(self.flow(flow), inputs, self._backends.get)
+
+    def run_sync(self, flow: str, /, **inputs: Any) -> Response:
+        """:meth:`run` for code without an event loop.
+
+        Runs on the app's own event loop, so backends (connection pools) survive between calls.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise FlowmemError("run_sync() cannot be called from a running event loop; use `await app.run(...)`")
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(self.run(flow, **inputs))
+
+    async def aclose(self) -> None:
+        """Close every backend this app created."""
+        self._closed = True
+        await self._backends.aclose()
+
+    def close(self) -> None:
+        """Close backends and the app's own event loop (after :meth:`run_sync`)."""
+        if self._loop is not None:
+            try:
+                self._loop.run_until_complete(self.aclose())
+            finally:
+                self._loop.close()
+                self._loop = None
+        elif self._backends.created():
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                asyncio.run(self.aclose())
+            else:
+                raise FlowmemError("close() cannot await backends inside an event loop; use `await app.aclose()`")
+        self._closed = True
+
+    def __enter__(self) -> App:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    async def __aenter__(self) -> App:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()

@@ -1,0 +1,81 @@
+"""The shape of a flowmem config: sections ``flow``, ``op``, ``llm``, ``embedding_model``, ``vector_store``.
+
+```yaml
+flow:
+  personal_retrieve:
+    flow_content: set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op)) >> fuse_rerank_op
+    description: Recall, rank and fuse memories for a query.
+op:
+  fuse_rerank_op:            # the name flows use; `backend` defaults to it
+    params: {fuse_time_ratio: 2.0}
+  recall_keywords_op:        # a second, differently tuned retrieve op
+    backend: retrieve_memory_op
+    params: {recall_key: keywords}
+llm:
+  default: {backend: openai_compatible, params: {model: "${FLOWMEM_LLM_MODEL:-qwen2.5}"}}
+```
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from flowmem.backend import BackendKind
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FlowEntry(_Strict):
+    """A named flow."""
+
+    flow_content: str = Field(description="the flow expression: op names joined by >> and |")
+    description: str = Field("", description="one line for `flowmem flows`")
+    inputs: list[str] = Field(default_factory=list, description="inputs accepted beyond the standard ones")
+    outputs: list[str] = Field(
+        default_factory=list, description="context keys returned in the response's `outputs` (besides answer/memories)"
+    )
+
+
+class OpEntry(_Strict):
+    """Settings of one op name used in flows."""
+
+    backend: str | None = Field(None, description="the registered op class (default: the entry's own name)")
+    params: dict[str, Any] = Field(default_factory=dict, description="the op's typed params")
+    llm: str = Field("default", description="which `llm` entry the op uses")
+    embedding_model: str = Field("default", description="which `embedding_model` entry the op uses")
+    vector_store: str = Field("default", description="which `vector_store` entry the op uses")
+    timeout: float | None = Field(None, gt=0, description="seconds before the op is stopped (default: none)")
+
+
+class BackendEntry(_Strict):
+    """One named LLM, embedding model or vector store."""
+
+    backend: str = Field(description="the implementation, e.g. `openai_compatible`")
+    params: dict[str, Any] = Field(default_factory=dict, description="the implementation's typed params")
+
+
+class Config(_Strict):
+    """A whole resolved configuration."""
+
+    flow: dict[str, FlowEntry] = Field(default_factory=dict)
+    op: dict[str, OpEntry] = Field(default_factory=dict)
+    llm: dict[str, BackendEntry] = Field(default_factory=dict)
+    embedding_model: dict[str, BackendEntry] = Field(default_factory=dict)
+    vector_store: dict[str, BackendEntry] = Field(default_factory=dict)
+
+    def backends(self, kind: BackendKind) -> dict[str, BackendEntry]:
+        entries: dict[str, BackendEntry] = getattr(self, kind)
+        return entries
+
+
+SECTIONS: tuple[str, ...] = tuple(Config.model_fields)
+BACKEND_SECTIONS: tuple[BackendKind, ...] = get_args(BackendKind)
+ENTRY_MODELS: dict[str, type[BaseModel]] = {
+    "flow": FlowEntry,
+    "op": OpEntry,
+    **{kind: BackendEntry for kind in BACKEND_SECTIONS},
+}

@@ -1,0 +1,67 @@
+"""What a flow run returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic_core import to_jsonable_python
+
+from flowmem.context import Context
+from flowmem.trace import Trace, Usage
+
+
+@dataclass
+class Response:
+    """The result of one flow run.
+
+    Attributes:
+        flow: The flow's name.
+        flow_id: The run's id (also in every error and log line of the run).
+        answer: Text for people or for an LLM prompt (the ``answer`` key), ``""`` if no op wrote one.
+        memories: The memories the flow returned (the ``memories`` key), each with its scores.
+        outputs: The flow's declared extra outputs (``flow.<name>.outputs``).
+        warnings: Degradations and other things the caller should know, each prefixed by the op.
+        trace: Per-op timing, status, warnings and LLM usage.
+    """
+
+    flow: str
+    flow_id: str
+    answer: str = ""
+    memories: list[Any] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    trace: Trace | None = None
+
+    @classmethod
+    def from_context(cls, ctx: Context, outputs: tuple[str, ...]) -> Response:
+        answer = ctx.get("answer")
+        return cls(
+            flow=ctx.flow,
+            flow_id=ctx.flow_id,
+            answer="" if answer is None else str(answer),
+            memories=list(ctx.get("memories") or []),
+            outputs={key: ctx.get(key) for key in outputs},
+            warnings=list(ctx.warnings),
+            trace=ctx.trace,
+        )
+
+    @property
+    def usage(self) -> Usage:
+        """LLM calls and tokens of the whole run."""
+        return self.trace.usage if self.trace else Usage()
+
+    def to_dict(self, *, trace: bool = True) -> dict[str, Any]:
+        """A JSON-ready dict (datetimes as ISO text, models as dicts)."""
+        data: dict[str, Any] = {
+            "flow": self.flow,
+            "flow_id": self.flow_id,
+            "answer": self.answer,
+            "memories": to_jsonable_python(self.memories, fallback=str),
+            "outputs": to_jsonable_python(self.outputs, fallback=str),
+            "warnings": list(self.warnings),
+            "usage": self.usage.to_dict(),
+        }
+        if trace and self.trace is not None:
+            data["trace"] = self.trace.to_dict()
+        return data
