@@ -1,0 +1,1 @@
+"""Shipped config presets: ``default.yaml`` and overlays selected with ``-c NAME``."""

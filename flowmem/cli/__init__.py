@@ -1,0 +1,1 @@
+"""The ``flowmem`` command line."""

@@ -1,0 +1,115 @@
+"""The CLI's commands. Each takes the parsed arguments and returns an exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import yaml
+
+from flowmem.annotations import is_text
+from flowmem.app import App
+from flowmem.cli import render
+from flowmem.errors import FlowValidationError, InputError, Problem
+from flowmem.inputs import STANDARD_INPUTS
+from flowmem.op import OPS
+from flowmem.plugins import load_builtins, load_plugins
+
+
+def _app(args: argparse.Namespace) -> App:
+    return App(config=args.config, overrides=getattr(args, "overrides", []), plugins=args.plugin)
+
+
+def run(args: argparse.Namespace) -> int:
+    inputs = _inputs(args)
+    with _app(args) as app:
+        response = app.run_sync(args.flow, **inputs)
+    if args.json:
+        print(json.dumps(response.to_dict(trace=args.trace), ensure_ascii=False, indent=2))
+    else:
+        print(render.response(response))
+        if args.trace and response.trace is not None:
+            print(render.trace(response.trace), file=sys.stderr)
+    return 0
+
+
+def _inputs(args: argparse.Namespace) -> dict[str, Any]:
+    inputs: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for text in args.input:
+        key, sep, raw = text.partition("=")
+        if not sep or not key.strip():
+            problems.append(Problem(f"--input {text!r}", "expected key=value, e.g. --input top_k=5"))
+            continue
+        spec = STANDARD_INPUTS.get(key)
+        if spec is not None and is_text(spec.type):
+            inputs[key] = raw
+            continue
+        try:
+            inputs[key] = yaml.safe_load(raw) if raw.strip() else raw
+        except yaml.YAMLError:
+            inputs[key] = raw
+    for key in ("query", "user_id", "workspace_id"):
+        value = getattr(args, key)
+        if value is not None:
+            inputs[key] = value
+    if problems:
+        raise InputError(problems)
+    return inputs
+
+
+def flows(args: argparse.Namespace) -> int:
+    with _app(args) as app:
+        rows = []
+        for name in app.flow_names:
+            entry = app.config.flow[name]
+            try:
+                compiled = app.flow(name)
+            except FlowValidationError as exc:
+                rows.append(
+                    {
+                        "name": name,
+                        "description": entry.description,
+                        "flow": entry.flow_content,
+                        "problems": [p.render() for p in exc.problems],
+                    }
+                )
+                continue
+            rows.append(render.flow_row(compiled))
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        print(render.flows(rows))
+    return 0
+
+
+def ops(args: argparse.Namespace) -> int:
+    load_builtins()
+    load_plugins(args.plugin)
+    rows = [render.op_row(name, op_cls) for name, op_cls in OPS.items()]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        print(render.ops(rows))
+    return 0
+
+
+def config_show(args: argparse.Namespace) -> int:
+    with _app(args) as app:
+        data = render.resolved_config(app)
+    print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120).rstrip())
+    return 0
+
+
+def validate(args: argparse.Namespace) -> int:
+    with _app(args) as app:
+        results = app.validate()
+    problems = [p for found in results.values() for p in found]
+    for name, found in results.items():
+        print(f"{'ok ' if not found else 'BAD'} {name}")
+    if problems:
+        raise FlowValidationError(problems)
+    print(f"all {len(results)} flows are valid")
+    return 0

@@ -1,0 +1,179 @@
+"""Text output of the CLI."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic_core import PydanticUndefined, to_jsonable_python
+
+from flowmem.annotations import type_name
+from flowmem.app import App
+from flowmem.flow.compile import CompiledFlow
+from flowmem.op import Op
+from flowmem.response import Response
+from flowmem.trace import Trace
+
+REDACTED = "***"
+_SECRET_KEY = re.compile(r"api_?key|password|passwd|secret|token|credential|authorization", re.IGNORECASE)
+
+
+def response(resp: Response) -> str:
+    lines: list[str] = []
+    if resp.answer:
+        lines.append(resp.answer)
+    if resp.memories:
+        lines.append(f"memories ({len(resp.memories)}):")
+        lines += [f"  {i}. {memory}" for i, memory in enumerate(resp.memories, 1)]
+    for key, value in resp.outputs.items():
+        lines.append(f"{key}: {_scalar(value)}")
+    if resp.warnings:
+        lines.append("warnings:")
+        lines += [f"  - {w}" for w in resp.warnings]
+    if not lines:
+        lines.append("(the flow returned no answer, memories or outputs)")
+    return "\n".join(lines)
+
+
+def _scalar(value: Any) -> str:
+    jsonable = to_jsonable_python(value, fallback=str)
+    return jsonable if isinstance(jsonable, str) else repr(jsonable)
+
+
+def trace(t: Trace) -> str:
+    usage = t.usage
+    head = f"flow {t.flow} · run {t.flow_id} · {t.duration_ms:.3f} ms"
+    if usage.llm_calls:
+        head += f" · {usage.llm_calls} LLM calls, {usage.total_tokens} tokens"
+    rows = [head, f"  {'#':>2}  {'op':<28} {'status':<9} {'start ms':>9} {'ms':>9}  notes"]
+    for span in sorted(t.spans, key=lambda s: s.position):
+        notes = "; ".join([*(f"{k}={v}" for k, v in span.notes.items()), *span.warnings])
+        timing = f"{span.start_ms:>9.3f} {span.duration_ms:>9.3f}"
+        rows.append(f"  {span.position:>2}  {span.op:<28} {span.status:<9} {timing}  {notes}".rstrip())
+    return "\n".join(rows)
+
+
+def flow_row(flow: CompiledFlow) -> dict[str, Any]:
+    return {
+        "name": flow.name,
+        "description": flow.entry.description,
+        "flow": flow.text,
+        "inputs": {
+            "required": list(flow.required_inputs),
+            "optional": sorted(k for k in flow.accepted_inputs if k not in flow.required_inputs),
+        },
+        "outputs": ["answer", "memories", *flow.outputs],
+    }
+
+
+def flows(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "(no flows configured)"
+    out: list[str] = []
+    for row in rows:
+        out.append(f"{row['name']}" + (f" — {row['description']}" if row["description"] else ""))
+        out.append(f"    {row['flow']}")
+        if "problems" in row:
+            out += [f"    ! {p}" for p in row["problems"]]
+        else:
+            required = ", ".join(row["inputs"]["required"]) or "none"
+            out.append(f"    needs: {required}")
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def op_row(name: str, op_cls: type[Op]) -> dict[str, Any]:
+    params = []
+    for param, info in op_cls.Params.model_fields.items():
+        default = (
+            info.get_default(call_default_factory=True)
+            if info.default is not PydanticUndefined or (info.default_factory is not None)
+            else None
+        )
+        params.append(
+            {
+                "name": param,
+                "type": type_name(info.annotation),
+                "default": to_jsonable_python(default, fallback=str),
+                "required": info.is_required(),
+                "description": info.description or "",
+            }
+        )
+    return {
+        "name": name,
+        "summary": op_cls.summary(),
+        "reads": list(op_cls.reads),
+        "optional_reads": list(op_cls.optional_reads),
+        "writes": list(op_cls.writes),
+        "uses": list(op_cls.uses),
+        "degradation": op_cls.degradation,
+        "params": params,
+        "module": op_cls.__module__,
+    }
+
+
+def ops(rows: list[dict[str, Any]]) -> str:
+    out: list[str] = []
+    for row in rows:
+        out.append(f"{row['name']} — {row['summary']}")
+        io = [f"reads: {', '.join(row['reads']) or '-'}"]
+        if row["optional_reads"]:
+            io.append(f"optional: {', '.join(row['optional_reads'])}")
+        io.append(f"writes: {', '.join(row['writes']) or '-'}")
+        if row["uses"]:
+            io.append(f"uses: {', '.join(row['uses'])}")
+        out.append("    " + " · ".join(io))
+        if row["degradation"]:
+            out.append(f"    on failure: {row['degradation']}")
+        for p in row["params"]:
+            default = "required" if p["required"] else f"= {p['default']!r}"
+            doc = f"  — {p['description']}" if p["description"] else ""
+            out.append(f"    {p['name']}: {p['type']} {default}{doc}")
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def resolved_config(app: App) -> dict[str, Any]:
+    """The resolved config with every op's effective params (defaults filled in), secrets redacted."""
+    data = app.config.model_dump(mode="json", exclude_none=True)
+    ops_used = {label for flow in app.config.flow.values() for label in _op_labels(flow.flow_content)}
+    for label in sorted(ops_used | set(app.config.op)):
+        setting, _ = app.resolved.op(label, "config show")
+        if setting is not None:
+            entry = data["op"].setdefault(label, {})
+            entry["backend"] = setting.op_cls.name
+            entry["params"] = setting.params.model_dump(mode="json")
+    for path in app.resolved.secret_paths:
+        _redact_path(data, path)
+    redacted: dict[str, Any] = _redact_keys(data)
+    return redacted
+
+
+def _op_labels(text: str) -> list[str]:
+    from flowmem.errors import FlowSyntaxError
+    from flowmem.flow.expr import op_refs, parse_flow
+
+    try:
+        return [ref.name for ref in op_refs(parse_flow(text))]
+    except FlowSyntaxError:
+        return []
+
+
+def _redact_path(data: Any, path: tuple[str, ...]) -> None:
+    for segment in path[:-1]:
+        if not isinstance(data, dict) or segment not in data:
+            return
+        data = data[segment]
+    if isinstance(data, dict) and path and path[-1] in data:
+        data[path[-1]] = REDACTED
+
+
+def _redact_keys(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {
+            k: (REDACTED if _SECRET_KEY.search(str(k)) and v not in (None, "") else _redact_keys(v))
+            for k, v in data.items()
+        }
+    if isinstance(data, list):
+        return [_redact_keys(v) for v in data]
+    return data

@@ -1,0 +1,31 @@
+"""``set_query_op``: the first op of retrieval flows."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from flowmem.context import OpContext
+from flowmem.op import Op, OpParams, register_op
+
+
+@register_op
+class SetQueryOp(Op):
+    """Put the query and the time it is asked at into the context.
+
+    The timestamp is the run's ``timestamp`` input when given, else the ``timestamp`` param,
+    else now. Later ops resolve relative times ("last weekend") against it.
+    """
+
+    class Params(OpParams):
+        timestamp: datetime | None = Field(None, description="fixed query time for every run (None → now)")
+
+    params: Params
+    reads = ("query",)
+    optional_reads = ("timestamp",)
+    writes = ("query", "timestamp")
+
+    async def execute(self, ctx: OpContext) -> None:
+        ctx["query"] = str(ctx["query"]).strip()
+        ctx["timestamp"] = ctx.get("timestamp") or self.params.timestamp or datetime.now()
