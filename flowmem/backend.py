@@ -42,10 +42,6 @@ class Backend:
     async def aclose(self) -> None:
         """Release resources. The default has nothing to release."""
 
-    def describe(self) -> dict[str, Any]:
-        """What this backend is, for traces and ``flowmem config show``."""
-        return {"kind": self.kind, "backend": self.backend_name, "name": self.name}
-
 
 BACKENDS: dict[BackendKind, Registry[type[Backend]]] = {
     "llm": Registry("llm backend"),

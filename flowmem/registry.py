@@ -7,7 +7,7 @@ Registering a name twice raises, and a failed lookup lists the valid names.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
@@ -94,16 +94,6 @@ class Registry(Generic[T]):
         finally:
             for name in added:
                 self.remove(name)
-
-
-def registering(registry: Registry[T], name: str | None, derive: Callable[[T], str]) -> Callable[[T], T]:
-    """A class decorator body: register under ``name`` or a name derived from the item."""
-
-    def decorator(item: T) -> T:
-        registry.add(name or derive(item), item)
-        return item
-
-    return decorator
 
 
 def _describe(item: object) -> str:
