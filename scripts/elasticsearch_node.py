@@ -36,7 +36,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -46,7 +45,7 @@ from typing import Any
 # Newest integ-test-zip that resolves on Maven Central here (no 9.x integ-test-zip is published there).
 DEFAULT_VERSION = "8.19.21"
 ARTIFACT = "org.elasticsearch.distribution.integ-test-zip:elasticsearch:{version}:zip"
-DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"
+MAVEN_COPY = ["mvn", "-q", "-B", "-Dstyle.color=never", "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"]
 DEFAULT_USER = "flowmem-es"
 JVM_ROOT = Path("/usr/lib/jvm")
 PID_FILE = "es.pid"
@@ -112,10 +111,12 @@ def fetch(version: str) -> Path:
             if shutil.which("mvn") is None:
                 raise NodeError("`mvn` not found: Maven is needed to fetch Elasticsearch from Maven Central")
             artifact = ARTIFACT.format(version=version)
-            cmd = ["mvn", "-q", "-B", DEPENDENCY_PLUGIN, f"-Dartifact={artifact}", f"-DoutputDirectory={vdir}"]
+            cmd = [*MAVEN_COPY, f"-Dartifact={artifact}", f"-DoutputDirectory={vdir}"]
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if done.returncode != 0 or not archive.exists():
-                raise NodeError(f"maven could not fetch Elasticsearch {version}:\n{done.stdout[-3000:]}{done.stderr}")
+                output = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)
+                errors = [line for line in output.splitlines() if line.startswith("[ERROR]") and len(line) > 8]
+                raise NodeError(f"maven could not fetch {artifact}: {errors[0] if errors else output[-2000:]}")
         staging = vdir / ".unpacking"
         shutil.rmtree(staging, ignore_errors=True)
         unpack(archive, staging)
@@ -228,8 +229,8 @@ def port_busy(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-def write_config(dist: Path, home: Path, port: int, heap: str) -> None:
-    """Creates the node directory: a config copy, ``elasticsearch.yml``, heap options, data, logs, tmp."""
+def write_config(dist: Path, home: Path, port: int) -> None:
+    """Creates the node directory: a config copy with our ``elasticsearch.yml``, data, logs and tmp."""
     config = home / "config"
     if not config.exists():
         shutil.copytree(dist / "config", config)
@@ -250,7 +251,6 @@ def write_config(dist: Path, home: Path, port: int, heap: str) -> None:
     if (dist / "modules" / "x-pack-security").is_dir():  # the setting only exists when the module does
         settings["xpack.security.enabled"] = False
     (config / "elasticsearch.yml").write_text("".join(f"{k}: {json.dumps(v)}\n" for k, v in settings.items()))
-    (config / "jvm.options.d" / "flowmem-heap.options").write_text(f"-Xms{heap}\n-Xmx{heap}\n")
     (home / "logs" / "http.ports").unlink(missing_ok=True)
 
 
@@ -279,7 +279,7 @@ def start(version: str, home: Path, port: int, heap: str, timeout: float) -> dic
             stop(home, timeout=30)
         if port and port_busy(port):
             raise NodeError(f"127.0.0.1:{port} is already in use by something this script did not start")
-        write_config(dist, home, port, heap)
+        write_config(dist, home, port)
         prefix: list[str] = []
         if user is not None:
             subprocess.run(["chown", "-R", f"{user}:", str(home)], check=True)

@@ -1,0 +1,156 @@
+"""The ``Memory`` and ``Message`` records."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, field_validator, model_validator
+
+from flowmem.schema.timeparts import TIME_PARTS, UNKNOWN, prefixed_parts, wall_clock
+
+MemoryType = Literal["conversation", "observation", "obs_customized", "insight"]
+MEMORY_TYPES: tuple[MemoryType, ...] = ("conversation", "observation", "obs_customized", "insight")
+MemoryStatus = Literal["valid", "expired"]
+MSG_PARTS = tuple(f"msg_{p}" for p in TIME_PARTS)
+EVENT_PARTS = tuple(f"event_{p}" for p in TIME_PARTS)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _now() -> datetime:
+    return datetime.now().replace(microsecond=0)
+
+
+def _as_vector(value: Any) -> np.ndarray | None:
+    if value is None:
+        return None
+    array = np.asarray(value, dtype=np.float32)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"a vector is a non-empty 1-d sequence of numbers, got shape {array.shape}")
+    return array
+
+
+Vector = Annotated[
+    Any,
+    BeforeValidator(_as_vector),
+    PlainSerializer(lambda v: None if v is None else [float(x) for x in v], return_type=Any),
+]
+WallClock = Annotated[datetime, BeforeValidator(lambda v: wall_clock(v) if isinstance(v, datetime) else v)]
+Part = Annotated[int, Field(ge=UNKNOWN), BeforeValidator(lambda v: UNKNOWN if v is None else v)]
+
+
+class Memory(BaseModel):
+    """One memory about a ``target`` inside a ``workspace_id`` (the tenant scope).
+
+    Time is kept twice: *message time* (``msg_*``: when it was said) and *event time*
+    (``event_*``: when the thing it speaks of happens, e.g. "next Friday"), each as integer parts
+    with ``-1`` for unknown, plus an optional event range.
+
+    ``scores`` are set by retrieval (similarity, rank, type and time factors, final score) and are
+    not stored. ``vector`` travels with the memory into stores and exports, never into responses.
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+    memory_id: str = Field(default_factory=new_id, min_length=1)
+    workspace_id: str = Field(min_length=1)
+    target: str = ""
+    memory_type: MemoryType = "observation"
+    when_to_use: str = ""
+    content: str
+    keywords: list[str] = Field(default_factory=list)
+    created_at: WallClock = Field(default_factory=_now)
+    updated_at: WallClock = Field(default_factory=_now)
+    msg_year: Part = UNKNOWN
+    msg_month: Part = UNKNOWN
+    msg_day: Part = UNKNOWN
+    msg_week: Part = UNKNOWN
+    msg_weekday: Part = UNKNOWN
+    msg_hour: Part = UNKNOWN
+    event_year: Part = UNKNOWN
+    event_month: Part = UNKNOWN
+    event_day: Part = UNKNOWN
+    event_week: Part = UNKNOWN
+    event_weekday: Part = UNKNOWN
+    event_hour: Part = UNKNOWN
+    event_start: WallClock | None = None
+    event_end: WallClock | None = None
+    status: MemoryStatus = "valid"
+    source: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    scores: dict[str, float] = Field(default_factory=dict)
+    vector: Vector = Field(default=None, exclude=True, repr=False)
+
+    @field_validator("keywords", "source", mode="before")
+    @classmethod
+    def _listify(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _event_range_in_order(self) -> Memory:
+        if self.event_start and self.event_end and self.event_end < self.event_start:
+            raise ValueError(f"event_end {self.event_end} is before event_start {self.event_start}")
+        return self
+
+    # -- time ----------------------------------------------------------------------------------
+    @property
+    def message_time(self) -> datetime | None:
+        """When it was said, when the message parts are complete enough to say."""
+        return _from_parts(self.msg_year, self.msg_month, self.msg_day, self.msg_hour)
+
+    @property
+    def event_time(self) -> datetime | None:
+        """When the event happens: the range start, else the event parts."""
+        return self.event_start or _from_parts(self.event_year, self.event_month, self.event_day, self.event_hour)
+
+    def with_message_time(self, when: datetime) -> Memory:
+        """A copy with every ``msg_*`` part taken from ``when``."""
+        return self.model_copy(update=prefixed_parts("msg", wall_clock(when)))
+
+    def with_event_time(
+        self, when: datetime | None, *, start: datetime | None = None, end: datetime | None = None
+    ) -> Memory:
+        """A copy with ``event_*`` parts from ``when`` (all unknown for None) and the event range."""
+        update: dict[str, Any] = prefixed_parts("event", None if when is None else wall_clock(when))
+        update.update(event_start=start, event_end=end)
+        return self.model_copy(update=update)
+
+    # -- (de)serialisation -----------------------------------------------------------------------
+    def to_record(self, *, with_vector: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict of everything stored (no scores); the vector only when asked."""
+        data = self.model_dump(mode="json", exclude={"scores"})
+        if with_vector and self.vector is not None:
+            data["vector"] = [float(x) for x in self.vector]
+        return data
+
+    def public(self) -> dict[str, Any]:
+        """A JSON-ready dict for responses: everything but the vector, scores included."""
+        return self.model_dump(mode="json")
+
+
+def _from_parts(year: int, month: int, day: int, hour: int) -> datetime | None:
+    if UNKNOWN in (year, month, day):
+        return None
+    try:
+        return datetime(year, month, day, max(hour, 0))
+    except ValueError:
+        return None
+
+
+class Message(BaseModel):
+    """One chat message."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message_id: str = Field(default_factory=new_id, min_length=1)
+    role: Literal["user", "assistant", "system", "tool"] = "user"
+    name: str = ""
+    content: str
+    time_created: WallClock = Field(default_factory=_now)
+    memorized: bool = False
+    metadata: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,288 @@
+"""The vector store conformance suite: one set of tests every store backend must pass.
+
+Reuse it by subclassing in a test module and saying how to open a store::
+
+    from flowmem.testing.conformance import VectorStoreConformance
+
+    class TestMyStore(VectorStoreConformance):
+        async def open_store(self) -> VectorStore:
+            return MyStore(MyStore.Params(...))
+
+Each test runs its own event loop, opens a store, works in fresh workspaces (so a shared
+server index is fine) and closes the store. Vectors are ``DIMS`` wide.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+import numpy as np
+import pytest
+
+from flowmem.errors import InputError
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore
+from flowmem.vector_store.filters import MemoryFilter
+
+DIMS = 16
+
+
+def unit(seed: int, dims: int = DIMS) -> np.ndarray:
+    """A reproducible random unit vector."""
+    vector = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
+    normalised: np.ndarray = vector / np.linalg.norm(vector)
+    return normalised
+
+
+def memory(workspace: str, memory_id: str, seed: int, **fields: object) -> Memory:
+    values: dict[str, object] = {"content": f"memory {memory_id}", **fields}
+    return Memory(workspace_id=workspace, memory_id=memory_id, vector=unit(seed), **values)
+
+
+class VectorStoreConformance:
+    """Subclass and implement :meth:`open_store`."""
+
+    bulk_size = 10_000
+
+    async def open_store(self) -> VectorStore:
+        raise NotImplementedError
+
+    # -- harness -------------------------------------------------------------------------------
+    def run_case(self, case: Callable[[VectorStore], Awaitable[None]]) -> None:
+        async def main() -> None:
+            store = await self.open_store()
+            try:
+                await case(store)
+            finally:
+                await store.aclose()
+
+        asyncio.run(main())
+
+    @staticmethod
+    def workspace() -> str:
+        return f"ws-{uuid.uuid4().hex[:12]}"
+
+    # -- CRUD ----------------------------------------------------------------------------------
+    def test_upsert_get_delete_round_trip(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            rich = memory(
+                ws, "m1", 1, target="alice", memory_type="insight", when_to_use="when planning trips",
+                keywords=["travel", "japan"], created_at=datetime(2024, 5, 4, 10, 30),
+                updated_at=datetime(2024, 5, 5, 8, 0), status="valid", source=["msg-1", "msg-2"],
+                metadata={"confidence": 0.9, "tags": ["a"]},
+            ).with_message_time(datetime(2024, 5, 4, 10, 30)).with_event_time(
+                datetime(2024, 6, 1), start=datetime(2024, 6, 1), end=datetime(2024, 6, 9)
+            )  # fmt: skip
+            await store.upsert(ws, [rich, memory(ws, "m2", 2), memory(ws, "m3", 3)])
+            assert await store.count(ws) == 3
+            [got] = await store.get(ws, ["m1"])
+            assert got.model_dump(exclude={"vector", "scores"}) == rich.model_dump(exclude={"vector", "scores"})
+            assert got.vector is None
+            assert [m.memory_id for m in await store.get(ws, ["m3", "nope", "m1"])] == ["m3", "m1"]
+            assert await store.delete(ws, ["m1", "m2", "nope"]) == 2
+            assert await store.get(ws, ["m1", "m2"]) == []
+            assert await store.count(ws) == 1
+
+        self.run_case(case)
+
+    def test_get_with_vectors_returns_unit_vectors(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            raw = Memory(workspace_id=ws, memory_id="v", content="x", vector=unit(7) * 5.0)
+            await store.upsert(ws, [raw])
+            [got] = await store.get(ws, ["v"], with_vectors=True)
+            assert got.vector is not None
+            np.testing.assert_allclose(got.vector, unit(7), atol=1e-5)
+
+        self.run_case(case)
+
+    def test_upsert_is_idempotent_and_replaces(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            batch = [memory(ws, f"m{i}", i) for i in range(5)]
+            await store.upsert(ws, batch)
+            await store.upsert(ws, batch)
+            assert await store.count(ws) == 5
+            changed = batch[0].model_copy(update={"content": "changed", "vector": unit(99)})
+            await store.upsert(ws, [changed])
+            assert await store.count(ws) == 5
+            [got] = await store.get(ws, ["m0"])
+            assert got.content == "changed"
+            [top] = await store.search(ws, unit(99), 1)
+            assert top.memory_id == "m0"
+
+        self.run_case(case)
+
+    # -- search --------------------------------------------------------------------------------
+    def test_search_orders_by_cosine_similarity(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            memories = [memory(ws, f"m{i}", i) for i in range(30)]
+            await store.upsert(ws, memories)
+            query = unit(5) + 0.3 * unit(6)
+            query = query / np.linalg.norm(query)
+            found = await store.search(ws, query, 10)
+            assert len(found) == 10
+            expected = sorted(((float(unit(i) @ query), f"m{i}") for i in range(30)), reverse=True)[:10]
+            assert [m.memory_id for m in found][:2] == [expected[0][1], expected[1][1]]
+            scores = [m.scores["similarity"] for m in found]
+            assert scores == sorted(scores, reverse=True)
+            np.testing.assert_allclose(scores, [s for s, _ in expected], atol=2e-3)
+            assert all(m.vector is None for m in found)
+            assert await store.search(ws, query, 0) == []
+            assert len(await store.search(ws, query, 100)) == 30
+
+        self.run_case(case)
+
+    def test_filters_in_search_count_and_iterate(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            base = datetime(2024, 5, 1, 9)
+            memories = []
+            for i in range(12):
+                when = base + timedelta(days=i)
+                m = memory(
+                    ws, f"m{i:02d}", i, target="alice" if i % 2 else "bob",
+                    memory_type=("conversation", "observation", "obs_customized", "insight")[i % 4],
+                    status="expired" if i == 3 else "valid", created_at=when, source=[f"msg{i % 3}"],
+                ).with_message_time(when)  # fmt: skip
+                memories.append(m)
+            await store.upsert(ws, memories)
+            cases = {
+                MemoryFilter(target="alice"): {m.memory_id for m in memories if m.target == "alice"},
+                MemoryFilter(memory_type=["insight", "conversation"]): {
+                    m.memory_id for m in memories if m.memory_type in ("insight", "conversation")
+                },
+                MemoryFilter(status="expired"): {"m03"},
+                MemoryFilter(parts={"msg_day": 5, "msg_month": 5}): {"m04"},
+                MemoryFilter(parts={"msg_weekday": 6}): {m.memory_id for m in memories if m.msg_weekday == 6},
+                MemoryFilter(created_after=base + timedelta(days=10)): {"m10", "m11"},
+                MemoryFilter(created_before=base + timedelta(days=2)): {"m00", "m01"},
+                MemoryFilter(source="msg1"): {"m01", "m04", "m07", "m10"},
+                MemoryFilter(target="bob", status="valid", memory_type="conversation"): {"m00", "m04", "m08"},
+                MemoryFilter(target="nobody"): set(),
+            }
+            for flt, expected in cases.items():
+                assert await store.count(ws, flt) == len(expected), flt
+                found = await store.search(ws, unit(0), 50, flt)
+                assert {m.memory_id for m in found} == expected, flt
+                iterated = [m.memory_id async for batch in store.iterate(ws, flt, batch_size=3) for m in batch]
+                assert sorted(iterated) == sorted(expected), flt
+
+        self.run_case(case)
+
+    def test_iterate_orders_by_creation_and_batches(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            when = datetime(2024, 1, 1)
+            memories = [memory(ws, f"id{9 - i}", i, created_at=when + timedelta(hours=i // 2)) for i in range(10)]
+            await store.upsert(ws, memories)
+            batches = [batch async for batch in store.iterate(ws, batch_size=4)]
+            assert [len(b) for b in batches] == [4, 4, 2]
+            ids = [m.memory_id for b in batches for m in b]
+            expected = [m.memory_id for m in sorted(memories, key=lambda m: (m.created_at, m.memory_id))]
+            assert ids == expected
+            with_vectors = [m async for b in store.iterate(ws, with_vectors=True) for m in b]
+            assert all(m.vector is not None and len(m.vector) == len(unit(0)) for m in with_vectors)
+
+        self.run_case(case)
+
+    def test_unicode_round_trips(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace() + "-工作区"
+            texts = ["我上周去北京出差了 🚄", 'Ünïcödé — «quotes» ‘and’ "escapes" \\ / \n newline', "日本語テキスト"]
+            memories = [
+                memory(ws, f"u{i}", i, content=t, target="李雷", keywords=["出差", "🚄"]) for i, t in enumerate(texts)
+            ]
+            await store.upsert(ws, memories)
+            got = await store.get(ws, ["u0", "u1", "u2"])
+            assert [m.content for m in got] == texts
+            assert all(m.target == "李雷" and m.keywords == ["出差", "🚄"] for m in got)
+            assert await store.count(ws, MemoryFilter(target="李雷")) == 3
+            [top] = await store.search(ws, unit(1), 1, MemoryFilter(target="李雷"))
+            assert top.content == texts[1]
+
+        self.run_case(case)
+
+    def test_bulk_upsert(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            rng = np.random.default_rng(0)
+            vectors = rng.standard_normal((self.bulk_size, len(unit(0)))).astype(np.float32)
+            created = datetime(2024, 1, 1)
+            memories = [
+                Memory(workspace_id=ws, memory_id=f"b{i:05d}", content=f"bulk {i}", vector=vectors[i],
+                       created_at=created + timedelta(seconds=i))
+                for i in range(self.bulk_size)
+            ]  # fmt: skip
+            for start in range(0, self.bulk_size, 2_500):
+                await store.upsert(ws, memories[start : start + 2_500])
+            assert await store.count(ws) == self.bulk_size
+            probe = 1234
+            [top] = await store.search(ws, vectors[probe], 1)
+            assert top.memory_id == f"b{probe:05d}"
+            assert top.scores["similarity"] == pytest.approx(1.0, abs=1e-3)
+            seen = [m.memory_id async for batch in store.iterate(ws, batch_size=1_000) for m in batch]
+            assert seen == [m.memory_id for m in memories]
+
+        self.run_case(case)
+
+    # -- scope and bad input -------------------------------------------------------------------
+    def test_tenant_isolation(self) -> None:
+        async def case(store: VectorStore) -> None:
+            a, b = self.workspace(), self.workspace()
+            await store.upsert(a, [memory(a, "shared-id", 1, target="alice"), memory(a, "a-only", 2, target="alice")])
+            await store.upsert(b, [memory(b, "shared-id", 3, target="alice", content="b's own")])
+            # search: B never sees A's memories, even with A's exact vector or a filter both match
+            found = await store.search(b, unit(2), 10, MemoryFilter(target="alice"))
+            assert [(m.workspace_id, m.memory_id) for m in found] == [(b, "shared-id")]
+            # get by id: A's ids are invisible from B; a shared id resolves to B's own memory
+            assert await store.get(b, ["a-only"]) == []
+            [own] = await store.get(b, ["shared-id"])
+            assert own.content == "b's own" and own.workspace_id == b
+            # delete by id from B touches nothing of A's
+            assert await store.delete(b, ["a-only"]) == 0
+            assert await store.delete(b, ["shared-id"]) == 1
+            assert {m.memory_id for m in await store.get(a, ["shared-id", "a-only"])} == {"shared-id", "a-only"}
+            # count and iterate stay inside the workspace
+            assert await store.count(b) == 0
+            assert await store.count(a, MemoryFilter(target="alice")) == 2
+            assert [m async for batch in store.iterate(b) for m in batch] == []
+            # writing another workspace's memory is refused
+            with pytest.raises(ScopeError):
+                await store.upsert(b, [memory(a, "sneaky", 4)])
+            with pytest.raises(ScopeError):
+                await store.search("", unit(1), 3)
+            assert await store.get(a, ["sneaky"]) == []
+
+        self.run_case(case)
+
+    def test_bad_input(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            with pytest.raises(InputError, match="has no vector"):
+                await store.upsert(ws, [Memory(workspace_id=ws, content="no vector")])
+            with pytest.raises(InputError, match="appears twice"):
+                await store.upsert(ws, [memory(ws, "x", 1), memory(ws, "x", 2)])
+            await store.upsert(ws, [memory(ws, "ok", 1)])
+            wide = Memory(workspace_id=ws, content="wide", vector=np.ones(len(unit(0)) + 4, dtype=np.float32))
+            with pytest.raises(DimensionMismatchError, match=rf"{len(unit(0))}.*{len(unit(0)) + 4}"):
+                await store.upsert(ws, [wide])
+            assert await store.count(ws) == 1
+
+        self.run_case(case)
+
+    def test_empty_workspace(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            assert await store.search(ws, unit(1), 5) == []
+            assert await store.count(ws) == 0
+            assert await store.get(ws, ["x"]) == []
+            assert await store.delete(ws, ["x"]) == 0
+            assert [b async for b in store.iterate(ws)] == []
+
+        self.run_case(case)

@@ -1,0 +1,163 @@
+"""The vector store interface.
+
+Every call names the workspace (the tenant scope) it works in, and nothing a call does can
+reach another workspace: the checks live here, in the base class, so no backend can forget
+them. Backends implement the underscored methods.
+
+Scores: ``search`` returns memories with ``scores["similarity"]`` = cosine similarity of the
+(unit-length) query and memory vectors, in [-1, 1], on every backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from flowmem.backend import Backend, BackendKind
+from flowmem.errors import FlowmemError, InputError, Problem
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
+
+SIMILARITY = "similarity"
+
+
+class ScopeError(FlowmemError):
+    """A call tried to leave its workspace (for example, writing a memory of another workspace)."""
+
+    exit_code = 2
+
+
+class DimensionMismatchError(FlowmemError):
+    """Vectors of a different width than the store holds."""
+
+    exit_code = 2
+
+
+def normalise(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (float32); zero rows stay zero."""
+    matrix = np.asarray(vectors, dtype=np.float32)
+    if matrix.ndim == 1:
+        matrix = matrix[None, :]
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    normalised: np.ndarray = matrix / norms
+    return normalised
+
+
+class VectorStore(Backend):
+    """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete``, ``_search``,
+    ``_iterate``, ``_count`` and ``stats``."""
+
+    kind: ClassVar[BackendKind] = "vector_store"
+
+    # -- the public, scope-checked API ---------------------------------------------------------
+    async def upsert(self, workspace_id: str, memories: Sequence[Memory]) -> None:
+        """Insert or replace memories by id (idempotent). Each must carry a vector and belong to ``workspace_id``.
+
+        Raises:
+            ScopeError: A memory belongs to another workspace.
+            InputError: A memory has no vector, or two share an id.
+            DimensionMismatchError: Vectors are not as wide as the store's.
+        """
+        _check_scope(workspace_id)
+        if not memories:
+            return
+        problems, seen = [], set()
+        for memory in memories:
+            if memory.workspace_id != workspace_id:
+                raise ScopeError(
+                    f"memory {memory.memory_id} belongs to workspace '{memory.workspace_id}', "
+                    f"not to '{workspace_id}' that this upsert writes to"
+                )
+            if memory.vector is None:
+                problems.append(Problem(f"memory {memory.memory_id}", "has no vector; embed it before storing"))
+            if memory.memory_id in seen:
+                problems.append(Problem(f"memory {memory.memory_id}", "appears twice in one upsert"))
+            seen.add(memory.memory_id)
+        if problems:
+            raise InputError(problems)
+        widths = {len(m.vector) for m in memories}
+        if len(widths) > 1:
+            raise DimensionMismatchError(f"one upsert mixes vectors of {sorted(widths)} dimensions")
+        vectors = normalise(np.stack([m.vector for m in memories]))
+        await self._upsert(workspace_id, list(memories), vectors)
+
+    async def get(self, workspace_id: str, ids: Sequence[str], *, with_vectors: bool = False) -> list[Memory]:
+        """The memories with these ids in ``workspace_id``, in the order asked; unknown ids are skipped."""
+        _check_scope(workspace_id)
+        if not ids:
+            return []
+        found = await self._get(workspace_id, list(dict.fromkeys(ids)), with_vectors)
+        return [m for m in found if m.workspace_id == workspace_id]
+
+    async def delete(self, workspace_id: str, ids: Sequence[str]) -> int:
+        """Delete these ids from ``workspace_id``; returns how many existed there."""
+        _check_scope(workspace_id)
+        if not ids:
+            return 0
+        return await self._delete(workspace_id, list(dict.fromkeys(ids)))
+
+    async def search(
+        self, workspace_id: str, vector: Any, top_k: int, filters: MemoryFilter | None = None
+    ) -> list[Memory]:
+        """The ``top_k`` memories most similar to ``vector``, best first, with ``scores["similarity"]``."""
+        _check_scope(workspace_id)
+        if top_k <= 0:
+            return []
+        query = normalise(np.asarray(vector, dtype=np.float32))[0]
+        found = await self._search(workspace_id, query, top_k, filters or NO_FILTER)
+        return [m for m in found if m.workspace_id == workspace_id]
+
+    async def iterate(
+        self,
+        workspace_id: str,
+        filters: MemoryFilter | None = None,
+        batch_size: int = 500,
+        *,
+        with_vectors: bool = False,
+    ) -> AsyncIterator[list[Memory]]:
+        """Every matching memory of ``workspace_id``, in batches, ordered by (created_at, memory_id)."""
+        _check_scope(workspace_id)
+        if batch_size <= 0:
+            raise InputError(Problem("iterate", f"batch_size must be positive, got {batch_size}"))
+        async for batch in self._iterate(workspace_id, filters or NO_FILTER, batch_size, with_vectors):
+            mine = [m for m in batch if m.workspace_id == workspace_id]
+            if mine:
+                yield mine
+
+    async def count(self, workspace_id: str, filters: MemoryFilter | None = None) -> int:
+        """How many memories of ``workspace_id`` match."""
+        _check_scope(workspace_id)
+        return await self._count(workspace_id, filters or NO_FILTER)
+
+    async def stats(self) -> dict[str, Any]:
+        """What the store holds: backend facts, dims, and memories per workspace."""
+        raise NotImplementedError
+
+    # -- what backends implement -------------------------------------------------------------
+    async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
+        raise NotImplementedError
+
+    async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
+        raise NotImplementedError
+
+    async def _delete(self, workspace_id: str, ids: list[str]) -> int:
+        raise NotImplementedError
+
+    async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
+        raise NotImplementedError
+
+    def _iterate(
+        self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool
+    ) -> AsyncIterator[list[Memory]]:
+        raise NotImplementedError
+
+    async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
+        raise NotImplementedError
+
+
+def _check_scope(workspace_id: str) -> None:
+    if not isinstance(workspace_id, str) or not workspace_id:
+        raise ScopeError(f"every store call needs a workspace id (a non-empty string), got {workspace_id!r}")

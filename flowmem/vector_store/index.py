@@ -1,0 +1,195 @@
+"""Exact, vectorised cosine search over one workspace, with the columns filters need.
+
+Used by the ``memory`` and ``local`` stores. Vectors are unit-length float32 rows, so cosine
+similarity is one matrix-vector product; filters are boolean masks over integer columns.
+Rows are overwritten in place on upsert and tombstoned on delete; the arrays are compacted
+once more than half the rows are dead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from flowmem.schema.memory import MEMORY_TYPES, Memory
+from flowmem.vector_store.filters import PART_FIELDS, MemoryFilter, created_epoch
+
+TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(MEMORY_TYPES)}
+STATUS_CODES = {"valid": 0, "expired": 1}
+PART_COLUMN = {name: i for i, name in enumerate(PART_FIELDS)}
+
+
+@dataclass(frozen=True)
+class Row:
+    """What the index keeps of a memory (everything filters and ordering need)."""
+
+    memory_id: str
+    target: str
+    memory_type: str
+    status: str
+    parts: tuple[int, ...]
+    created: int
+    sources: tuple[str, ...]
+
+    @classmethod
+    def of(cls, memory: Memory) -> Row:
+        return cls(
+            memory.memory_id,
+            memory.target,
+            memory.memory_type,
+            memory.status,
+            tuple(getattr(memory, name) for name in PART_FIELDS),
+            created_epoch(memory.created_at),
+            tuple(memory.source),
+        )
+
+
+class WorkspaceIndex:
+    """The searchable rows of one workspace."""
+
+    def __init__(self, dims: int):
+        self.dims = dims
+        self.n = 0
+        self.dead = 0
+        self.vectors = np.zeros((0, dims), dtype=np.float32)
+        self.alive = np.zeros(0, dtype=bool)
+        self.target = np.zeros(0, dtype=np.int32)
+        self.memory_type = np.zeros(0, dtype=np.int8)
+        self.status = np.zeros(0, dtype=np.int8)
+        self.parts = np.zeros((0, len(PART_FIELDS)), dtype=np.int32)
+        self.created = np.zeros(0, dtype=np.int64)
+        self.ids: list[str] = []
+        self.sources: list[tuple[str, ...]] = []
+        self.row_of: dict[str, int] = {}
+        self._target_codes: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return self.n - self.dead
+
+    # -- writing -------------------------------------------------------------------------------
+    def put(self, rows: list[Row], vectors: np.ndarray) -> None:
+        """Insert or overwrite ``rows`` with their unit ``vectors``."""
+        fresh = sum(1 for row in rows if row.memory_id not in self.row_of)
+        self._reserve(self.n + fresh)
+        for row, vector in zip(rows, vectors, strict=True):
+            at = self.row_of.get(row.memory_id)
+            if at is None:
+                at = self.n
+                self.n += 1
+                self.row_of[row.memory_id] = at
+                self.ids.append(row.memory_id)
+                self.sources.append(row.sources)
+            else:
+                self.sources[at] = row.sources
+            self.vectors[at] = vector
+            self.alive[at] = True
+            self.target[at] = self._target_code(row.target)
+            self.memory_type[at] = TYPE_CODES[row.memory_type]
+            self.status[at] = STATUS_CODES[row.status]
+            self.parts[at] = row.parts
+            self.created[at] = row.created
+
+    def remove(self, memory_id: str) -> bool:
+        """Tombstone ``memory_id``; whether it was there."""
+        at = self.row_of.pop(memory_id, None)
+        if at is None:
+            return False
+        self.alive[at] = False
+        self.dead += 1
+        if self.dead > 1024 and self.dead * 2 > self.n:
+            self._compact()
+        return True
+
+    # -- reading -------------------------------------------------------------------------------
+    def mask(self, flt: MemoryFilter) -> np.ndarray:
+        """Rows that are alive and meet ``flt``."""
+        n = self.n
+        keep = self.alive[:n].copy()
+        if flt.target is not None:
+            codes = [self._target_codes[t] for t in flt.target if t in self._target_codes]
+            keep &= np.isin(self.target[:n], codes)
+        if flt.memory_type is not None:
+            keep &= np.isin(self.memory_type[:n], [TYPE_CODES[t] for t in flt.memory_type])
+        if flt.status is not None:
+            keep &= np.isin(self.status[:n], [STATUS_CODES[s] for s in flt.status])
+        for name, value in flt.parts:
+            keep &= self.parts[:n, PART_COLUMN[name]] == value
+        if flt.created_after is not None:
+            keep &= self.created[:n] >= created_epoch(flt.created_after)
+        if flt.created_before is not None:
+            keep &= self.created[:n] < created_epoch(flt.created_before)
+        if flt.source is not None:
+            wanted = flt.source
+            keep &= np.fromiter((wanted in s for s in self.sources[:n]), dtype=bool, count=n)
+        result: np.ndarray = keep
+        return result
+
+    def search(self, query: np.ndarray, top_k: int, flt: MemoryFilter) -> list[tuple[str, float]]:
+        """``(memory_id, cosine)`` of the ``top_k`` best rows meeting ``flt``, best first."""
+        n = self.n
+        if n == 0:
+            return []
+        scores = self.vectors[:n] @ query
+        keep = self.mask(flt)
+        candidates = int(keep.sum())
+        if candidates == 0:
+            return []
+        if candidates < n:
+            scores = np.where(keep, scores, -np.inf)
+        k = min(top_k, candidates)
+        best = np.argpartition(-scores, k - 1)[:k] if k < n else np.arange(n)
+        best = best[np.argsort(-scores[best], kind="stable")][:k]
+        return [(self.ids[i], float(scores[i])) for i in best]
+
+    def matching_ids(self, flt: MemoryFilter) -> list[str]:
+        """Ids of rows meeting ``flt``, ordered by (created_at, memory_id)."""
+        rows = np.flatnonzero(self.mask(flt))
+        ids = [self.ids[i] for i in rows]
+        created = self.created[rows].tolist()
+        order = sorted(range(len(ids)), key=lambda j: (created[j], ids[j]))
+        return [ids[j] for j in order]
+
+    def count(self, flt: MemoryFilter) -> int:
+        return len(self) if flt.is_empty else int(self.mask(flt).sum())
+
+    # -- internals -----------------------------------------------------------------------------
+    def _target_code(self, target: str) -> int:
+        code = self._target_codes.get(target)
+        if code is None:
+            code = self._target_codes[target] = len(self._target_codes)
+        return code
+
+    def _reserve(self, size: int) -> None:
+        capacity = len(self.alive)
+        if size <= capacity:
+            return
+        capacity = max(size, capacity * 2, 256)
+        self.vectors = _grow(self.vectors, capacity)
+        self.alive = _grow(self.alive, capacity)
+        self.target = _grow(self.target, capacity)
+        self.memory_type = _grow(self.memory_type, capacity)
+        self.status = _grow(self.status, capacity)
+        self.parts = _grow(self.parts, capacity)
+        self.created = _grow(self.created, capacity)
+
+    def _compact(self) -> None:
+        rows = np.flatnonzero(self.alive[: self.n])
+        self.vectors = self.vectors[rows].copy()
+        self.alive = self.alive[rows].copy()
+        self.target = self.target[rows].copy()
+        self.memory_type = self.memory_type[rows].copy()
+        self.status = self.status[rows].copy()
+        self.parts = self.parts[rows].copy()
+        self.created = self.created[rows].copy()
+        self.ids = [self.ids[i] for i in rows]
+        self.sources = [self.sources[i] for i in rows]
+        self.row_of = {memory_id: i for i, memory_id in enumerate(self.ids)}
+        self.n = len(rows)
+        self.dead = 0
+
+
+def _grow(array: np.ndarray, capacity: int) -> np.ndarray:
+    grown = np.zeros((capacity, *array.shape[1:]), dtype=array.dtype)
+    grown[: len(array)] = array
+    return grown

@@ -1,0 +1,281 @@
+"""The SQLite file behind the ``local`` store (synchronous; the store calls it from one worker thread).
+
+Layout: ``memories`` holds one row per (workspace, memory) with the record as JSON, the unit
+vector as float32 bytes and the columns filters need; ``tombstones`` records deletions; ``meta``
+holds the schema version, the vector width and a revision counter. Every write transaction bumps
+the revision and stamps the rows it touches with it, so a process can bring its in-memory index
+up to date with what other processes wrote by reading only the rows newer than its revision.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from flowmem.errors import BackendUnavailableError
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.base import DimensionMismatchError
+from flowmem.vector_store.index import Row
+
+SCHEMA_VERSION = "1"
+FILE_NAME = "memories.sqlite3"
+# Tombstones are pruned past this many; a process whose index is older then reloads it whole.
+TOMBSTONE_LIMIT = 50_000
+SQL_VARIABLES = 900
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS memories (
+    workspace_id TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    target TEXT NOT NULL,
+    memory_type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    parts BLOB NOT NULL,
+    created INTEGER NOT NULL,
+    sources TEXT NOT NULL,
+    record TEXT NOT NULL,
+    vector BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS memories_key ON memories (workspace_id, memory_id);
+CREATE INDEX IF NOT EXISTS memories_seq ON memories (workspace_id, seq);
+CREATE TABLE IF NOT EXISTS tombstones (
+    workspace_id TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, memory_id)
+);
+CREATE INDEX IF NOT EXISTS tombstones_seq ON tombstones (workspace_id, seq);
+"""
+
+_ROW_COLUMNS = "memory_id, target, memory_type, status, parts, created, sources, vector"
+
+
+@dataclass
+class Changes:
+    """What changed in one workspace since a revision."""
+
+    revision: int
+    rows: list[Row]
+    vectors: np.ndarray
+    deleted: list[str]
+    full: bool  # the rows are the whole workspace (tombstones were pruned past the revision)
+
+
+class LocalDB:
+    """One connection to a store file."""
+
+    def __init__(self, directory: Path, *, synchronous: str, store_name: str):
+        self.path = directory / FILE_NAME
+        self.store_name = store_name
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise BackendUnavailableError(f"cannot open the local store at {self.path}: {exc}") from None
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute(f"PRAGMA synchronous={synchronous}")
+        self.conn.execute("PRAGMA busy_timeout=60000")
+        with self.transaction():
+            for statement in _statements(_SCHEMA):
+                self.conn.execute(statement)
+            version = self._meta("schema")
+            if version is None:
+                self._set_meta("schema", SCHEMA_VERSION)
+                self._set_meta("revision", "0")
+                self._set_meta("pruned_through", "0")
+            elif version != SCHEMA_VERSION:
+                raise BackendUnavailableError(
+                    f"the local store at {self.path} has schema {version}; this flowmem reads schema {SCHEMA_VERSION}"
+                )
+
+    # -- transactions and meta -----------------------------------------------------------------
+    def transaction(self, *, read_only: bool = False) -> _Transaction:
+        return _Transaction(self.conn, read_only)
+
+    def _meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    @property
+    def dims(self) -> int | None:
+        value = self._meta("dims")
+        return None if value is None else int(value)
+
+    def revision(self) -> int:
+        return int(self._meta("revision") or 0)
+
+    def _bump(self) -> int:
+        revision = self.revision() + 1
+        self._set_meta("revision", str(revision))
+        return revision
+
+    def check_dims(self, width: int, what: str) -> None:
+        dims = self.dims
+        if dims is not None and dims != width:
+            raise DimensionMismatchError(
+                f"vector_store '{self.store_name}' ({self.path}) holds {dims}-dim vectors, got {width}-dim {what}; "
+                "use another directory for another embedding model"
+            )
+
+    # -- writes --------------------------------------------------------------------------------
+    def upsert(self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray) -> int:
+        """Write memories atomically; returns the new revision."""
+        width = vectors.shape[1]
+        with self.transaction():
+            self.check_dims(width, "vectors")
+            if self.dims is None:
+                self._set_meta("dims", str(width))
+            revision = self._bump()
+            self.conn.executemany(
+                "INSERT INTO memories (workspace_id, memory_id, seq, target, memory_type, status, parts, created,"
+                " sources, record, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (workspace_id, memory_id) DO UPDATE SET seq = excluded.seq, target = excluded.target,"
+                " memory_type = excluded.memory_type, status = excluded.status, parts = excluded.parts,"
+                " created = excluded.created, sources = excluded.sources, record = excluded.record,"
+                " vector = excluded.vector",
+                (
+                    (
+                        workspace_id,
+                        row.memory_id,
+                        revision,
+                        row.target,
+                        row.memory_type,
+                        row.status,
+                        np.asarray(row.parts, dtype=np.int32).tobytes(),
+                        row.created,
+                        json.dumps(row.sources) if row.sources else "[]",
+                        memory.model_dump_json(exclude={"scores", "vector"}),
+                        vector.tobytes(),
+                    )
+                    for memory, row, vector in zip(memories, rows, vectors, strict=True)
+                ),
+            )
+            self.conn.executemany(
+                "DELETE FROM tombstones WHERE workspace_id = ? AND memory_id = ?",
+                ((workspace_id, row.memory_id) for row in rows),
+            )
+        return revision
+
+    def delete(self, workspace_id: str, ids: list[str]) -> tuple[list[str], int]:
+        """Delete ids atomically; returns the ids that existed and the new revision."""
+        with self.transaction():
+            existing = [i for chunk in _chunks(ids) for i in self._existing(workspace_id, chunk)]
+            revision = self._bump()
+            self.conn.executemany(
+                "DELETE FROM memories WHERE workspace_id = ? AND memory_id = ?", ((workspace_id, i) for i in existing)
+            )
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO tombstones (workspace_id, memory_id, seq) VALUES (?, ?, ?)",
+                ((workspace_id, i, revision) for i in existing),
+            )
+            self._prune_tombstones(revision)
+        return existing, revision
+
+    def _existing(self, workspace_id: str, ids: list[str]) -> list[str]:
+        marks = ",".join("?" * len(ids))
+        query = f"SELECT memory_id FROM memories WHERE workspace_id = ? AND memory_id IN ({marks})"
+        return [r[0] for r in self.conn.execute(query, (workspace_id, *ids))]
+
+    def _prune_tombstones(self, revision: int) -> None:
+        count = self.conn.execute("SELECT count(*) FROM tombstones").fetchone()[0]
+        if count <= TOMBSTONE_LIMIT:
+            return
+        cutoff = self.conn.execute(
+            "SELECT seq FROM tombstones ORDER BY seq LIMIT 1 OFFSET ?", (count // 2,)
+        ).fetchone()[0]
+        self.conn.execute("DELETE FROM tombstones WHERE seq < ?", (cutoff,))
+        self._set_meta("pruned_through", str(cutoff - 1))
+
+    # -- reads ---------------------------------------------------------------------------------
+    def changes(self, workspace_id: str, since: int) -> Changes:
+        """Rows and deletions of ``workspace_id`` newer than revision ``since`` (all rows if since < 0)."""
+        with self.transaction(read_only=True):
+            revision = self.revision()
+            full = since < 0 or since < int(self._meta("pruned_through") or 0)
+            if full:
+                cursor = self.conn.execute(
+                    f"SELECT {_ROW_COLUMNS} FROM memories WHERE workspace_id = ?", (workspace_id,)
+                )
+                deleted: list[str] = []
+            else:
+                cursor = self.conn.execute(
+                    f"SELECT {_ROW_COLUMNS} FROM memories WHERE workspace_id = ? AND seq > ?", (workspace_id, since)
+                )
+                deleted = [
+                    r[0]
+                    for r in self.conn.execute(
+                        "SELECT memory_id FROM tombstones WHERE workspace_id = ? AND seq > ?", (workspace_id, since)
+                    )
+                ]
+            fetched = cursor.fetchall()
+        dims = self.dims or 0
+        rows = [
+            Row(r[0], r[1], r[2], r[3], tuple(np.frombuffer(r[4], dtype=np.int32).tolist()), r[5],
+                tuple(json.loads(r[6])) if r[6] != "[]" else ())
+            for r in fetched
+        ]  # fmt: skip
+        vectors = (
+            np.frombuffer(b"".join(r[7] for r in fetched), dtype=np.float32).reshape(len(fetched), dims)
+            if fetched
+            else np.zeros((0, dims), dtype=np.float32)
+        )
+        return Changes(revision, rows, vectors, deleted, full)
+
+    def records(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
+        """Memories by id, in the order asked."""
+        found: dict[str, Memory] = {}
+        column = ", vector" if with_vectors else ""
+        for chunk in _chunks(ids):
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT memory_id, record{column} FROM memories WHERE workspace_id = ? AND memory_id IN ({marks})"
+            for row in self.conn.execute(query, (workspace_id, *chunk)):
+                memory = Memory.model_validate_json(row[1])
+                if with_vectors:
+                    memory.vector = np.frombuffer(row[2], dtype=np.float32).copy()
+                found[row[0]] = memory
+        return [found[i] for i in ids if i in found]
+
+    def workspaces(self) -> dict[str, int]:
+        query = "SELECT workspace_id, count(*) FROM memories GROUP BY workspace_id ORDER BY workspace_id"
+        return {r[0]: r[1] for r in self.conn.execute(query)}
+
+    def integrity(self) -> str:
+        return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (or ``ROLLBACK`` on error); a read-only one is a plain ``BEGIN``."""
+
+    def __init__(self, conn: sqlite3.Connection, read_only: bool = False):
+        self.conn = conn
+        self.read_only = read_only
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.conn.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def _statements(script: str) -> Iterator[str]:
+    for statement in script.split(";"):
+        if statement.strip():
+            yield statement
+
+
+def _chunks(ids: list[str]) -> Iterator[list[str]]:
+    for start in range(0, len(ids), SQL_VARIABLES):
+        yield ids[start : start + SQL_VARIABLES]

@@ -1,0 +1,113 @@
+"""The ``memory`` store: ephemeral, in this process only. For tests, notebooks and caches."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import numpy as np
+
+from flowmem.backend import BackendParams, register_backend
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, VectorStore
+from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.index import Row, WorkspaceIndex
+
+# Above this many rows a search runs in a worker thread, so the event loop stays responsive.
+THREAD_THRESHOLD = 20_000
+
+
+class MemoryStoreParams(BackendParams):
+    """The ``memory`` store has no settings."""
+
+
+@register_backend("vector_store", "memory")
+class MemoryStore(VectorStore):
+    """Memories in a dict, vectors in a numpy index; gone when the process ends."""
+
+    Params = MemoryStoreParams
+
+    def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
+        super().__init__(params, name=name)
+        self._records: dict[str, dict[str, Memory]] = {}
+        self._indexes: dict[str, WorkspaceIndex] = {}
+        self._dims: int | None = None
+
+    def _check_dims(self, width: int) -> None:
+        if self._dims is None:
+            self._dims = width
+        elif width != self._dims:
+            raise DimensionMismatchError(
+                f"vector_store '{self.name}' holds {self._dims}-dim vectors, got {width}-dim ones"
+            )
+
+    async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
+        self._check_dims(vectors.shape[1])
+        index = self._indexes.setdefault(workspace_id, WorkspaceIndex(vectors.shape[1]))
+        records = self._records.setdefault(workspace_id, {})
+        stored = [m.model_copy(update={"vector": v, "scores": {}}) for m, v in zip(memories, vectors, strict=True)]
+        index.put([Row.of(m) for m in stored], vectors)
+        for memory in stored:
+            records[memory.memory_id] = memory
+
+    async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
+        records = self._records.get(workspace_id, {})
+        return [_out(records[i], with_vectors) for i in ids if i in records]
+
+    async def _delete(self, workspace_id: str, ids: list[str]) -> int:
+        records = self._records.get(workspace_id, {})
+        index = self._indexes.get(workspace_id)
+        removed = 0
+        for memory_id in ids:
+            if records.pop(memory_id, None) is not None:
+                removed += 1
+                if index is not None:
+                    index.remove(memory_id)
+        return removed
+
+    async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
+        index = self._indexes.get(workspace_id)
+        if index is None:
+            return []
+        if self._dims is not None and len(query) != self._dims:
+            raise DimensionMismatchError(
+                f"vector_store '{self.name}' holds {self._dims}-dim vectors, got a {len(query)}-dim query"
+            )
+        if index.n > THREAD_THRESHOLD:
+            hits = await asyncio.to_thread(index.search, query, top_k, filters)
+        else:
+            hits = index.search(query, top_k, filters)
+        records = self._records[workspace_id]
+        return [_out(records[i], False, {SIMILARITY: score}) for i, score in hits]
+
+    async def _iterate(
+        self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool
+    ) -> AsyncIterator[list[Memory]]:
+        index = self._indexes.get(workspace_id)
+        if index is None:
+            return
+        ids = index.matching_ids(filters)
+        records = self._records[workspace_id]
+        for start in range(0, len(ids), batch_size):
+            yield [_out(records[i], with_vectors) for i in ids[start : start + batch_size] if i in records]
+
+    async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
+        index = self._indexes.get(workspace_id)
+        return 0 if index is None else index.count(filters)
+
+    async def stats(self) -> dict[str, Any]:
+        return {
+            "backend": "memory",
+            "dims": self._dims,
+            "workspaces": {ws: len(index) for ws, index in sorted(self._indexes.items()) if len(index)},
+        }
+
+
+def _out(memory: Memory, with_vector: bool, scores: dict[str, float] | None = None) -> Memory:
+    # A deep copy: callers may change what they get without changing what is stored.
+    copy = memory.model_copy(deep=True)
+    copy.scores = dict(scores or {})
+    if not with_vector:
+        copy.vector = None
+    return copy
