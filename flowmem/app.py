@@ -14,12 +14,14 @@ async with App() as app:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
+from flowmem.backend import Backend, BackendKind
 from flowmem.config.loader import ConfigSource, ResolvedConfig, load_config
 from flowmem.config.schema import Config
+from flowmem.embedding.base import EmbeddingModel
 from flowmem.errors import ConfigError, FlowmemError, Problem
 from flowmem.flow.compile import CompiledFlow, check_flow, compile_flow
 from flowmem.flow.executor import run_flow
@@ -27,6 +29,9 @@ from flowmem.plugins import load_builtins, load_plugins
 from flowmem.pool import BackendPool
 from flowmem.response import Response
 from flowmem.suggest import unknown
+from flowmem.vector_store.base import VectorStore
+
+T = TypeVar("T")
 
 
 class App:
@@ -102,15 +107,36 @@ class App:
 
         Runs on the app's own event loop, so backends (connection pools) survive between calls.
         """
+        return self.run_coroutine(self.run(flow, **inputs))
+
+    def run_coroutine(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Run ``coroutine`` to completion on the app's own event loop (for synchronous callers)."""
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             pass
         else:
-            raise FlowmemError("run_sync() cannot be called from a running event loop; use `await app.run(...)`")
+            coroutine.close()
+            raise FlowmemError("a synchronous call cannot run inside an event loop; use `await app.run(...)`")
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(self.run(flow, **inputs))
+        return self._loop.run_until_complete(coroutine)
+
+    def backend(self, kind: BackendKind, name: str = "default") -> Backend:
+        """The configured backend ``<kind>.<name>``, created on first use and closed with the app."""
+        return self._backends.get(kind, name)
+
+    def vector_store(self, name: str = "default") -> VectorStore:
+        """The configured vector store ``name``."""
+        store = self.backend("vector_store", name)
+        assert isinstance(store, VectorStore)
+        return store
+
+    def embedding_model(self, name: str = "default") -> EmbeddingModel:
+        """The configured embedding model ``name``."""
+        model = self.backend("embedding_model", name)
+        assert isinstance(model, EmbeddingModel)
+        return model
 
     async def aclose(self) -> None:
         """Close every backend this app created."""

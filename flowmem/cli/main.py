@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from loguru import logger
 
 from flowmem._version import __version__
-from flowmem.cli import commands
+from flowmem.cli import commands, store
 from flowmem.errors import FlowmemError
 
 
@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     show = config_sub.add_parser("show", parents=[common], help="print the resolved config, secrets redacted")
     show.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
     show.set_defaults(handler=commands.config_show)
+
+    store.add_parser(sub, common)
 
     validate = sub.add_parser("validate", parents=[common], help="check every flow of the resolved config")
     validate.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")

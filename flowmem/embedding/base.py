@@ -32,24 +32,33 @@ class EmbeddingModel(Backend):
     @property
     def dims(self) -> int:
         """The width of the vectors this model returns."""
-        raise NotImplementedError
+        known = self.known_dims()
+        if known is None:
+            raise ValueError(f"embedding_model '{self.name}' does not know its dims before its first call")
+        return known
+
+    def known_dims(self) -> int | None:
+        """The vector width if known without calling the model (override; ``None`` = learn it on first call)."""
+        return None
 
     @property
     def model_id(self) -> str:
         """A name for the model, recorded with the vectors it made."""
-        return f"{self.backend_name}:{self.dims}"
+        return self.backend_name
 
     async def embed(self, texts: Sequence[str], *, kind: TextKind = "document") -> np.ndarray:
         """Embed ``texts`` into a ``(len(texts), dims)`` float32 matrix of unit rows."""
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts; wrap a single text in a list")
         if not texts:
-            return np.zeros((0, self.dims), dtype=np.float32)
+            return np.zeros((0, self.known_dims() or 0), dtype=np.float32)
         size = self.params.batch_size
         parts = [await self._embed_batch(list(texts[i : i + size]), kind) for i in range(0, len(texts), size)]
         matrix = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        if matrix.shape != (len(texts), self.dims):
-            raise ValueError(f"{self.backend_name} returned shape {matrix.shape}, expected {(len(texts), self.dims)}")
+        expected = self.known_dims()
+        if matrix.ndim != 2 or matrix.shape[0] != len(texts) or (expected is not None and matrix.shape[1] != expected):
+            want = (len(texts), expected if expected is not None else "?")
+            raise ValueError(f"embedding_model '{self.name}' returned shape {matrix.shape}, expected {want}")
         return normalise(matrix)
 
     async def embed_one(self, text: str, *, kind: TextKind = "query") -> np.ndarray:

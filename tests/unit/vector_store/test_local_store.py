@@ -1,0 +1,167 @@
+"""What only the embedded `local` store promises: persistence, crash safety, several processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from flowmem.schema.memory import Memory
+from flowmem.testing.conformance import memory, unit
+from flowmem.vector_store import local_db
+from flowmem.vector_store.base import DimensionMismatchError
+from flowmem.vector_store.local import LocalStore
+
+WS = "ws"
+
+
+def open_store(directory: Path, synchronous: str = "full") -> LocalStore:
+    return LocalStore(LocalStore.Params(directory=str(directory), synchronous=synchronous))  # type: ignore[arg-type]
+
+
+def test_survives_reopen(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = open_store(tmp_path)
+        await store.upsert(WS, [memory(WS, f"m{i}", i) for i in range(20)])
+        await store.delete(WS, ["m3"])
+        await store.aclose()
+        reopened = open_store(tmp_path)
+        assert await reopened.count(WS) == 19
+        [top] = await reopened.search(WS, unit(7), 1)
+        assert top.memory_id == "m7"
+        assert await reopened.integrity_check() == "ok"
+        stats = await reopened.stats()
+        assert stats["workspaces"] == {WS: 19} and stats["dims"] == len(unit(0))
+        await reopened.aclose()
+
+    asyncio.run(main())
+
+
+def test_default_directory_is_flowmem_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLOWMEM_HOME", str(tmp_path / "home"))
+
+    async def main() -> None:
+        store = LocalStore()
+        await store.upsert(WS, [memory(WS, "m", 1)])
+        await store.aclose()
+
+    asyncio.run(main())
+    assert (tmp_path / "home" / local_db.FILE_NAME).is_file()
+
+
+def test_dims_mismatch_names_both_numbers(tmp_path: Path) -> None:
+    async def main() -> None:
+        store = open_store(tmp_path)
+        await store.upsert(WS, [memory(WS, "m", 1)])
+        await store.aclose()
+        reopened = open_store(tmp_path)
+        wide = Memory(workspace_id=WS, content="x", vector=np.ones(32, dtype=np.float32))
+        with pytest.raises(DimensionMismatchError, match=r"holds 16-dim vectors, got 32-dim vectors"):
+            await reopened.upsert(WS, [wide])
+        with pytest.raises(DimensionMismatchError, match=r"holds 16-dim vectors, got 32-dim query"):
+            await reopened.search(WS, np.ones(32), 3)
+        await reopened.aclose()
+
+    asyncio.run(main())
+
+
+def test_two_handles_see_each_others_writes_and_deletes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two stores on one directory are two SQLite connections, exactly like two processes."""
+    monkeypatch.setattr(local_db, "TOMBSTONE_LIMIT", 10)
+
+    async def main() -> None:
+        reader, writer = open_store(tmp_path), open_store(tmp_path)
+        await writer.upsert(WS, [memory(WS, f"m{i}", i) for i in range(40)])
+        assert await reader.count(WS) == 40  # loads the reader's index
+        await writer.upsert(WS, [memory(WS, "new", 100)])
+        [top] = await reader.search(WS, unit(100), 1)
+        assert top.memory_id == "new"  # caught up incrementally
+        await writer.delete(WS, [f"m{i}" for i in range(5)])
+        assert await reader.count(WS) == 36
+        # many more deletes: tombstones get pruned past the reader's revision → it reloads in full
+        for i in range(5, 30):
+            await writer.delete(WS, [f"m{i}"])
+        assert await reader.count(WS) == 11
+        found = {m.memory_id for m in await reader.search(WS, unit(1), 50)}
+        assert found == {f"m{i}" for i in range(30, 40)} | {"new"}
+        await reader.aclose()
+        await writer.aclose()
+
+    asyncio.run(main())
+
+
+WRITER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from flowmem.testing.conformance import memory
+    from flowmem.vector_store.local import LocalStore
+
+    async def main(directory, workspace, batches, size):
+        store = LocalStore(LocalStore.Params(directory=directory))
+        for b in range(batches):
+            batch = [memory(workspace, f"{workspace}-{b}-{i}", b * size + i) for i in range(size)]
+            await store.upsert(workspace, batch)
+            print(" ".join(m.memory_id for m in batch), flush=True)  # acknowledged
+        await store.aclose()
+
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+    """
+)
+
+
+def _writer(directory: Path, workspace: str, batches: int, size: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(directory), workspace, str(batches), str(size)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("kill_after", [3, 17, 40])
+def test_sigkill_mid_write_loses_nothing_acknowledged(tmp_path: Path, kill_after: int) -> None:
+    writer = _writer(tmp_path, WS, 10_000, 200)
+    acknowledged: list[str] = []
+    assert writer.stdout is not None
+    for _ in range(kill_after):
+        acknowledged += writer.stdout.readline().split()
+    time.sleep(0.003 * kill_after % 0.05)  # land somewhere inside the next write
+    os.kill(writer.pid, signal.SIGKILL)
+    writer.wait(timeout=30)
+    acknowledged += writer.stdout.read().split()  # lines already written before the kill
+
+    async def check() -> None:
+        store = open_store(tmp_path)
+        assert await store.integrity_check() == "ok"
+        present = {m.memory_id for m in await store.get(WS, acknowledged)}
+        assert present == set(acknowledged)
+        total = await store.count(WS)
+        assert total in (len(acknowledged), len(acknowledged) + 200)  # the batch in flight: all or nothing
+        await store.upsert(WS, [memory(WS, "after-crash", 1)])  # and the store keeps working
+        assert await store.count(WS) == total + 1
+        await store.aclose()
+
+    asyncio.run(check())
+
+
+def test_concurrent_writer_processes(tmp_path: Path) -> None:
+    writers = [_writer(tmp_path, ws, 15, 100) for ws in ("a", "b", "a2")]
+    for writer in writers:
+        _, _ = writer.communicate(timeout=120)
+        assert writer.returncode == 0
+
+    async def check() -> None:
+        store = open_store(tmp_path)
+        for ws in ("a", "b", "a2"):
+            assert await store.count(ws) == 1500
+        assert (await store.stats())["revision"] == 45
+        await store.aclose()
+
+    asyncio.run(check())
