@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
+from flowmem.embedding.hash import HashEmbedding
 from tests.unit.cli.test_cli import run_cli
 
 
@@ -86,7 +88,12 @@ def test_import_without_vectors_embeds(
 ) -> None:
     a, _ = stores
     code, _, _ = run_cli(capsys, "store", "import", str(write_jsonl(tmp_path / "in.jsonl", SAMPLE)), *a)
-    code, out, _ = run_cli(capsys, "store", "export", "-w", "alice", "--no-vectors", *a)
+    assert code == 0
+    _, out, _ = run_cli(capsys, "store", "export", "-w", "alice", *a)
+    vectors = {json.loads(line)["memory_id"]: json.loads(line)["vector"] for line in out.splitlines()}
+    expected = asyncio.run(HashEmbedding().embed([SAMPLE[0]["content"]]))[0]  # type: ignore[list-item]
+    assert vectors["m1"] == pytest.approx(expected.tolist(), abs=1e-6)
+    _, out, _ = run_cli(capsys, "store", "export", "-w", "alice", "--no-vectors", *a)
     assert all("vector" not in json.loads(line) for line in out.splitlines())
 
 
