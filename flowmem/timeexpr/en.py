@@ -1,0 +1,384 @@
+"""English time expressions.
+
+Readings chosen where English is ambiguous (the Chinese rules follow the same ones where they apply):
+
+- **Unmodified names are past-biased** (memory questions are about the past): "on Friday" /
+  "Friday" is the latest Friday on or before today; "in March" the latest March up to and
+  including the current month; "May 5th" the latest 5 May on or before today; "summer" the latest
+  summer that has begun; "the weekend" the latest weekend that has begun (the current one on a
+  Saturday or Sunday).
+- **"last"/"next" + weekday are the closest ones**: "last Monday" is the latest Monday strictly
+  before today (on a Wednesday: two days ago), "next Friday" the first Friday strictly after
+  today. "this Friday" is the Friday of the current ISO week, past or future.
+- **"last"/"this"/"next" + week/weekend/month/year count calendar units** from the current one:
+  "last weekend" is the weekend of the previous ISO week (on a weekday, the latest one that has
+  fully passed; on Saturday or Sunday, the one before the current), "next weekend" the one of the
+  next ISO week; "the coming weekend" the first one that has not begun.
+- **Months**: "last March" is the latest March strictly before the current month, "next March"
+  the first one strictly after it, "this March" the one of the current year.
+- **Seasons**: "last summer" is the latest summer that is over; "this summer" the current one if
+  we are in it, else the one of this year; "next summer" the one after "this summer".
+- **Parts of the day**: "this morning" 06–12, "this afternoon" 12–18, "this evening"/"tonight"
+  18–24, and "last night" is *yesterday* 18:00–24:00 (after midnight is today's early morning).
+  A bare "morning"/"evening"/"night" only counts beside a day ("Friday night", "yesterday
+  morning"); "noon" is 12:00.
+- **Clock hours**: "3pm" and "15:00" as written; "at 3" / "3 o'clock" follow the bare-hour
+  heuristic in :mod:`flowmem.timeexpr.mention`; "at 3" alone (no day, no part of day) is dropped
+  ("at 3 stores").
+- **Counts**: "3 days ago", "in 2 weeks", "a month ago" count from today in that unit ("2 weeks
+  ago" is the ISO week containing the day 14 days back); "N hours/minutes ago" give the clock hour.
+  "the past week" (a rolling window) and vague counts ("a few days ago") give nothing.
+- Ambiguous words need context: "may", "fall", "spring" and abbreviations ("mar", "sat", "sun")
+  count only after a preposition or modifier ("in May", "last fall", "on Sat") or beside a day or
+  year ("May 5", "May 2023").
+
+The expression of a mention includes a preposition and "the" right before it ("in March",
+"on Friday", "over the weekend") so a caller can cut the whole phrase out of the query.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Literal
+
+from flowmem.timeexpr import calendar as cal
+from flowmem.timeexpr.calendar import Season, Span
+from flowmem.timeexpr.common import clock_time
+from flowmem.timeexpr.mention import DIGIT, Context, Mention, PartOfDay, Rule, TimeOfDay
+from flowmem.timeexpr.numerals import EN_CARDINAL, EN_DAY_OF_MONTH, en_number
+
+_I = re.IGNORECASE
+_WEEKDAYS: dict[str, int] = {
+    "monday": 1, "mon": 1, "tuesday": 2, "tues": 2, "tue": 2, "wednesday": 3, "wed": 3,
+    "thursday": 4, "thurs": 4, "thur": 4, "thu": 4, "friday": 5, "fri": 5,
+    "saturday": 6, "sat": 6, "sunday": 7, "sun": 7,
+}  # fmt: skip
+_MONTHS: dict[str, int] = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
+    "december": 12, "dec": 12,
+}  # fmt: skip
+_FULL_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} | {
+    name for name in _MONTHS if len(name) > 4 or name in ("june", "july")
+}
+_WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_YEAR = r"(?:1[89]\d\d|2[01]\d\d)"
+
+Direction = Literal["last", "this", "next", "coming"]
+_MODIFIER = r"this\s+past|this\s+coming|the\s+coming|last|next|this|coming|past|previous|following"
+_DIRECTIONS: dict[str, Direction] = {
+    "this past": "last", "last": "last", "past": "last", "previous": "last",
+    "this": "this", "next": "next", "following": "next",
+    "this coming": "coming", "the coming": "coming", "coming": "coming",
+}  # fmt: skip
+
+_PREPOSITION_BEFORE = re.compile(r"(?:\b(?:in|on|at|during|over|around|about|throughout)\s+)?(?:\bthe\s+)?$", _I)
+_CONTEXT_BEFORE = re.compile(
+    r"\b(?:in|on|at|during|over|since|until|till|by|of|from|through|throughout|early|mid|late|the|before|after"
+    r"|around|this|last|next|past|coming)[\s-]+$",
+    _I,
+)
+_ON_BEFORE = re.compile(r"\bon\s+$", _I)
+_WEEKDAY_CONTEXT_BEFORE = re.compile(r"\b(?:on|by|until|till|since|before|after)\s+$", _I)
+# After "sun", "sat", "wed" (words too) only the end of the phrase or a time may follow: "on Sat", "on sat at 5".
+_AFTER_WORD_ABBREVIATION = re.compile(r"\s*(?:$|[.,;:!?)]|at\b|\d|morning|afternoon|evening|night)", _I)
+_WORD_ABBREVIATIONS = {"sun", "sat", "wed"}
+
+
+def extend_start(text: str, start: int) -> int:
+    """``start`` moved back over a preposition and/or "the" right before it ("in the", "on", "over the")."""
+    found = _PREPOSITION_BEFORE.search(text, max(0, start - 24), start)
+    return found.start() if found is not None else start
+
+
+def _after(pattern: re.Pattern[str], ctx: Context, start: int) -> bool:
+    return pattern.search(ctx.text, max(0, start - 24), start) is not None
+
+
+def _direction(text: str | None) -> Direction | None:
+    return _DIRECTIONS[" ".join(text.lower().split())] if text else None
+
+
+# --- days and parts of the day -------------------------------------------------------------
+
+_DAY_WORDS = re.compile(
+    r"\b(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday|today|tomorrow"
+    r"|tonight|tonite|last\s+night|this\s+(?:morning|afternoon|evening))\b",
+    _I,
+)
+_DAY_OFFSETS: dict[str, tuple[int, PartOfDay | None]] = {
+    "day before yesterday": (-2, None), "day after tomorrow": (2, None), "yesterday": (-1, None),
+    "today": (0, None), "tomorrow": (1, None), "tonight": (0, "evening"), "tonite": (0, "evening"),
+    "last night": (-1, "evening"), "this morning": (0, "morning"), "this afternoon": (0, "afternoon"),
+    "this evening": (0, "evening"),
+}  # fmt: skip
+
+
+def _day_word(match: re.Match[str], ctx: Context) -> Mention | None:
+    key = " ".join(match["w"].lower().split()).removeprefix("the ")
+    offset, part = _DAY_OFFSETS[key]
+    tod = TimeOfDay(part=part) if part else None
+    return Mention(match.start(), match.end(), anchor=cal.day_span(ctx.today + timedelta(days=offset)), tod=tod)
+
+
+_PART_OF_DAY = re.compile(r"\b(?P<p>early\s+morning|morning|afternoon|evening|night|noon|midday)\b", _I)
+_PARTS: dict[str, PartOfDay] = {"early morning": "early", "morning": "morning", "afternoon": "afternoon"}
+
+
+def _part_of_day(match: re.Match[str], ctx: Context) -> Mention | None:
+    word = " ".join(match["p"].lower().split())
+    if word in ("noon", "midday"):
+        return Mention(match.start(), match.end(), tod=TimeOfDay(hour=12, literal=True))
+    # "morning" alone is a greeting or a habit more often than a time; it counts beside a day.
+    return Mention(match.start(), match.end(), tod=TimeOfDay(part=_PARTS.get(word, "evening")), standalone=False)
+
+
+_MERIDIEM_CLOCK = re.compile(r"\b(?P<h>1[0-2]|0?[1-9])(?::(?P<min>[0-5]\d))?\s*(?P<m>[ap])(?:m\b|\.m\b\.?)", _I)
+_CLOCK_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_OCLOCK = re.compile(rf"\b(?P<h>1[0-2]|0?[1-9]|{_CLOCK_WORDS})\s*o['’]?clock\b", _I)
+_AT_HOUR = re.compile(r"\b(?:at|around|about)\s+(?P<h>1[0-2]|0?[1-9])\b(?!\s*%|[:.,/]\d)", _I)
+
+
+def _meridiem_clock(match: re.Match[str], ctx: Context) -> Mention | None:
+    meridiem: Literal["am", "pm"] = "am" if match["m"].lower() == "a" else "pm"
+    return Mention(match.start(), match.end(), tod=TimeOfDay(hour=int(match["h"]), meridiem=meridiem))
+
+
+def _oclock(match: re.Match[str], ctx: Context) -> Mention | None:
+    hour = en_number(match["h"])
+    return Mention(match.start(), match.end(), tod=TimeOfDay(hour=hour)) if hour else None
+
+
+def _at_hour(match: re.Match[str], ctx: Context) -> Mention | None:
+    tod = clock_time(match["h"])
+    return Mention(match.start(), match.end(), tod=tod, standalone=False) if tod else None
+
+
+# --- weekdays, weeks, weekends, months, years ----------------------------------------------
+
+_WEEKDAY_RE = re.compile(rf"\b(?:(?P<mod>{_MODIFIER})\s+)?(?P<wd>{_WEEKDAY})(?P<plural>s)?\b", _I)
+
+
+def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
+    name = match["wd"].lower()
+    direction = _direction(match["mod"])
+    if match["plural"]:
+        return None  # "on Fridays" is a habit, not a date
+    if name not in _FULL_NAMES and direction is None:
+        # Abbreviations need "on"/"by"/… before them, and "sun", "sat", "wed" also a clean end after.
+        if not _after(_WEEKDAY_CONTEXT_BEFORE, ctx, match.start()):
+            return None
+        if name in _WORD_ABBREVIATIONS and not _AFTER_WORD_ABBREVIATION.match(ctx.text, match.end()):
+            return None  # "on the sun lounger"
+    weekday = _WEEKDAYS[name]
+    if direction is None:
+        return Mention(match.start(), match.end(), weekday=weekday)
+    if direction == "last":
+        day = cal.weekday_before(ctx.today, weekday)
+    elif direction == "this":
+        day = cal.weekday_in_week(ctx.today, weekday)
+    else:
+        day = cal.weekday_after(ctx.today, weekday)
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day))
+
+
+_UNIT_RE = re.compile(
+    rf"\b(?:(?P<mod>{_MODIFIER})\s+(?P<unit>week|weekend|month|year)"
+    r"|(?:the\s+)?(?P<unit2>week|weekend|month|year)\s+(?P<far>before\s+last|after\s+next)"
+    r"|(?P<weekend>weekend))\b",
+    _I,
+)
+
+
+def _unit(match: re.Match[str], ctx: Context) -> Mention | None:
+    if match["weekend"]:
+        return Mention(match.start(), match.end(), anchor=_recent_weekend(ctx.today))
+    if match["far"]:
+        unit, offset = match["unit2"].lower(), -2 if match["far"].lower().startswith("before") else 2
+    else:
+        direction = _direction(match["mod"])
+        unit = match["unit"].lower()
+        if match["mod"].lower() == "past" and unit != "weekend":
+            return None  # "the past week" is a rolling window, not a calendar week
+        offset = {"last": -1, "this": 0, "next": 1, "coming": 1}[direction or "this"]
+        if unit == "weekend" and direction == "coming":
+            return Mention(match.start(), match.end(), anchor=_coming_weekend(ctx.today))
+    return Mention(match.start(), match.end(), anchor=_offset_span(unit, offset, ctx))
+
+
+def _recent_weekend(today: date) -> Span:
+    # The latest weekend that has begun: this ISO week's on Saturday/Sunday, else the previous one.
+    return cal.weekend_span(today if today.isoweekday() >= 6 else today - timedelta(days=7))
+
+
+def _coming_weekend(today: date) -> Span:
+    saturday = cal.monday_of(today) + timedelta(days=5)
+    return cal.weekend_span(saturday if saturday > today else saturday + timedelta(days=7))
+
+
+def _offset_span(unit: str, offset: int, ctx: Context) -> Span:
+    """The ``unit`` ``offset`` units from the current one (``unit`` as in "3 weeks ago")."""
+    if unit in ("hour", "hr", "minute", "min"):
+        return cal.hour_span_at(ctx.now + timedelta(**{"hours" if unit[0] == "h" else "minutes": offset}))
+    if unit == "day":
+        return cal.day_span(ctx.today + timedelta(days=offset))
+    if unit in ("week", "weekend", "fortnight"):
+        moved = ctx.today + timedelta(weeks=offset * (2 if unit == "fortnight" else 1))
+        return cal.weekend_span(moved) if unit == "weekend" else cal.week_span(moved)
+    if unit == "month":
+        return cal.month_span(*cal.add_months(ctx.today.year, ctx.today.month, offset))
+    return cal.year_span(ctx.today.year + offset)
+
+
+_COUNT_RE = re.compile(
+    rf"\b(?:(?P<in>in)\s+)?(?P<n>{EN_CARDINAL}|half\s+an)\s+(?P<unit>minute|min|hour|hr|day|week|fortnight|month|year)s?"
+    r"\b(?:\s+(?P<dir>ago|back|earlier|from\s+now|hence))?",
+    _I,
+)
+
+
+def _count(match: re.Match[str], ctx: Context) -> Mention | None:
+    way = (match["dir"] or "").lower()
+    if way in ("ago", "back", "earlier"):
+        sign = -1
+    elif way or match["in"]:
+        sign = 1
+    else:
+        return None  # "3 days" is a duration
+    unit = match["unit"].lower()
+    if match["n"].lower().startswith("half"):
+        if unit not in ("hour", "hr"):
+            return None
+        unit, count = "minute", 30
+    else:
+        count = en_number(match["n"]) or 0
+    return Mention(match.start(), match.end(), anchor=_offset_span(unit, sign * count, ctx))
+
+
+_MONTH_DAY = re.compile(
+    rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>{EN_DAY_OF_MONTH})\b(?:,?\s+(?P<y>{_YEAR})\b)?"
+    rf"|\b(?P<d2>{EN_DAY_OF_MONTH})\s+(?:of\s+)?(?P<mon2>{_MONTH})\b\.?(?:,?\s+(?P<y2>{_YEAR})\b)?",
+    _I,
+)
+
+
+def _month_day(match: re.Match[str], ctx: Context) -> Mention | None:
+    name, day_text, year = match["mon"] or match["mon2"], match["d"] or match["d2"], match["y"] or match["y2"]
+    day = en_number(day_text)
+    if day is None or not 1 <= day <= 31:
+        return None
+    month = _MONTHS[name.lower()]
+    lowercase_may = name == "may" and match["mon"] is not None and day_text.isdigit() and not year
+    if lowercase_may and not _after(_CONTEXT_BEFORE, ctx, match.start()):
+        return None  # "may 2 people join?"
+    if year:
+        return Mention(match.start(), match.end(), anchor=cal.day_span(date(int(year), month, day)), explicit=True)
+    return Mention(match.start(), match.end(), month=month, day=day)
+
+
+_MONTH_RE = re.compile(rf"\b(?:(?P<mod>{_MODIFIER})\s+)?(?P<mon>{_MONTH})\b\.?(?:,?\s+(?:of\s+)?(?P<y>{_YEAR})\b)?", _I)
+
+
+def _month(match: re.Match[str], ctx: Context) -> Mention | None:
+    name = match["mon"].lower()
+    month, direction = _MONTHS[name], _direction(match["mod"])
+    if match["y"]:
+        return Mention(match.start(), match.end(), anchor=cal.month_span(int(match["y"]), month))
+    if direction is None:
+        # "may", "mar", "jan" and a lowercase "march" or "august" are often not months.
+        ambiguous = name == "may" or name not in _FULL_NAMES or (name in ("march", "august") and match["mon"].islower())
+        if ambiguous and not _after(_CONTEXT_BEFORE, ctx, match.start()):
+            return None
+        return Mention(match.start(), match.end(), month=month)
+    if direction == "last":
+        year = cal.month_before(ctx.today, month)
+    elif direction == "this":
+        year = ctx.today.year
+    else:
+        year = cal.month_after(ctx.today, month)
+    return Mention(match.start(), match.end(), anchor=cal.month_span(year, month))
+
+
+_ORDINAL_DAY = re.compile(r"\bthe\s+(?P<d>(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b", _I)
+
+
+def _ordinal_day(match: re.Match[str], ctx: Context) -> Mention | None:
+    # "on the 5th" is a date; "the 5th" alone may be "the 5th time", so it needs "on" or a month beside it.
+    standalone = _after(_ON_BEFORE, ctx, match.start())
+    return Mention(match.start(), match.end(), day=en_number(match["d"]), standalone=standalone)
+
+
+_YEAR_RE = re.compile(rf"\b(?:in|during|of|throughout|year)\s+(?:the\s+year\s+)?(?P<y>{_YEAR})\b(?![-/.:]\d)", _I)
+
+
+def _year(match: re.Match[str], ctx: Context) -> Mention | None:
+    return Mention(match.start(), match.end(), anchor=cal.year_span(int(match["y"])))
+
+
+_SEASON_RE = re.compile(
+    rf"\b(?:(?P<mod>{_MODIFIER})\s+)?(?P<s>spring|summer|autumn|fall|winter)(?P<plural>s)?\b"
+    rf"(?:\s+(?:of\s+)?(?P<y>{_YEAR})\b)?",
+    _I,
+)
+
+
+def _season(match: re.Match[str], ctx: Context) -> Mention | None:
+    word = match["s"].lower()
+    season: Season = "autumn" if word == "fall" else word  # type: ignore[assignment]
+    direction = _direction(match["mod"])
+    if match["plural"]:
+        return None
+    if match["y"]:
+        return Mention(match.start(), match.end(), anchor=cal.season_span(season, int(match["y"])))
+    if direction is None:
+        context = _after(_CONTEXT_BEFORE, ctx, match.start())
+        if not context and word in ("fall", "spring"):
+            return None  # "I fall asleep", "a hot spring"
+        # "summer" without a preposition counts beside a year ("last year's summer").
+        return Mention(match.start(), match.end(), season=season, standalone=context)
+    if direction == "last":
+        year = cal.season_ended_before(ctx.today, season)
+    elif direction == "this":
+        year = cal.season_this(ctx.today, season)
+    elif direction == "next":
+        year = cal.season_this(ctx.today, season) + 1
+    else:
+        year = cal.season_starting_after(ctx.today, season)
+    return Mention(match.start(), match.end(), anchor=cal.season_span(season, year))
+
+
+_DIGITS = frozenset({DIGIT})
+_PART_WORDS = frozenset({"morning", "afternoon", "evening", "night", "noon", "midday"})
+_UNIT_WORDS = frozenset(
+    f"{unit}{plural}"
+    for unit in ("minute", "min", "hour", "hr", "day", "week", "fortnight", "month", "year")
+    for plural in ("", "s")
+)
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "en_day_word",
+        _DAY_WORDS,
+        _day_word,
+        frozenset({"yesterday", "today", "tomorrow", "tonight", "tonite"}) | _PART_WORDS,
+    ),
+    Rule("en_part_of_day", _PART_OF_DAY, _part_of_day, _PART_WORDS),
+    Rule("en_meridiem_clock", _MERIDIEM_CLOCK, _meridiem_clock, _DIGITS),
+    Rule("en_oclock", _OCLOCK, _oclock, frozenset({"clock", "oclock"})),
+    Rule("en_at_hour", _AT_HOUR, _at_hour, _DIGITS),
+    Rule("en_weekday", _WEEKDAY_RE, _weekday, frozenset(_WEEKDAYS)),
+    Rule("en_unit", _UNIT_RE, _unit, frozenset({"week", "weekend", "month", "year"})),
+    Rule("en_count", _COUNT_RE, _count, _UNIT_WORDS),
+    Rule("en_month_day", _MONTH_DAY, _month_day, frozenset(_MONTHS)),
+    Rule("en_month", _MONTH_RE, _month, frozenset(_MONTHS)),
+    Rule("en_ordinal_day", _ORDINAL_DAY, _ordinal_day, _DIGITS),
+    Rule("en_year", _YEAR_RE, _year, _DIGITS),
+    Rule("en_season", _SEASON_RE, _season, frozenset({"spring", "summer", "autumn", "fall", "winter"})),
+)
+TRIGGER_WORDS: frozenset[str] = frozenset().union(*(rule.triggers or () for rule in RULES)) - {DIGIT}
+"""Every word some English rule needs (the keyword gate's vocabulary)."""
+
+CONNECTOR = r"(?:[\s,]|\b(?:at|on|in|of|the|during|around|about)\b|['’]s\b)*"
+"""What may stand between two mentions of one time ("yesterday at 3pm", "Friday of last week")."""

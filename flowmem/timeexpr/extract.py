@@ -1,0 +1,141 @@
+"""Offline, rule-based extraction of time expressions (English and Chinese) relative to a reference time.
+
+Pipeline: the keyword gate (:mod:`flowmem.timeexpr.gate`) → every rule of the text's languages
+(:mod:`flowmem.timeexpr.en`, :mod:`flowmem.timeexpr.zh`, :mod:`flowmem.timeexpr.common`) → the
+longest non-overlapping matches → neighbours merged ("last week" + "Friday", 昨天 + 下午三点)
+(:mod:`flowmem.timeexpr.compose`) → dateparser for the numeric dates no rule read
+(:mod:`flowmem.timeexpr.fallback`). A query costs a few dozen microseconds; dateparser runs only
+for ``05/06/2023``-style dates.
+
+Language: ``None`` detects it (CJK characters → Chinese, plus English when there are Latin
+letters too; else English); ``"en"``/``"zh"`` restricts the rules to that language. The
+readings of ambiguous expressions are documented in :mod:`flowmem.timeexpr.en` and
+:mod:`flowmem.timeexpr.zh`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+from typing import Literal
+
+from flowmem.schema.timeparts import wall_clock
+from flowmem.timeexpr import common, en, fallback, zh
+from flowmem.timeexpr.calendar import Span
+from flowmem.timeexpr.compose import compose, select
+from flowmem.timeexpr.gate import has_time_words
+from flowmem.timeexpr.mention import DIGIT, Context, Mention, Rule
+from flowmem.timeexpr.model import ExtractedTime, canonical_parts
+from flowmem.timeexpr.numerals import normalize_width
+
+Language = Literal["en", "zh"]
+
+_WORD = re.compile(r"[a-z]+")
+_DIGIT = re.compile(r"\d")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_RULES: dict[tuple[Language, ...], tuple[Rule, ...]] = {
+    ("en",): common.RULES + en.RULES,
+    ("zh",): common.RULES + zh.RULES,
+    ("zh", "en"): common.RULES + zh.RULES + en.RULES,
+}
+_CONNECTORS: dict[tuple[Language, ...], re.Pattern[str]] = {
+    ("en",): re.compile(en.CONNECTOR, re.IGNORECASE),
+    ("zh",): re.compile(zh.CONNECTOR),
+    ("zh", "en"): re.compile(rf"(?:{en.CONNECTOR}|{zh.CONNECTOR})*", re.IGNORECASE),
+}
+
+
+def extract_time(text: str, now: datetime, language: Language | None = None) -> ExtractedTime | None:
+    """The first time expression in ``text``, resolved against ``now``; ``None`` when there is none.
+
+    Args:
+        text: A query or a chat message.
+        now: The reference time ("yesterday" is the day before it); an aware datetime keeps its
+            wall-clock time.
+        language: ``"en"``, ``"zh"``, or ``None`` to detect it (a mixed text tries both).
+
+    Returns:
+        The first expression in text order, with its parts, range and granularity.
+    """
+    found = extract_all(text, now, language)
+    return found[0] if found else None
+
+
+def extract_all(text: str, now: datetime, language: Language | None = None) -> list[ExtractedTime]:
+    """Every time expression in ``text``, in text order (a message may mention several).
+
+    Args:
+        text: A query or a chat message.
+        now: The reference time.
+        language: ``"en"``, ``"zh"``, or ``None`` to detect it.
+
+    Returns:
+        The expressions found; empty when the text has no time words.
+    """
+    if not text or not has_time_words(text, language):
+        return []
+    reference = wall_clock(now)
+    normalized = normalize_width(text)
+    languages = _languages(normalized, language)
+    found = _find(normalized, reference, languages)
+    return [
+        ExtractedTime(
+            parts=canonical_parts(span.granularity, span.start),
+            start=span.start,
+            end=span.end,
+            expression=text[start:end],
+            granularity=span.granularity,
+        )
+        for start, end, span in found
+    ]
+
+
+def _languages(text: str, language: Language | None) -> tuple[Language, ...]:
+    if language is not None:
+        return (language,)
+    if _CJK.search(text) is None:
+        return ("en",)
+    return ("zh", "en") if _LATIN.search(text) else ("zh",)
+
+
+def _find(text: str, now: datetime, languages: tuple[Language, ...]) -> list[tuple[int, int, Span]]:
+    """``(start, end, span)`` of every expression, ungated (the gate is checked by the caller)."""
+    ctx = Context(text=text, now=now, today=now.date())
+    mentions: list[Mention] = []
+    words = trigger_words(text)
+    for rule in _RULES[languages]:
+        if rule.triggers is not None and rule.triggers.isdisjoint(words):
+            continue
+        for match in rule.pattern.finditer(text):
+            try:
+                mention = rule.build(match, ctx)
+            except (ValueError, OverflowError):
+                mention = None  # no such date (30 February) or out of the calendar's range
+            if mention is not None:
+                mentions.append(_with_preposition(mention, text, languages))
+    found = [(m.start, m.end, span) for m, span in compose(select(mentions), text, _CONNECTORS[languages], ctx.today)]
+    for match in fallback.CANDIDATE.finditer(text) if DIGIT in words else ():
+        if any(match.start() < end and start < match.end() for start, end, _ in found):
+            continue
+        span = fallback.parse_date(match.group(), now, languages[0])
+        if span is not None:
+            found.append((match.start(), match.end(), span))
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def trigger_words(text: str) -> set[str]:
+    """The lowercase ASCII words of ``text``, plus :data:`~flowmem.timeexpr.mention.DIGIT` if it has a digit."""
+    words = set(_WORD.findall(text.lower()))
+    if _DIGIT.search(text):
+        words.add(DIGIT)
+    return words
+
+
+def _with_preposition(mention: Mention, text: str, languages: tuple[Language, ...]) -> Mention:
+    if "en" not in languages:
+        return mention
+    start = en.extend_start(text, mention.start)
+    return mention if start == mention.start else replace(mention, start=start)

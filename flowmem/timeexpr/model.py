@@ -1,0 +1,68 @@
+"""The result of time extraction: the time parts a query names and the range it covers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
+
+from flowmem.schema.timeparts import TimePart, wall_clock
+
+Granularity = Literal["hour", "day", "week", "weekend", "month", "season", "year"]
+WallClock = Annotated[datetime, BeforeValidator(lambda v: wall_clock(v) if isinstance(v, datetime) else v)]
+
+
+def canonical_parts(granularity: Granularity, start: datetime) -> dict[TimePart, int]:
+    """The parts that name a range of ``granularity`` beginning at ``start``.
+
+    hour → year, month, day, hour; day (or a part of one) → year, month, day; week and weekend →
+    the ISO year and ISO week of their Monday; month → year, month; season and year → year (a
+    winter's year is the year of its December).
+    """
+    if granularity in ("week", "weekend"):
+        iso = start.isocalendar()
+        return {"year": iso[0], "week": iso[1]}
+    if granularity == "hour":
+        return {"year": start.year, "month": start.month, "day": start.day, "hour": start.hour}
+    if granularity == "day":
+        return {"year": start.year, "month": start.month, "day": start.day}
+    if granularity == "month":
+        return {"year": start.year, "month": start.month}
+    return {"year": start.year}
+
+
+class ExtractedTime(BaseModel):
+    """A time a text speaks of: its parts, its range ``[start, end)`` and the words that said it.
+
+    ``parts`` are what memories are matched on (see :mod:`flowmem.schema.timeparts`: ISO week,
+    ISO weekday 1 = Monday); ``start``/``end`` are naive wall-clock datetimes. Rule results carry
+    the :func:`canonical_parts` of their granularity; LLM results carry the parts the LLM gave.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    parts: dict[TimePart, int]
+    start: WallClock
+    end: WallClock
+    expression: str
+    granularity: Granularity
+    source: Literal["rules", "llm"] = "rules"
+
+    @model_validator(mode="after")
+    def _check_range(self) -> ExtractedTime:
+        if not self.start < self.end:
+            raise ValueError(f"start ({self.start}) must be before end ({self.end})")
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """The parts flat beside ``start``/``end`` (ISO strings), ``expression``, ``granularity``, ``source``."""
+        flat: dict[str, Any] = {part: value for part, value in self.parts.items()}
+        flat.update(
+            start=self.start.isoformat(),
+            end=self.end.isoformat(),
+            expression=self.expression,
+            granularity=self.granularity,
+            source=self.source,
+        )
+        return flat

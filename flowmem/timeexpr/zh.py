@@ -1,0 +1,264 @@
+"""Chinese time expressions (simplified and the common traditional forms).
+
+Readings (see :mod:`flowmem.timeexpr.en` for the shared ones):
+
+- 上/这/本/下 + 周/星期/礼拜 count ISO weeks: 上周三 is the Wednesday of the previous ISO week,
+  下周五 the Friday of the next; 上上周 two weeks back. 周末 alone is the latest weekend that
+  has begun, 上周末 the weekend of the previous ISO week.
+- Bare names are past-biased: 周三/星期三 is the latest Wednesday on or before today, 五月 the
+  latest May up to the current month, 5号 the latest 5th on or before today, 夏天 the latest
+  summer that has begun.
+- 去年/今年/明年 + month or season place it in that calendar year (去年夏天 = summer of last
+  year; 去年冬天 = December of last year to February); 今年冬天 and 这个冬天 are the current
+  winter in January or February.
+- Parts of the day: 凌晨 00–06, 早上/早晨/清晨/上午 06–12, 中午 11–14, 下午 12–18,
+  傍晚/晚上/夜里 18–24; 昨晚 is yesterday 18–24. Alone they mean today (下午 = this afternoon).
+- Hours: 下午三点 = 15:00, 晚上八点 = 20:00; a bare 三点 follows the bare-hour heuristic of
+  :mod:`flowmem.timeexpr.mention`. A Chinese-numeral hour with 点 and no 半/分/钟/part of the day
+  (一点 is also "a little"), or with 时 (一时 is also "a moment"), only counts beside a day
+  (今天三点).
+- Counts: 三天前, 两周前, 三个月前, 两年后, 五分钟前, 半小时前, 两个半小时前, 半年前 (six months
+  back, a month). 三月前 reads as March ("before March"), not as a count. Vague ones (前几天, 最近,
+  这两天) give nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from flowmem.timeexpr import calendar as cal
+from flowmem.timeexpr.calendar import Season, Span
+from flowmem.timeexpr.mention import Context, Mention, PartOfDay, Rule, TimeOfDay
+from flowmem.timeexpr.numerals import ZH_NOT_AFTER_NUMBER, ZH_NUMERAL_CHARS, zh_number
+
+_MODIFIER = r"(?P<mod>上上|上|这|這|本|下下|下)"
+_MOD_OFFSETS = {"上上": -2, "上": -1, "这": 0, "這": 0, "本": 0, "下": 1, "下下": 2}
+# 晚上/早上 end in 上: 晚上周末 is 晚上 + 周末, not 上周末.
+_NOT_AFTER_PART = r"(?<![晚早])"
+_WEEK = r"(?:周|週|星期|礼拜|禮拜)"
+_WEEKDAYS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "日": 7, "天": 7}
+_WEEKDAYS.update({str(number): number for number in range(1, 8)})
+# After a counting word these are not dates: 之前天气 (weather before), 以后天天 (every day after).
+_NOT_AFTER_WORD = r"(?<![以之然最目])"
+_MONTH_NUMBER = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
+_DAY_NUMBER = r"(?:[12]\d|3[01]|0?[1-9]|[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+_PART_WORDS: dict[str, PartOfDay] = {
+    "凌晨": "early", "清晨": "morning", "早上": "morning", "早晨": "morning", "上午": "morning",
+    "中午": "noon", "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "夜里": "evening",
+    "夜晚": "evening", "晚间": "evening",
+}  # fmt: skip
+_PART = "|".join(_PART_WORDS)
+
+
+_DAY_WORDS = re.compile(
+    rf"大前天|大后天|大後天|{_NOT_AFTER_WORD}前天|{_NOT_AFTER_WORD}[后後]天|昨天|昨日|昨儿(?:个)?|今天|今日|今儿(?:个)?"
+    r"|明天|明日|明儿(?:个)?"
+)
+_DAY_OFFSETS = {"大前": -3, "前": -2, "昨": -1, "今": 0, "明": 1, "后": 2, "後": 2, "大后": 3, "大後": 3}
+
+
+def _day_word(match: re.Match[str], ctx: Context) -> Mention | None:
+    word = match.group()
+    key = word[:2] if word.startswith("大") else word[0]
+    return Mention(match.start(), match.end(), anchor=cal.day_span(ctx.today + timedelta(days=_DAY_OFFSETS[key])))
+
+
+_DAY_PART = re.compile(rf"{_NOT_AFTER_WORD}(?P<d>[今昨明前])(?P<p>早|晚|夜)(?:上|里)?")
+
+
+def _day_part(match: re.Match[str], ctx: Context) -> Mention | None:
+    day = ctx.today + timedelta(days=_DAY_OFFSETS[match["d"]])
+    part: PartOfDay = "morning" if match["p"] == "早" else "evening"
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day), tod=TimeOfDay(part=part))
+
+
+_PART_RE = re.compile(_PART)
+
+
+def _part_of_day(match: re.Match[str], ctx: Context) -> Mention | None:
+    return Mention(match.start(), match.end(), tod=TimeOfDay(part=_PART_WORDS[match.group()]))
+
+
+_HOUR = re.compile(
+    rf"(?P<part>{_PART})?{ZH_NOT_AFTER_NUMBER}(?P<h>\d{{1,2}}|[零〇两兩一二三四五六七八九十]{{1,3}})"
+    r"(?P<unit>点钟|點鐘|点|點|时|時)(?P<sfx>半|整|一刻|三刻|[0-5]?\d分|[零〇一二三四五六七八九十]{1,3}分)?"
+)
+
+
+def _hour(match: re.Match[str], ctx: Context) -> Mention | None:
+    hour = zh_number(match["h"])
+    if hour is None or hour > 24:
+        return None
+    numeral = not match["h"].isascii()
+    part = _PART_WORDS[match["part"]] if match["part"] else None
+    # 一点 is also "a little" and 一时 "a moment": such hours need a day or a part of the day beside them.
+    qualified = part or match["sfx"] or match["unit"].endswith(("钟", "鐘"))
+    vague = numeral and (match["unit"] in ("时", "時") or not qualified)
+    literal = not numeral and (hour == 0 or hour > 12 or match["h"].startswith("0"))
+    tod = TimeOfDay(part=part, hour=hour, literal=literal)
+    return Mention(match.start(), match.end(), tod=tod, standalone=not vague)
+
+
+def _in_week(match: re.Match[str], ctx: Context) -> date:
+    """A day of the ISO week the modifier (上/这/下…) points to."""
+    return ctx.today + timedelta(weeks=_MOD_OFFSETS[match["mod"]])
+
+
+_WEEKDAY_RE = re.compile(
+    rf"{_NOT_AFTER_PART}(?:{_MODIFIER}(?:个|個)?)?{_WEEK}(?P<wd>[一二三四五六日天1-7])(?![次遍回个個])"
+)
+
+
+def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
+    text, end = ctx.text, match.end()
+    if match["wd"] not in "日天" and text.startswith("天", end):
+        return None  # 一周五天 is "five days a week"
+    if match.start() > 0 and text[match.start() - 1] == "每":
+        return None  # 每周三 is a habit
+    weekday = _WEEKDAYS[match["wd"]]
+    if match["mod"] is None:
+        return Mention(match.start(), match.end(), weekday=weekday)
+    day = cal.weekday_in_week(_in_week(match, ctx), weekday)
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day))
+
+
+_WEEK_RE = re.compile(rf"{_NOT_AFTER_PART}{_MODIFIER}(?:个|個)?{_WEEK}(?![一二三四五六日天1-7末围圍到边邊全期])")
+
+
+def _week(match: re.Match[str], ctx: Context) -> Mention | None:
+    return Mention(match.start(), match.end(), anchor=cal.week_span(_in_week(match, ctx)))
+
+
+_WEEKEND_RE = re.compile(rf"(?:{_NOT_AFTER_PART}{_MODIFIER}(?:个|個)?)?(?:周末|週末)")
+
+
+def _weekend(match: re.Match[str], ctx: Context) -> Mention | None:
+    if match["mod"] is None:
+        # The latest weekend that has begun: this week's on Saturday/Sunday, else last week's.
+        latest = ctx.today if ctx.today.isoweekday() >= 6 else ctx.today - timedelta(days=7)
+        return Mention(match.start(), match.end(), anchor=cal.weekend_span(latest))
+    return Mention(match.start(), match.end(), anchor=cal.weekend_span(_in_week(match, ctx)))
+
+
+_MONTH_REL = re.compile(rf"{_NOT_AFTER_PART}{_MODIFIER}(?:个|個)?月(?:份)?")
+
+
+def _month_relative(match: re.Match[str], ctx: Context) -> Mention | None:
+    year, month = cal.add_months(ctx.today.year, ctx.today.month, _MOD_OFFSETS[match["mod"]])
+    return Mention(match.start(), match.end(), anchor=cal.month_span(year, month))
+
+
+_MONTH_DAY = re.compile(rf"{ZH_NOT_AFTER_NUMBER}(?P<m>{_MONTH_NUMBER})(?:月份|月)(?:(?P<d>{_DAY_NUMBER})(?:日|号|號))?")
+
+
+def _month_day(match: re.Match[str], ctx: Context) -> Mention | None:
+    month = zh_number(match["m"])
+    day = zh_number(match["d"]) if match["d"] else None
+    if month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+        return None
+    return Mention(match.start(), match.end(), month=month, day=day)
+
+
+# 三号楼 is building 3 and 五号线 metro line 5, not dates.
+_DAY_RE = re.compile(
+    rf"{ZH_NOT_AFTER_NUMBER}(?:(?P<d>{_DAY_NUMBER})(?:号|號)(?![线線楼樓房床门門位机機车車院厅廳馆館店台窗柜桌座码碼])"
+    r"|(?P<d2>[12]\d|3[01]|0?[1-9])日)"
+)
+
+
+def _day(match: re.Match[str], ctx: Context) -> Mention | None:
+    day = zh_number(match["d"] or match["d2"])
+    return Mention(match.start(), match.end(), day=day) if day is not None and 1 <= day <= 31 else None
+
+
+_YEAR_RE = re.compile(
+    r"(?<![\d])(?:(?P<y>\d{4}|[零〇○一二三四五六七八九]{4})年(?![代级級])"
+    rf"|(?P<yy>\d{{2}})年(?=\d{{1,2}}月|{_MONTH_NUMBER}月))"
+)
+
+
+def _year(match: re.Match[str], ctx: Context) -> Mention | None:
+    year = zh_number(match["y"]) if match["y"] else 2000 + int(match["yy"])
+    if year is None or not 1 <= year <= 9999:
+        return None
+    return Mention(match.start(), match.end(), anchor=cal.year_span(year), explicit=True)
+
+
+_YEAR_REL = re.compile(rf"大前年|前年|去年|今年|明年|大[后後]年|{_NOT_AFTER_WORD}[后後]年")
+_YEAR_OFFSETS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2, "後年": 2}
+
+
+def _year_relative(match: re.Match[str], ctx: Context) -> Mention | None:
+    offset = _YEAR_OFFSETS.get(match.group(), 3)
+    return Mention(match.start(), match.end(), anchor=cal.year_span(ctx.today.year + offset))
+
+
+_COUNT_RE = re.compile(
+    rf"{ZH_NOT_AFTER_NUMBER}(?:(?P<n>\d{{1,3}}|[{ZH_NUMERAL_CHARS}]{{1,4}})(?:个|個)?(?P<half>半)?|(?P<only_half>半))(?:个|個)?"
+    r"(?P<unit>分钟|分鐘|小时|小時|钟头|鐘頭|天|日|周|週|星期|礼拜|禮拜|月|年)(?P<half_after>半)?(?:以|之)?(?P<dir>前|后|後)"
+)
+_COUNT_UNITS = {"分": "minute", "小": "hour", "钟": "hour", "鐘": "hour", "天": "day", "日": "day", "月": "month"}
+
+
+def _count(match: re.Match[str], ctx: Context) -> Mention | None:
+    unit = _COUNT_UNITS.get(match["unit"][0], "year" if match["unit"] == "年" else "week")
+    if unit == "month" and "个" not in match.group() and "個" not in match.group():
+        return None  # 三月前 is "before March"; a count of months needs 个 (三个月前)
+    count = 0 if match["only_half"] else zh_number(match["n"] or "")
+    if count is None:
+        return None
+    if match["only_half"] or match["half"] or match["half_after"]:
+        # Half units: 半小时 = 30 minutes, 两个半小时 = 150 minutes, 半年 = 6 months, 一年半 = 18 months.
+        if unit == "hour":
+            unit, count = "minute", count * 60 + 30
+        elif unit == "year":
+            unit, count = "month", count * 12 + 6
+        else:
+            return None
+    sign = -1 if match["dir"] == "前" else 1
+    return Mention(match.start(), match.end(), anchor=_offset_span(unit, sign * count, ctx))
+
+
+def _offset_span(unit: str, offset: int, ctx: Context) -> Span:
+    if unit in ("hour", "minute"):
+        return cal.hour_span_at(ctx.now + timedelta(**{f"{unit}s": offset}))
+    if unit == "day":
+        return cal.day_span(ctx.today + timedelta(days=offset))
+    if unit == "week":
+        return cal.week_span(ctx.today + timedelta(weeks=offset))
+    if unit == "month":
+        return cal.month_span(*cal.add_months(ctx.today.year, ctx.today.month, offset))
+    return cal.year_span(ctx.today.year + offset)
+
+
+_SEASON_RE = re.compile(r"(?P<this>这个|這個|今年)?(?P<s>[春夏秋冬])(?:天|季)")
+_SEASONS: dict[str, Season] = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
+
+
+def _season(match: re.Match[str], ctx: Context) -> Mention | None:
+    season = _SEASONS[match["s"]]
+    if match["this"]:
+        return Mention(match.start(), match.end(), anchor=cal.season_span(season, cal.season_this(ctx.today, season)))
+    return Mention(match.start(), match.end(), season=season)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("zh_day_word", _DAY_WORDS, _day_word),
+    Rule("zh_day_part", _DAY_PART, _day_part),
+    Rule("zh_part_of_day", _PART_RE, _part_of_day),
+    Rule("zh_hour", _HOUR, _hour),
+    Rule("zh_weekday", _WEEKDAY_RE, _weekday),
+    Rule("zh_week", _WEEK_RE, _week),
+    Rule("zh_weekend", _WEEKEND_RE, _weekend),
+    Rule("zh_month_relative", _MONTH_REL, _month_relative),
+    Rule("zh_month_day", _MONTH_DAY, _month_day),
+    Rule("zh_day", _DAY_RE, _day),
+    Rule("zh_year", _YEAR_RE, _year),
+    Rule("zh_year_relative", _YEAR_REL, _year_relative),
+    Rule("zh_count", _COUNT_RE, _count),
+    Rule("zh_season", _SEASON_RE, _season),
+)
+
+CONNECTOR = r"[\s,，的]*"
+"""What may stand between two mentions of one time (昨天 下午, 去年的夏天)."""
