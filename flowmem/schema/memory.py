@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, field_validator, model_validator
 
-from flowmem.schema.timeparts import TIME_PARTS, UNKNOWN, prefixed_parts, wall_clock
+from flowmem.schema.timeparts import TIME_PARTS, UNKNOWN, format_when, prefixed_parts, wall_clock
 
 MemoryType = Literal["conversation", "observation", "obs_customized", "insight"]
 MEMORY_TYPES: tuple[MemoryType, ...] = ("conversation", "observation", "obs_customized", "insight")
@@ -51,8 +51,9 @@ class Memory(BaseModel):
     (``event_*``: when the thing it speaks of happens, e.g. "next Friday"), each as integer parts
     with ``-1`` for unknown, plus an optional event range.
 
-    ``scores`` are set by retrieval (similarity, rank, type and time factors, final score) and are
-    not stored. ``vector`` travels with the memory into stores and exports, never into responses.
+    ``scores`` are set by retrieval (recall, rank, type and time factors, final score) with, in
+    ``score_sources``, the op that set each, and short reasons in ``explain``; none is stored.
+    ``vector`` travels with the memory into stores and exports, never into responses.
     """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
@@ -84,6 +85,8 @@ class Memory(BaseModel):
     source: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
     scores: dict[str, float] = Field(default_factory=dict)
+    score_sources: dict[str, str] = Field(default_factory=dict)
+    explain: dict[str, str] = Field(default_factory=dict)
     vector: Vector = Field(default=None, exclude=True, repr=False)
 
     @field_validator("keywords", "source", mode="before")
@@ -120,13 +123,24 @@ class Memory(BaseModel):
         update.update(event_start=start, event_end=end)
         return self.model_copy(update=update)
 
+    def display_line(self) -> str:
+        """``[2024-06-08 10:00:00 Saturday] content`` (event time first, else message time), or the content."""
+        when = self.event_time or self.message_time
+        content = " ".join(self.content.split())
+        return f"[{format_when(when)}] {content}" if when is not None else content
+
     # -- (de)serialisation -----------------------------------------------------------------------
     def to_record(self, *, with_vector: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of everything stored (no scores); the vector only when asked."""
-        data = self.model_dump(mode="json", exclude={"scores"})
+        data = self.model_dump(mode="json", exclude={"scores", "score_sources", "explain"})
         if with_vector and self.vector is not None:
             data["vector"] = [float(x) for x in self.vector]
         return data
+
+    def set_score(self, name: str, value: float, op: str) -> None:
+        """Record one scoring factor and the op that produced it."""
+        self.scores[name] = value
+        self.score_sources[name] = op
 
     def public(self) -> dict[str, Any]:
         """A JSON-ready dict for responses: everything but the vector, scores included."""

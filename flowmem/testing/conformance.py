@@ -175,6 +175,35 @@ class VectorStoreConformance:
 
         self.run_case(case)
 
+    def test_time_range_filters(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            sat = datetime(2024, 6, 8)
+            memories = [
+                memory(ws, "said-sat", 1).with_message_time(sat + timedelta(hours=10)),
+                memory(ws, "said-mon", 2).with_message_time(sat + timedelta(days=2, hours=9)),
+                memory(ws, "said-fri-night", 3).with_message_time(sat - timedelta(hours=1)),
+                memory(ws, "event-range", 4).with_event_time(
+                    sat - timedelta(days=1), start=sat - timedelta(days=1), end=sat + timedelta(hours=12)
+                ),
+                memory(ws, "event-day", 5).with_event_time(sat + timedelta(days=1)),
+                memory(ws, "event-later", 6).with_event_time(sat + timedelta(days=9)),
+                memory(ws, "no-time", 7),
+            ]
+            await store.upsert(ws, memories)
+            weekend = (sat, sat + timedelta(days=2))
+            said = MemoryFilter(said_between=weekend)
+            happens = MemoryFilter(happens_between=weekend)
+            assert {m.memory_id for m in await store.search(ws, unit(0), 10, said)} == {"said-sat"}
+            assert {m.memory_id for m in await store.search(ws, unit(0), 10, happens)} == {"event-range", "event-day"}
+            assert await store.count(ws, happens) == 2
+            both = MemoryFilter(said_between=weekend, happens_between=weekend)
+            assert await store.count(ws, both) == 0
+            for m in memories:
+                assert said.matches(m) == (m.memory_id == "said-sat")
+
+        self.run_case(case)
+
     def test_iterate_orders_by_creation_and_batches(self) -> None:
         async def case(store: VectorStore) -> None:
             ws = self.workspace()

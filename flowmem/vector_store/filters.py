@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -31,6 +31,9 @@ class MemoryFilter(BaseModel):
         created_after: ``created_at >= created_after``.
         created_before: ``created_at < created_before``.
         source: The memory was derived from this message id.
+        said_between: ``[start, end)``: the memory's message time (``msg_*`` parts) falls inside.
+        happens_between: ``[start, end)``: the memory's event (its range, else its ``event_*`` parts
+            taken as that day) overlaps it.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -42,6 +45,8 @@ class MemoryFilter(BaseModel):
     created_after: WallClock | None = None
     created_before: WallClock | None = None
     source: str | None = None
+    said_between: tuple[WallClock, WallClock] | None = None
+    happens_between: tuple[WallClock, WallClock] | None = None
 
     _normalise = field_validator("target", "memory_type", "status", mode="before")(_as_tuple)
 
@@ -69,7 +74,17 @@ class MemoryFilter(BaseModel):
             return False
         if self.created_before is not None and memory.created_at >= self.created_before:
             return False
-        return self.source is None or self.source in memory.source
+        if self.source is not None and self.source not in memory.source:
+            return False
+        if self.said_between is not None:
+            said = memory.message_time
+            if said is None or not self.said_between[0] <= said < self.said_between[1]:
+                return False
+        if self.happens_between is not None:
+            span = event_span(memory)
+            if span is None or not (span[0] < self.happens_between[1] and self.happens_between[0] < span[1]):
+                return False
+        return True
 
     @property
     def is_empty(self) -> bool:
@@ -82,3 +97,14 @@ NO_FILTER = MemoryFilter()
 def created_epoch(value: datetime) -> int:
     """Wall-clock datetimes as comparable integers (seconds, as if UTC)."""
     return int((value - datetime(1970, 1, 1)).total_seconds())
+
+
+def event_span(memory: Any) -> tuple[datetime, datetime] | None:
+    """When a memory's event happens: its range, else the day (hour) its ``event_*`` parts name."""
+    if memory.event_start is not None:
+        end = memory.event_end if memory.event_end is not None else memory.event_start + timedelta(days=1)
+        return memory.event_start, max(end, memory.event_start + timedelta(seconds=1))
+    start = memory.event_time
+    if start is None:
+        return None
+    return start, start + (timedelta(hours=1) if memory.event_hour >= 0 else timedelta(days=1))

@@ -13,11 +13,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from flowmem.schema.memory import MEMORY_TYPES, Memory
-from flowmem.vector_store.filters import PART_FIELDS, MemoryFilter, created_epoch
+from flowmem.vector_store.filters import PART_FIELDS, MemoryFilter, created_epoch, event_span
 
 TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(MEMORY_TYPES)}
 STATUS_CODES = {"valid": 0, "expired": 1}
 PART_COLUMN = {name: i for i, name in enumerate(PART_FIELDS)}
+NO_TIME = -(2**62)  # "unknown" in the time columns: matches no range
+
+
+def time_columns(memory: Memory) -> tuple[int, int, int]:
+    """(message time, event start, event end) as epoch seconds, ``NO_TIME`` when unknown."""
+    said = memory.message_time
+    span = event_span(memory)
+    return (
+        created_epoch(said) if said is not None else NO_TIME,
+        created_epoch(span[0]) if span is not None else NO_TIME,
+        created_epoch(span[1]) if span is not None else NO_TIME,
+    )
 
 
 @dataclass(frozen=True)
@@ -31,6 +43,9 @@ class Row:
     parts: tuple[int, ...]
     created: int
     sources: tuple[str, ...]
+    said: int = NO_TIME
+    event_from: int = NO_TIME
+    event_to: int = NO_TIME
 
     @classmethod
     def of(cls, memory: Memory) -> Row:
@@ -42,6 +57,7 @@ class Row:
             tuple(getattr(memory, name) for name in PART_FIELDS),
             created_epoch(memory.created_at),
             tuple(memory.source),
+            *time_columns(memory),
         )
 
 
@@ -59,6 +75,7 @@ class WorkspaceIndex:
         self.status = np.zeros(0, dtype=np.int8)
         self.parts = np.zeros((0, len(PART_FIELDS)), dtype=np.int32)
         self.created = np.zeros(0, dtype=np.int64)
+        self.times = np.zeros((0, 3), dtype=np.int64)  # said, event_from, event_to
         self.ids: list[str] = []
         self.sources: list[tuple[str, ...]] = []
         self.row_of: dict[str, int] = {}
@@ -89,6 +106,7 @@ class WorkspaceIndex:
             self.status[at] = STATUS_CODES[row.status]
             self.parts[at] = row.parts
             self.created[at] = row.created
+            self.times[at] = (row.said, row.event_from, row.event_to)
 
     def remove(self, memory_id: str) -> bool:
         """Tombstone ``memory_id``; whether it was there."""
@@ -119,6 +137,13 @@ class WorkspaceIndex:
             keep &= self.created[:n] >= created_epoch(flt.created_after)
         if flt.created_before is not None:
             keep &= self.created[:n] < created_epoch(flt.created_before)
+        if flt.said_between is not None:
+            low, high = (created_epoch(t) for t in flt.said_between)
+            said = self.times[:n, 0]
+            keep &= (said >= low) & (said < high)
+        if flt.happens_between is not None:
+            low, high = (created_epoch(t) for t in flt.happens_between)
+            keep &= (self.times[:n, 1] != NO_TIME) & (self.times[:n, 1] < high) & (self.times[:n, 2] > low)
         if flt.source is not None:
             wanted = flt.source
             keep &= np.fromiter((wanted in s for s in self.sources[:n]), dtype=bool, count=n)
@@ -172,6 +197,7 @@ class WorkspaceIndex:
         self.status = _grow(self.status, capacity)
         self.parts = _grow(self.parts, capacity)
         self.created = _grow(self.created, capacity)
+        self.times = _grow(self.times, capacity)
 
     def _compact(self) -> None:
         rows = np.flatnonzero(self.alive[: self.n])
@@ -182,6 +208,7 @@ class WorkspaceIndex:
         self.status = self.status[rows].copy()
         self.parts = self.parts[rows].copy()
         self.created = self.created[rows].copy()
+        self.times = self.times[rows].copy()
         self.ids = [self.ids[i] for i in rows]
         self.sources = [self.sources[i] for i in rows]
         self.row_of = {memory_id: i for i, memory_id in enumerate(self.ids)}

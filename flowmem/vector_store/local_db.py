@@ -39,6 +39,9 @@ CREATE TABLE IF NOT EXISTS memories (
     status TEXT NOT NULL,
     parts BLOB NOT NULL,
     created INTEGER NOT NULL,
+    said INTEGER NOT NULL,
+    event_from INTEGER NOT NULL,
+    event_to INTEGER NOT NULL,
     sources TEXT NOT NULL,
     record TEXT NOT NULL,
     vector BLOB NOT NULL
@@ -54,7 +57,7 @@ CREATE TABLE IF NOT EXISTS tombstones (
 CREATE INDEX IF NOT EXISTS tombstones_seq ON tombstones (workspace_id, seq);
 """
 
-_ROW_COLUMNS = "memory_id, target, memory_type, status, parts, created, sources, vector"
+_ROW_COLUMNS = "memory_id, target, memory_type, status, parts, created, sources, said, event_from, event_to, vector"
 
 
 @dataclass
@@ -138,10 +141,12 @@ class LocalDB:
             revision = self._bump()
             self.conn.executemany(
                 "INSERT INTO memories (workspace_id, memory_id, seq, target, memory_type, status, parts, created,"
-                " sources, record, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " said, event_from, event_to, sources, record, vector)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (workspace_id, memory_id) DO UPDATE SET seq = excluded.seq, target = excluded.target,"
                 " memory_type = excluded.memory_type, status = excluded.status, parts = excluded.parts,"
-                " created = excluded.created, sources = excluded.sources, record = excluded.record,"
+                " created = excluded.created, said = excluded.said, event_from = excluded.event_from,"
+                " event_to = excluded.event_to, sources = excluded.sources, record = excluded.record,"
                 " vector = excluded.vector",
                 (
                     (
@@ -153,8 +158,11 @@ class LocalDB:
                         row.status,
                         np.asarray(row.parts, dtype=np.int32).tobytes(),
                         row.created,
+                        row.said,
+                        row.event_from,
+                        row.event_to,
                         json.dumps(row.sources) if row.sources else "[]",
-                        memory.model_dump_json(exclude={"scores", "vector"}),
+                        memory.model_dump_json(exclude={"scores", "score_sources", "explain", "vector"}),
                         vector.tobytes(),
                     )
                     for memory, row, vector in zip(memories, rows, vectors, strict=True)
@@ -221,11 +229,11 @@ class LocalDB:
         dims = self.dims or 0
         rows = [
             Row(r[0], r[1], r[2], r[3], tuple(np.frombuffer(r[4], dtype=np.int32).tolist()), r[5],
-                tuple(json.loads(r[6])) if r[6] != "[]" else ())
+                tuple(json.loads(r[6])) if r[6] != "[]" else (), r[7], r[8], r[9])
             for r in fetched
         ]  # fmt: skip
         vectors = (
-            np.frombuffer(b"".join(r[7] for r in fetched), dtype=np.float32).reshape(len(fetched), dims)
+            np.frombuffer(b"".join(r[10] for r in fetched), dtype=np.float32).reshape(len(fetched), dims)
             if fetched
             else np.zeros((0, dims), dtype=np.float32)
         )

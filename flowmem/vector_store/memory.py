@@ -46,7 +46,10 @@ class MemoryStore(VectorStore):
         self._check_dims(vectors.shape[1])
         index = self._indexes.setdefault(workspace_id, WorkspaceIndex(vectors.shape[1]))
         records = self._records.setdefault(workspace_id, {})
-        stored = [m.model_copy(update={"vector": v, "scores": {}}) for m, v in zip(memories, vectors, strict=True)]
+        stored = [
+            m.model_copy(update={"vector": v, "scores": {}, "score_sources": {}, "explain": {}})
+            for m, v in zip(memories, vectors, strict=True)
+        ]
         index.put([Row.of(m) for m in stored], vectors)
         for memory in stored:
             records[memory.memory_id] = memory
