@@ -1,6 +1,6 @@
 """LLM backends. Importing this package registers them."""
 
-from flowmem.llm import none
+from flowmem.llm import none, openai_compatible
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
 
-__all__ = ["LLM", "ChatMessage", "ChatResult", "none"]
+__all__ = ["LLM", "ChatMessage", "ChatResult", "none", "openai_compatible"]

@@ -2,4 +2,7 @@
 
 - :mod:`flowmem.testing.ops`: small ops (``noop_op``, ``sleep_op``, ``echo_op``, ``fail_op``,
   ``flaky_answer_op``); import the module (or pass it as a plugin) to register them.
+- :mod:`flowmem.testing.fake_llm`: the ``fake`` LLM backend (scripted replies, delay, recorded calls).
+- :mod:`flowmem.testing.conformance`: the suite every vector store backend must pass.
+- ``hash`` embeddings and the ``memory`` store are regular backends, handy in tests.
 """

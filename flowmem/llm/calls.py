@@ -1,0 +1,29 @@
+"""Calling an LLM from an op: messages in, reply out, usage counted against the op's trace span."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from flowmem.context import OpContext
+from flowmem.llm.base import LLM, ChatMessage, ChatResult
+
+
+async def ask(
+    llm: LLM,
+    ctx: OpContext,
+    system: str,
+    user: str,
+    *,
+    examples: Sequence[Mapping[str, str]] = (),
+    json_mode: bool = False,
+    max_tokens: int | None = None,
+) -> ChatResult:
+    """One chat round: a system prompt, few-shot ``examples`` (``{"user": …, "assistant": …}``) and a
+    user message. Counts the call and its tokens in the op's trace span."""
+    messages = [ChatMessage("system", system)]
+    for example in examples:
+        messages += [ChatMessage("user", example["user"]), ChatMessage("assistant", example["assistant"])]
+    messages.append(ChatMessage("user", user))
+    result = await llm.chat(messages, json_mode=json_mode, max_tokens=max_tokens)
+    ctx.record_usage(1, result.prompt_tokens, result.completion_tokens)
+    return result

@@ -1,0 +1,118 @@
+"""The ``openai_compatible`` LLM: any server speaking OpenAI's ``/v1/chat/completions``.
+
+OpenAI, vLLM, llama.cpp's server, Ollama, … ``json_mode`` asks for a JSON object
+(``response_format={"type": "json_object"}``); a server that rejects that parameter is asked
+once more without it, and the backend remembers not to send it again (ops parse tolerantly
+either way). Retries with backoff on connection errors, 429 and 5xx come from the ``openai``
+package; ``timeout`` bounds each request.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pydantic import Field
+
+from flowmem.backend import BackendParams, register_backend
+from flowmem.errors import BackendUnavailableError, FlowmemError
+from flowmem.llm.base import LLM, ChatMessage, ChatResult
+
+
+class OpenAIChatParams(BackendParams):
+    base_url: str | None = Field(None, description="server URL ending in /v1 (None: api.openai.com)")
+    api_key: str | None = Field(None, description="API key (None: $OPENAI_API_KEY; local servers take any text)")
+    model: str = Field("gpt-4o-mini", description="the model name the server knows")
+    temperature: float = Field(0.0, ge=0, le=2, description="sampling temperature (0: most deterministic)")
+    max_tokens: int = Field(1024, ge=1, description="longest reply")
+    timeout: float = Field(30.0, gt=0, description="seconds per request")
+    max_retries: int = Field(2, ge=0, description="retries on connection errors, 429 and 5xx, with backoff")
+    json_mode: bool = Field(True, description="ask for JSON objects when an op wants JSON (if the server supports it)")
+
+
+@register_backend("llm", "openai_compatible")
+class OpenAICompatibleLLM(LLM):
+    """Chat completions from an OpenAI-compatible HTTP server."""
+
+    Params = OpenAIChatParams
+    params: OpenAIChatParams
+
+    def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
+        super().__init__(params, name=name)
+        self._client: Any = None
+        self._json_supported = self.params.json_mode
+
+    @property
+    def where(self) -> str:
+        return self.params.base_url or "https://api.openai.com/v1"
+
+    def _get_client(self) -> Any:
+        if self._client is None:
+            try:
+                from openai import AsyncOpenAI
+            except ImportError:
+                raise BackendUnavailableError(
+                    "llm backend openai_compatible needs the openai package: pip install 'flowmem[openai]'"
+                ) from None
+            self._client = AsyncOpenAI(
+                base_url=self.params.base_url,
+                api_key=self.params.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed",
+                timeout=self.params.timeout,
+                max_retries=self.params.max_retries,
+            )
+        return self._client
+
+    async def chat(
+        self,
+        messages: list[ChatMessage],
+        *,
+        json_mode: bool = False,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ) -> ChatResult:
+        import openai
+
+        request: dict[str, Any] = {
+            "model": self.params.model,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": self.params.temperature if temperature is None else temperature,
+            "max_tokens": max_tokens or self.params.max_tokens,
+        }
+        if json_mode and self._json_supported:
+            request["response_format"] = {"type": "json_object"}
+        try:
+            try:
+                response = await self._get_client().chat.completions.create(**request)
+            except openai.BadRequestError as exc:
+                if "response_format" not in request:
+                    raise
+                # The server does not do JSON mode: ask plainly, and stop asking for it.
+                self._json_supported = False
+                request.pop("response_format")
+                try:
+                    response = await self._get_client().chat.completions.create(**request)
+                except openai.BadRequestError:
+                    raise exc from None
+        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+            raise BackendUnavailableError(f"cannot reach the LLM server at {self.where}: {exc}") from None
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            raise BackendUnavailableError(f"the LLM server at {self.where} refused the API key: {exc}") from None
+        except openai.NotFoundError as exc:
+            raise BackendUnavailableError(
+                f"the LLM server at {self.where} does not serve model '{self.params.model}': {exc}"
+            ) from None
+        except openai.APIStatusError as exc:
+            raise FlowmemError(f"the LLM server at {self.where} answered {exc.status_code}: {exc.message}") from None
+        choice = response.choices[0] if response.choices else None
+        usage = getattr(response, "usage", None)
+        return ChatResult(
+            text=(choice.message.content or "") if choice is not None else "",
+            prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            model=getattr(response, "model", "") or self.params.model,
+        )
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
