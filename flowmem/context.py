@@ -127,20 +127,22 @@ class OpContext:
         return key in self._ctx
 
     def __setitem__(self, key: str, value: Any) -> None:
-        if key not in self._op.writes:
+        writes = self._op.keys.writes
+        if key not in writes:
             raise OpExecutionError(
                 self._op.label,
                 self._ctx.flow_id,
                 f"wrote context key '{key}', which {type(self._op).__name__} does not declare in `writes` "
-                f"(declared: {', '.join(self._op.writes) or 'none'})",
+                f"(declared: {', '.join(writes) or 'none'})",
             )
         self._ctx.set(key, value)
 
     def _check_read(self, key: str) -> None:
         op = self._op
-        if key in op.reads or key in op.optional_reads or key in op.writes:
+        keys = op.keys
+        if key in keys.reads or key in keys.optional_reads or key in keys.writes:
             return
-        declared = ", ".join((*op.reads, *op.optional_reads)) or "none"
+        declared = ", ".join((*keys.reads, *keys.optional_reads)) or "none"
         raise OpExecutionError(
             op.label,
             self._ctx.flow_id,

@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from flowmem.schema.memory import Message
+
 
 class _Missing:
     def __repr__(self) -> str:
@@ -69,6 +71,6 @@ def define_input(name: str, type_: Any, description: str, *, default: Any = MISS
 define_input("query", str, "the question, or text to recall memories for", cli="-q/--query")
 define_input("user_id", str, "whose memories: the person the memories are about", cli="-u/--user")
 define_input("workspace_id", str, "tenant scope; no read or write leaves it", default="default", cli="-w/--workspace")
-define_input("messages", list[dict[str, Any]], "chat messages (role, name, content, time_created)")
+define_input("messages", list[Message], "chat messages (role, name, content, time_created, memorized)")
 define_input("timestamp", datetime, "when the query is asked (default: now)")
 define_input("top_k", int, "how many memories to return")

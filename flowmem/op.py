@@ -26,16 +26,29 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict
 
 from flowmem.backend import BACKEND_KINDS, Backend, BackendKind
 from flowmem.context import OpContext
+from flowmem.embedding.base import EmbeddingModel
 from flowmem.errors import RegistryError
+from flowmem.llm.base import LLM
 from flowmem.registry import Registry, snake_case
+from flowmem.vector_store.base import VectorStore
 
 BackendResolver = Callable[[BackendKind, str], Backend]
+
+
+@dataclass(frozen=True)
+class OpIO:
+    """The context keys one configured op reads and writes."""
+
+    reads: tuple[str, ...]
+    optional_reads: tuple[str, ...]
+    writes: tuple[str, ...]
 
 
 class OpParams(BaseModel):
@@ -84,6 +97,16 @@ class Op:
         self.label = label or self.name or snake_case(type(self).__name__)
         self._resolve = backends
         self._backend_names = backend_names or {}
+        self.keys = type(self).io(self.params)
+
+    @classmethod
+    def io(cls, params: OpParams) -> OpIO:
+        """The keys this op reads and writes with ``params``.
+
+        The class attributes, unless a param names a key (``retrieve_memory_op``'s ``recall_key``):
+        then the op overrides this so validation and the context see the real key.
+        """
+        return OpIO(cls.reads, cls.optional_reads, cls.writes)
 
     async def execute(self, ctx: OpContext) -> None:
         """Do the op's work: read from ``ctx``, write to ``ctx``."""
@@ -100,6 +123,27 @@ class Op:
         if self._resolve is None:
             raise RegistryError(f"op '{self.label}' was created without backends; run it through a flow")
         return self._resolve(kind, self._backend_names.get(kind, "default"))
+
+    @property
+    def llm(self) -> LLM:
+        """The op's configured LLM (``op.<label>.llm``); check ``.available`` before calling it."""
+        backend = self.backend("llm")
+        assert isinstance(backend, LLM)
+        return backend
+
+    @property
+    def embedding_model(self) -> EmbeddingModel:
+        """The op's configured embedding model (``op.<label>.embedding_model``)."""
+        backend = self.backend("embedding_model")
+        assert isinstance(backend, EmbeddingModel)
+        return backend
+
+    @property
+    def vector_store(self) -> VectorStore:
+        """The op's configured vector store (``op.<label>.vector_store``)."""
+        backend = self.backend("vector_store")
+        assert isinstance(backend, VectorStore)
+        return backend
 
     # -- documentation -----------------------------------------------------------------------
     @classmethod

@@ -15,7 +15,13 @@ from importlib.metadata import entry_points
 
 from flowmem.errors import PluginError
 
-BUILTIN_MODULES = ("flowmem.llm", "flowmem.embedding", "flowmem.vector_store", "flowmem.ops")
+BUILTIN_MODULES = (
+    "flowmem.llm",
+    "flowmem.testing.fake_llm",
+    "flowmem.embedding",
+    "flowmem.vector_store",
+    "flowmem.ops",
+)
 ENTRY_POINT_GROUP = "flowmem.plugins"
 
 

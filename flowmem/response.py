@@ -63,5 +63,5 @@ class Response:
             "usage": self.usage.to_dict(),
         }
         if trace and self.trace is not None:
-            data["trace"] = self.trace.to_dict()
+            data["trace"] = to_jsonable_python(self.trace.to_dict(), fallback=str)
         return data

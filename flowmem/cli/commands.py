@@ -12,6 +12,7 @@ import yaml
 from flowmem.annotations import is_text
 from flowmem.app import App
 from flowmem.cli import render
+from flowmem.cli.explain import explain
 from flowmem.errors import FlowValidationError, InputError, Problem
 from flowmem.inputs import STANDARD_INPUTS
 from flowmem.op import OPS
@@ -27,11 +28,13 @@ def run(args: argparse.Namespace) -> int:
     with _app(args) as app:
         response = app.run_sync(args.flow, **inputs)
     if args.json:
-        print(json.dumps(response.to_dict(trace=args.trace), ensure_ascii=False, indent=2))
+        print(json.dumps(response.to_dict(trace=args.trace or args.explain), ensure_ascii=False, indent=2))
+    elif args.explain:
+        print(explain(response))
     else:
         print(render.response(response))
-        if args.trace and response.trace is not None:
-            print(render.trace(response.trace), file=sys.stderr)
+    if args.trace and not args.json and response.trace is not None:
+        print(render.trace(response.trace), file=sys.stderr)
     return 0
 
 

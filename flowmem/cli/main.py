@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--json", action="store_true", help="print the response as JSON")
     run.add_argument("--trace", action="store_true", help="show per-op timing (stderr, or in the JSON)")
+    run.add_argument("--explain", action="store_true", help="show every score factor, its op, and the near misses")
     run.set_defaults(handler=commands.run)
 
     flows = sub.add_parser("flows", parents=[common], help="list the flows of the resolved config")

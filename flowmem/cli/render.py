@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
+from pydantic import BaseModel
 from pydantic_core import PydanticUndefined, to_jsonable_python
 
 from flowmem.annotations import type_name
@@ -12,6 +14,7 @@ from flowmem.app import App
 from flowmem.flow.compile import CompiledFlow
 from flowmem.op import Op
 from flowmem.response import Response
+from flowmem.schema.memory import Memory
 from flowmem.trace import Trace
 
 REDACTED = "***"
@@ -22,9 +25,8 @@ def response(resp: Response) -> str:
     lines: list[str] = []
     if resp.answer:
         lines.append(resp.answer)
-    if resp.memories:
-        lines.append(f"memories ({len(resp.memories)}):")
-        lines += [f"  {i}. {memory}" for i, memory in enumerate(resp.memories, 1)]
+    elif resp.memories:
+        lines += [f"{i}. {m.display_line() if isinstance(m, Memory) else m}" for i, m in enumerate(resp.memories, 1)]
     for key, value in resp.outputs.items():
         lines.append(f"{key}: {_scalar(value)}")
     if resp.warnings:
@@ -36,8 +38,10 @@ def response(resp: Response) -> str:
 
 
 def _scalar(value: Any) -> str:
+    if isinstance(value, list) and all(isinstance(v, BaseModel) for v in value):
+        return "".join(f"\n  - {v.model_dump_json(exclude_defaults=True)}" for v in value) or "[]"
     jsonable = to_jsonable_python(value, fallback=str)
-    return jsonable if isinstance(jsonable, str) else repr(jsonable)
+    return jsonable if isinstance(jsonable, str) else json.dumps(jsonable, ensure_ascii=False)
 
 
 def trace(t: Trace) -> str:

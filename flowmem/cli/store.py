@@ -18,6 +18,7 @@ from typing import IO, Any
 from flowmem.app import App
 from flowmem.config.schema import SECTIONS
 from flowmem.errors import InputError, Problem
+from flowmem.samples import memories_path
 from flowmem.schema.jsonl import dump_line, read_jsonl
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
@@ -65,7 +66,8 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     export.set_defaults(handler=cmd_export)
 
     load = commands.add_parser("import", parents=[common], help="read memories from JSON lines into a store")
-    load.add_argument("file", metavar="FILE", help="a JSONL file (- for stdin)")
+    load.add_argument("file", metavar="FILE", nargs="?", help="a JSONL file (- for stdin)")
+    load.add_argument("--sample", action="store_true", help="import the bundled sample memories (Alice, Jan–Jun 2024)")
     load.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
     load.add_argument("-w", "--workspace", help="put every memory into this workspace (default: each keeps its own)")
     load.add_argument(
@@ -165,9 +167,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    with _app(args) as app, _input(args.file) as lines:
+    if (args.file is None) == (not args.sample):
+        raise InputError(Problem("store import", "give a JSONL FILE (or - for stdin), or --sample, not both"))
+    path = str(memories_path()) if args.sample else args.file
+    with _app(args) as app, _input(path) as lines:
         store = app.vector_store(args.store)
-        source = "<stdin>" if args.file == "-" else args.file
+        source = "<stdin>" if path == "-" else path
         records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)
         counts = app.run_coroutine(_import(app, store, records, args.workspace, args.embedding))
     summary = ", ".join(f"{n} into '{ws}'" for ws, n in sorted(counts.items())) or "nothing"

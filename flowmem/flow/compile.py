@@ -187,8 +187,9 @@ class _Analysis:
         self.required: list[str] = []
         self.writers: dict[str, list[str]] = {}
         self._positions = 0
-        for ref_name, setting in settings.items():
-            for key in setting.op_cls.writes:
+        self.keys = {name: setting.op_cls.io(setting.params) for name, setting in settings.items()}
+        for ref_name, keys in self.keys.items():
+            for key in keys.writes:
                 self.writers.setdefault(key, []).append(ref_name)
 
     def build(self, node: Node) -> Step:
@@ -227,9 +228,9 @@ class _Analysis:
         return written, outside
 
     def _walk_op(self, ref: OpRef, available: frozenset[str]) -> tuple[set[str], dict[str, str]]:
-        op_cls = self.settings[ref.name].op_cls
-        reads = {key: ref.name for key in (*op_cls.reads, *op_cls.optional_reads)}
-        for key in op_cls.reads:
+        keys = self.keys[ref.name]
+        reads = {key: ref.name for key in (*keys.reads, *keys.optional_reads)}
+        for key in keys.reads:
             if key in available:
                 continue
             if key in self.accepted:
@@ -245,7 +246,7 @@ class _Analysis:
             )
             message = f"op '{ref.name}' reads '{key}', which is not available: {why}, and it is not a flow input"
             self.problems.append(_at(Problem(self.where, message), self.text, ref.column))
-        return set(op_cls.writes), reads
+        return set(keys.writes), reads
 
     def _check_branches(self, node: Parallel, results: list[tuple[set[str], dict[str, str]]]) -> None:
         for i, (writes_i, _) in enumerate(results):

@@ -51,7 +51,7 @@ def flowmem(*argv: str, cwd: str | None = None, env: dict[str, str] | None = Non
         (["run", "mine", "flow.mine.flow_content=a_op >> (b_op |"], ["flow 'mine'", "(column 16)", "^"]),
         (["run", "set_query", "x.y=1"], ["unknown config section 'x'", "valid: embedding_model, flow, llm, op"]),
         (["run", "set_query"], ["needs input 'query'", "-q/--query"]),
-        (["run", "nope"], ["unknown flow 'nope'", "valid: set_query"]),
+        (["run", "nope"], ["unknown flow 'nope'", "valid: personal_context, personal_print, personal_retrieve, set_query"]),
         (["run", "set_query", "-q", "x", "-c", "no_such_preset"], ["unknown config preset 'no_such_preset'"]),
         (["run", "set_query", "-q", "x", "--input", "top_k=lots"], ["input 'top_k'"]),
         (["run", "set_query", "-q", "x", "--input", "nokey"], ["expected key=value"]),
@@ -114,8 +114,10 @@ def test_flows_lists_name_description_and_flow(capsys: pytest.CaptureFixture[str
     assert "set_query — Show the query" in out
     assert "set_query_op >> (noop_op | noop_op)" in out
     code, out, _ = run_cli(capsys, "flows", "--json")
-    rows = json.loads(out)
-    assert rows[0]["name"] == "set_query" and rows[0]["inputs"]["required"] == ["query"]
+    rows = {row["name"]: row for row in json.loads(out)}
+    assert rows["set_query"]["inputs"]["required"] == ["query"]
+    assert rows["personal_retrieve"]["inputs"]["required"] == ["query", "user_id"]
+    assert rows["personal_context"]["inputs"]["required"] == ["query", "user_id", "messages"]
 
 
 def test_ops_lists_params_types_defaults_and_docs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,7 +155,7 @@ def test_config_show_resolves_and_redacts(
 def test_validate_reports_every_flow(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "validate", *TESTING, "flow.ok2.flow_content=noop_op")
     assert code == 0
-    assert "ok  ok2" in out and "all 2 flows are valid" in out
+    assert "ok  ok2" in out and "ok  personal_retrieve" in out and "all 5 flows are valid" in out
     code, out, err = run_cli(capsys, "validate", "flow.bad.flow_content=noop_op | nope_op", "flow.worse.flow_content=(")
     assert code == 2
     assert "BAD bad" in out and "BAD worse" in out

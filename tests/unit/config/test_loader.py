@@ -80,7 +80,7 @@ def test_all_problems_are_reported_together(tmp_path: Path) -> None:
     assert "op 'sleep_op' param 'ms'" in text
     assert "op 'sleep_op' has no param 'nope'" in text
     assert "unknown op 'ghost_op'" in text
-    assert "unknown llm backend 'gpt'" in text and "valid: none" in text
+    assert "unknown llm backend 'gpt' (valid: fake, none, openai_compatible)" in text
     assert len(info.value.problems) == 4
 
 

@@ -1,0 +1,73 @@
+"""``flowmem run … --explain``: why each memory was returned, and what nearly was."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flowmem.response import Response
+from flowmem.schema.memory import Memory
+
+NEAR_MISSES_SHOWN = 10
+FACTOR_ORDER = ("recall", "rank", "type_ratio", "time_match", "time_ratio", "final")
+
+
+def explain(response: Response) -> str:
+    """Per memory: each factor with the op that produced it; then the near misses, and why."""
+    lines: list[str] = []
+    query_time = _note(response, "time")
+    if query_time is not None:
+        lines.append(f"query time: {_describe_time(query_time)}")
+    ranker = _note(response, "ranker")
+    if ranker is not None:
+        lines.append(f"ranker: {ranker}")
+    if lines:
+        lines.append("")
+    for i, memory in enumerate(response.memories, 1):
+        if isinstance(memory, Memory):
+            lines += _memory_block(i, memory)
+    misses = [miss for span in _spans(response) for miss in span.notes.get("dropped", [])]
+    if misses:
+        lines.append(f"near misses ({len(misses)}):")
+        for miss in misses[:NEAR_MISSES_SHOWN]:
+            content = " ".join(str(miss["content"]).split())
+            lines.append(f"  - {miss['memory_id']}  {content[:70]!r}")
+            lines.append(f"      dropped by {miss['op']}: {miss['reason']}")
+        if len(misses) > NEAR_MISSES_SHOWN:
+            lines.append(f"  … and {len(misses) - NEAR_MISSES_SHOWN} more (see --json)")
+    return "\n".join(lines).rstrip()
+
+
+def _memory_block(index: int, memory: Memory) -> list[str]:
+    block = [f"{index}. {memory.display_line()}", f"   id {memory.memory_id} · {memory.memory_type}"]
+    for name in sorted(memory.scores, key=lambda n: FACTOR_ORDER.index(n) if n in FACTOR_ORDER else 99):
+        value = memory.scores[name]
+        source = memory.score_sources.get(name, "?")
+        why = ""
+        if name == "type_ratio":
+            why = f" ({memory.memory_type})"
+        elif name == "time_match":
+            why = f" ({memory.explain.get('time', '')})"
+        block.append(f"   {name:<10} {value:>8.4f}   by {source}{why}")
+    return [*block, ""]
+
+
+def _spans(response: Response) -> list[Any]:
+    return sorted(response.trace.spans, key=lambda s: s.position) if response.trace else []
+
+
+def _note(response: Response, key: str) -> Any:
+    for span in _spans(response):
+        if key in span.notes:
+            return span.notes[key]
+    return None
+
+
+def _describe_time(value: Any) -> str:
+    if not isinstance(value, dict):
+        return str(value)
+    parts = ", ".join(f"{k}={value[k]}" for k in ("year", "month", "day", "week", "weekday", "hour") if k in value)
+    start, end = value.get("start"), value.get("end")
+    span = f"{start} … {end}" if start and end else ""
+    source = value.get("source", "")
+    expression = value.get("expression", "")
+    return f"{expression!r} → {span} ({value.get('granularity', '')}; {parts}; from {source})"

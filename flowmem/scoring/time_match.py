@@ -1,0 +1,73 @@
+"""Whether a memory's time matches the time a query speaks of.
+
+As MemoryScope defined it, plus overlap with the query's range. A memory matches when
+
+1. its *event* matches: every time part the query names (year, month, day, week, weekday,
+   hour) equals the memory's event part or is unknown there, at least one is equal, **and** the
+   event's span overlaps the query's range without being coarser than it. The span is the
+   event range when the memory has one, else what its known parts pin down (year+month+day →
+   that day, year+month → that month, year → that year). So an event known only as "July 2024"
+   does not match "last weekend", though its year equals; or
+2. its *message* time (when it was said) falls inside the query's range.
+
+So "what did I do last weekend?" matches memories said that weekend and memories of events
+that happened that weekend, whenever they were said.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from flowmem.schema.memory import Memory
+from flowmem.schema.timeparts import UNKNOWN
+from flowmem.timeexpr.model import ExtractedTime
+
+
+def time_match(memory: Memory, query_time: ExtractedTime) -> tuple[bool, str]:
+    """``(matched, why)`` for one memory; ``why`` is a short human-readable reason."""
+    start, end = query_time.start, query_time.end
+    if _parts_agree(memory, query_time):
+        span = _event_span(memory)
+        if span is not None and span[0] < end and start < span[1]:
+            explicit = memory.event_start is not None
+            if explicit or span[1] - span[0] <= end - start:
+                return True, "event range overlaps the query's time" if explicit else "event time is the query's"
+    said = _message_time(memory)
+    if said is not None and start <= said < end:
+        return True, "said within the query's time"
+    return False, "time does not match the query's"
+
+
+def _parts_agree(memory: Memory, query_time: ExtractedTime) -> bool:
+    """MemoryScope's rule: each named part equals the event part or is unknown; one at least is equal."""
+    equal = 0
+    for part, value in query_time.parts.items():
+        mine = getattr(memory, f"event_{part}")
+        if mine == UNKNOWN:
+            continue
+        if mine != value:
+            return False
+        equal += 1
+    return equal > 0 or (memory.event_start is not None and not query_time.parts)
+
+
+def _event_span(memory: Memory) -> tuple[datetime, datetime] | None:
+    if memory.event_start is not None:
+        end = memory.event_end if memory.event_end is not None else memory.event_start + timedelta(days=1)
+        return memory.event_start, max(end, memory.event_start + timedelta(seconds=1))
+    year, month, day, hour = memory.event_year, memory.event_month, memory.event_day, memory.event_hour
+    try:
+        if UNKNOWN in (year,):
+            return None
+        if month == UNKNOWN:
+            return datetime(year, 1, 1), datetime(year + 1, 1, 1)
+        if day == UNKNOWN:
+            return datetime(year, month, 1), datetime(year + month // 12, month % 12 + 1, 1)
+        first = datetime(year, month, day, max(hour, 0))
+        return first, first + (timedelta(hours=1) if hour != UNKNOWN else timedelta(days=1))
+    except ValueError:
+        return None
+
+
+def _message_time(memory: Memory) -> datetime | None:
+    return memory.message_time

@@ -1,0 +1,75 @@
+"""``fuse_rerank_op``: fuse rank, memory type and time into one explained score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from flowmem.context import OpContext
+from flowmem.op import Op, OpParams, register_op
+from flowmem.schema.memory import Memory
+from flowmem.scoring import near_miss, time_match
+from flowmem.timeexpr.model import ExtractedTime
+
+DEFAULT_TYPE_RATIOS = {"conversation": 0.5, "observation": 1.0, "obs_customized": 1.2, "insight": 2.0}
+
+
+@register_op
+class FuseRerankOp(Op):
+    """Fuse each memory's score with its type and time, keep the best, and write the answer.
+
+    ``final = base × type ratio × time ratio``, where ``base`` is the rank score (or the recall
+    score when no ranker ran), the type ratio comes from ``fuse_ratio_dict`` (1.0 for a type it
+    does not list) and the time ratio is ``fuse_time_ratio`` when the memory's time matches the
+    time extracted from the query (see :func:`flowmem.scoring.time_match.time_match`), else 1.0.
+    Memories whose base is below ``fuse_score_threshold`` are dropped; the rest are sorted and the
+    best ``output_memory_max_count`` (or the run's ``top_k``) kept. Every factor is recorded on
+    the memory with the op that produced it; dropped memories are noted in the trace (``dropped``). The answer
+    has one line per memory, prefixed ``[YYYY-MM-DD HH:MM:SS weekday]`` when its time is known.
+    """
+
+    class Params(OpParams):
+        fuse_score_threshold: float = Field(0.1, description="drop memories whose base score is below this")
+        fuse_ratio_dict: dict[str, float] = Field(
+            default_factory=lambda: dict(DEFAULT_TYPE_RATIOS), description="score multiplier per memory type"
+        )
+        fuse_time_ratio: float = Field(2.0, ge=0, description="score multiplier when the memory's time matches")
+        output_memory_max_count: int = Field(5, ge=1, description="how many memories to return")
+
+    params: Params
+    reads = ("memories",)
+    optional_reads = ("extracted_time", "top_k")
+    writes = ("memories", "answer")
+
+    async def execute(self, ctx: OpContext) -> None:
+        memories: list[Memory] = list(ctx["memories"])
+        extracted: ExtractedTime | None = ctx.get("extracted_time")
+        near_misses: list[dict[str, Any]] = []
+        p = self.params
+        limit = ctx.get("top_k") or p.output_memory_max_count
+        kept: list[Memory] = []
+        for memory in memories:
+            base = memory.scores.get("rank", memory.scores.get("recall", 0.0))
+            if base < p.fuse_score_threshold:
+                reason = f"score {base:.3f} < fuse_score_threshold {p.fuse_score_threshold}"
+                near_misses.append(near_miss(memory, self.label, reason))
+                continue
+            type_ratio = p.fuse_ratio_dict.get(memory.memory_type, 1.0)
+            matched, why = time_match(memory, extracted) if extracted is not None else (False, "no time in the query")
+            time_ratio = p.fuse_time_ratio if matched else 1.0
+            memory.set_score("type_ratio", type_ratio, self.label)
+            memory.set_score("time_match", 1.0 if matched else 0.0, self.label)
+            memory.set_score("time_ratio", time_ratio, self.label)
+            memory.set_score("final", base * type_ratio * time_ratio, self.label)
+            memory.explain["time"] = why
+            kept.append(memory)
+        kept.sort(key=lambda m: m.scores["final"], reverse=True)
+        for memory in kept[limit:]:
+            reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"
+            near_misses.append(near_miss(memory, self.label, reason))
+        kept = kept[:limit]
+        ctx.note("time", extracted.expression if extracted is not None else None)
+        ctx["memories"] = kept
+        ctx.note("dropped", near_misses)
+        ctx["answer"] = "\n".join(m.display_line() for m in kept)

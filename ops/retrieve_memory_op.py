@@ -1,0 +1,103 @@
+"""``retrieve_memory_op``: vector recall of memories in the caller's scope."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field
+
+from flowmem.context import OpContext
+from flowmem.op import Op, OpIO, OpParams, register_op
+from flowmem.schema.memory import Memory
+from flowmem.scoring import near_miss
+from flowmem.timeexpr import extract_time, has_time_words
+from flowmem.vector_store.filters import MemoryFilter
+
+RECALL = "recall"
+
+
+@register_op
+class RetrieveMemoryOp(Op):
+    """Embed the recall text and fetch the most similar valid memories of the user, in scope.
+
+    Searches the ``workspace_id`` scope for memories whose target is ``user_id`` (status
+    ``valid`` unless ``include_expired``), removes duplicates (same id, or the same content
+    twice: the better-scored copy stays) and drops those below ``threshold_score``. Each memory
+    gets ``scores["recall"]`` = cosine similarity. Dropped ones are noted in the trace (``dropped``).
+
+    With ``time_recall_k`` > 0, a recall text that names a time ("last weekend", read by the
+    offline rules against the run's ``timestamp``) also fetches up to that many memories said at
+    that time and as many whose event happens then — so the time boost further down the flow has
+    them to boost even when their wording is far from the query's.
+    """
+
+    class Params(OpParams):
+        recall_key: str = Field("query", description="the context key holding the text to recall for")
+        top_k: int = Field(3, ge=1, le=10_000, description="how many memories to fetch")
+        threshold_score: float | None = Field(None, description="drop memories whose similarity is below this")
+        include_expired: bool = Field(False, description="also recall memories an update has expired")
+        time_recall_k: int = Field(
+            0, ge=0, description="also fetch this many memories said / happening at the time the text names (0: off)"
+        )
+
+    params: Params
+    reads = ("query", "workspace_id", "user_id")
+    optional_reads = ("timestamp",)
+    writes = ("memories",)
+    uses = ("embedding_model", "vector_store")
+
+    @classmethod
+    def io(cls, params: OpParams) -> OpIO:
+        recall_key = params.recall_key if isinstance(params, RetrieveMemoryOp.Params) else "query"
+        reads = tuple(dict.fromkeys((recall_key, "workspace_id", "user_id")))
+        return OpIO(reads, cls.optional_reads, cls.writes)
+
+    async def execute(self, ctx: OpContext) -> None:
+        text = str(ctx[self.params.recall_key] or "")
+        vector = await self.embedding_model.embed_one(text, kind="query")
+        flt = MemoryFilter(target=ctx["user_id"], status=None if self.params.include_expired else "valid")
+        found = await self.vector_store.search(ctx["workspace_id"], vector, self.params.top_k, flt)
+        if self.params.time_recall_k:
+            found = await self._add_time_recall(ctx, text, vector, flt, found)
+        near_misses: list[dict[str, Any]] = []
+        kept: list[Memory] = []
+        seen_content: set[str] = set()
+        threshold = self.params.threshold_score
+        for memory in found:  # best first, so the first copy of a content is the best-scored one
+            similarity = memory.scores.pop("similarity", 0.0)
+            memory.set_score(RECALL, similarity, self.label)
+            key = " ".join(memory.content.lower().split())
+            if key in seen_content:
+                near_misses.append(near_miss(memory, self.label, "duplicate content of a better-scored memory"))
+            elif threshold is not None and similarity < threshold:
+                reason = f"similarity {similarity:.3f} < threshold_score {threshold}"
+                near_misses.append(near_miss(memory, self.label, reason))
+            else:
+                seen_content.add(key)
+                kept.append(memory)
+        ctx.note("recalled", len(found))
+        ctx["memories"] = kept
+        ctx.note("dropped", near_misses)
+
+    async def _add_time_recall(
+        self, ctx: OpContext, text: str, vector: Any, flt: MemoryFilter, found: list[Memory]
+    ) -> list[Memory]:
+        now = ctx.get("timestamp") or datetime.now()
+        when = extract_time(text, now) if has_time_words(text) else None
+        if when is None:
+            return found
+        span = (when.start, when.end)
+        seen = {m.memory_id for m in found}
+        extra: list[Memory] = []
+        time_filters = [flt.model_copy(update={key: span}) for key in ("said_between", "happens_between")]
+        for time_filter in time_filters:
+            hits = await self.vector_store.search(ctx["workspace_id"], vector, self.params.time_recall_k, time_filter)
+            for memory in hits:
+                if memory.memory_id not in seen:
+                    seen.add(memory.memory_id)
+                    extra.append(memory)
+        ctx.note("time_recall", {"expression": when.expression, "added": len(extra)})
+        merged = found + extra
+        merged.sort(key=lambda m: m.scores.get("similarity", 0.0), reverse=True)
+        return merged

@@ -1,0 +1,139 @@
+"""``semantic_rank_op``: re-rank recalled memories by relevance to the query."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from flowmem.context import OpContext
+from flowmem.llm.calls import ask
+from flowmem.llm.parse import parse_json
+from flowmem.op import Op, OpParams, register_op
+from flowmem.prompts import load_prompt
+from flowmem.schema.memory import Memory
+from flowmem.scoring import near_miss
+
+RANK = "rank"
+RECALL = "recall"
+
+
+@register_op
+class SemanticRankOp(Op):
+    """Re-rank memories by relevance to the query (LLM when configured) and keep the best ones.
+
+    Runs when ``enable_ranker`` is on and there are more memories than
+    ``output_memory_max_count``: removes exact-duplicate contents, asks the LLM for a 0.0–1.0
+    relevance per memory, sorts by it and keeps ``output_memory_max_count``. A memory the LLM
+    reply leaves out, or scores out of range, keeps its recall score (clamped), so a malformed
+    reply never loses or duplicates a memory. Without an LLM the recall score is the rank score.
+    Every memory gets ``scores["rank"]``; dropped ones are noted in the trace (``dropped``).
+    """
+
+    class Params(OpParams):
+        enable_ranker: bool = Field(True, description="rank when there are more memories than the limit")
+        output_memory_max_count: int = Field(10, ge=1, description="how many memories to keep")
+
+    params: Params
+    reads = ("query", "memories")
+    writes = ("memories",)
+    uses = ("llm",)
+    degradation = "keeps the recall scores as rank scores"
+
+    async def execute(self, ctx: OpContext) -> None:
+        memories: list[Memory] = list(ctx["memories"])
+        near_misses: list[dict[str, Any]] = []
+        limit = self.params.output_memory_max_count
+        ranked = self.params.enable_ranker and len(memories) > limit
+        if ranked:
+            memories = self._dedupe(memories, near_misses)
+        if ranked and len(memories) > limit and self.llm.available:
+            scores = await self._llm_scores(ctx, memories)
+            ctx.note("ranker", "llm")
+        else:
+            scores = {}
+            ctx.note("ranker", "recall score (no LLM)" if ranked else "off (within the limit)")
+        self._apply(memories, scores)
+        memories.sort(key=lambda m: m.scores[RANK], reverse=True)
+        for memory in memories[limit:]:
+            reason = f"rank {memory.scores[RANK]:.3f}: beyond the best {limit}"
+            near_misses.append(near_miss(memory, self.label, reason))
+        ctx["memories"] = memories[:limit]
+        ctx.note("dropped", near_misses)
+
+    async def degrade(self, ctx: OpContext, error: BaseException) -> None:
+        memories: list[Memory] = list(ctx["memories"])
+        self._apply(memories, {})
+        memories.sort(key=lambda m: m.scores[RANK], reverse=True)
+        ctx["memories"] = memories[: self.params.output_memory_max_count]
+
+    def _dedupe(self, memories: list[Memory], near_misses: list[dict[str, Any]]) -> list[Memory]:
+        seen: set[str] = set()
+        unique = []
+        for memory in memories:
+            key = " ".join(memory.content.lower().split())
+            if key in seen:
+                near_misses.append(near_miss(memory, self.label, "duplicate content"))
+                continue
+            seen.add(key)
+            unique.append(memory)
+        return unique
+
+    async def _llm_scores(self, ctx: OpContext, memories: list[Memory]) -> dict[int, float]:
+        listing = "\n".join(f"{i}. {' '.join(m.content.split())}" for i, m in enumerate(memories))
+        prompt = load_prompt("semantic_rank")
+        reply = await ask(
+            self.llm, ctx, prompt.system, prompt.user.format(query=ctx["query"], memories=listing), json_mode=True
+        )
+        scores, problems = parse_scores(reply.text, len(memories))
+        if problems:
+            ctx.warn(f"LLM ranking reply was partly unusable ({problems}); those memories keep their recall score")
+        return scores
+
+    def _apply(self, memories: list[Memory], scores: dict[int, float]) -> None:
+        for i, memory in enumerate(memories):
+            score = scores.get(i)
+            if score is None:
+                score = min(max(memory.scores.get(RECALL, 0.0), 0.0), 1.0)
+            memory.set_score(RANK, score, self.label)
+
+
+def parse_scores(text: str, count: int) -> tuple[dict[int, float], str]:
+    """Scores by memory index from an LLM reply, and a note on what could not be used.
+
+    Accepts ``{"0": 0.9, …}``, ``{"scores": {…}}``, ``[{"index": 0, "score": 0.9}, …]`` and
+    ``[0.9, 0.1, …]``; ignores out-of-range indices, non-numbers and values outside 0–1
+    (clamped when a little off, such as 1.02; dropped when absurd).
+    """
+    data = parse_json(text)
+    if isinstance(data, dict) and isinstance(data.get("scores"), (dict, list)):
+        data = data["scores"]
+    pairs: list[tuple[Any, Any]] = []
+    if isinstance(data, dict):
+        pairs = list(data.items())
+    elif isinstance(data, list):
+        for i, item in enumerate(data):
+            if isinstance(item, dict):
+                pairs.append((item.get("index", item.get("id", i)), item.get("score", item.get("relevance"))))
+            else:
+                pairs.append((i, item))
+    else:
+        return {}, "no JSON found"
+    scores: dict[int, float] = {}
+    bad = 0
+    for key, value in pairs:
+        try:
+            index = int(str(key).strip().rstrip("."))
+            score = float(value)
+        except (TypeError, ValueError):
+            bad += 1
+            continue
+        if not 0 <= index < count or not -0.05 <= score <= 1.05 or index in scores:
+            bad += 1
+            continue
+        scores[index] = min(max(score, 0.0), 1.0)
+    missing = count - len(scores)
+    notes = [f"{bad} unusable entries"] if bad else []
+    if missing:
+        notes.append(f"{missing} memories unscored")
+    return scores, ", ".join(notes)
