@@ -2,12 +2,12 @@
 
 As MemoryScope defined it, plus overlap with the query's range. A memory matches when
 
-1. its *event* matches: every time part the query names (year, month, day, week, weekday,
-   hour) equals the memory's event part or is unknown there, at least one is equal, **and** the
-   event's span overlaps the query's range without being coarser than it. The span is the
-   event range when the memory has one, else what its known parts pin down (year+month+day →
-   that day, year+month → that month, year → that year). So an event known only as "July 2024"
-   does not match "last weekend", though its year equals; or
+1. its *event* matches: its event range, when it has one, overlaps the query's range; else
+   every time part the query names (year, month, day, week, weekday, hour) equals the memory's
+   event part or is unknown there, at least one is equal, **and** the span those parts pin down
+   (year+month+day → that day, year+month → that month, year → that year) overlaps the query's
+   range without being coarser than it. So an event known only as "July 2024" does not match
+   "last weekend", though its year equals; or
 2. its *message* time (when it was said) falls inside the query's range.
 
 So "what did I do last weekend?" matches memories said that weekend and memories of events
@@ -26,7 +26,7 @@ from flowmem.timeexpr.model import ExtractedTime
 def time_match(memory: Memory, query_time: ExtractedTime) -> tuple[bool, str]:
     """``(matched, why)`` for one memory; ``why`` is a short human-readable reason."""
     start, end = query_time.start, query_time.end
-    if _parts_agree(memory, query_time):
+    if memory.event_start is not None or _parts_agree(memory, query_time):
         span = _event_span(memory)
         if span is not None and span[0] < end and start < span[1]:
             explicit = memory.event_start is not None
@@ -48,7 +48,7 @@ def _parts_agree(memory: Memory, query_time: ExtractedTime) -> bool:
         if mine != value:
             return False
         equal += 1
-    return equal > 0 or (memory.event_start is not None and not query_time.parts)
+    return equal > 0
 
 
 def _event_span(memory: Memory) -> tuple[datetime, datetime] | None:

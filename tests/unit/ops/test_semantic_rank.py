@@ -1,0 +1,87 @@
+"""semantic_rank_op: the LLM path never loses or duplicates memories, whatever the reply."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowmem.ops.semantic_rank_op import parse_scores
+from tests.unit.ops.conftest import Maker, ids, mem, put, run
+
+
+@pytest.mark.parametrize(
+    ("reply", "scores", "note"),
+    [
+        ('{"0": 0.9, "1": 0.2, "2": 0.5}', {0: 0.9, 1: 0.2, 2: 0.5}, ""),
+        ('```json\n{"0": 0.9, "1": 0.2, "2": 0.5}\n```', {0: 0.9, 1: 0.2, 2: 0.5}, ""),
+        ('Sure! Here you go: {"scores": {"0": 1, "2": "0.3"}} Hope it helps.', {0: 1.0, 2: 0.3}, "1 memories unscored"),
+        ("[0.1, 0.8, 0.4]", {0: 0.1, 1: 0.8, 2: 0.4}, ""),
+        ('[{"index": 2, "score": 0.7}, {"index": 0, "relevance": 0.6}]', {2: 0.7, 0: 0.6}, "1 memories unscored"),
+        ('{"0": 0.9, "7": 0.8, "-1": 0.5, "1": "high", "2": 4.0}', {0: 0.9}, "4 unusable entries, 2 memories unscored"),
+        ('{"0": 1.03, "1": -0.02, "0.": 0.5, "2": 0.4,}', {0: 1.0, 1: 0.0, 2: 0.4}, "1 unusable entries"),
+        ("I cannot rank these.", {}, "no JSON found"),
+        ("", {}, "no JSON found"),
+    ],
+)
+def test_parse_scores_is_tolerant(reply: str, scores: dict[int, float], note: str) -> None:
+    assert parse_scores(reply, 3) == (scores, note)
+
+
+MEMORIES = [mem(f"m{i}", f"memory number {i} about hiking trails") for i in range(6)]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ['{"0": 0.1, "1": 0.9, "2": 0.2, "3": 0.8, "4": 0.3, "5": 0.7}', '{"1": 0.9, "9": 1.0}', "garbage", "[]"],
+)
+def test_llm_ranking_keeps_every_memory_once(make_app: Maker, reply: str) -> None:
+    app = make_app(
+        "op.semantic_rank_op.params.output_memory_max_count=4",
+        "op.retrieve_memory_op.params.time_recall_k=0",
+        llm={"replies": [reply], "by_prompt": {"find the date": "{}"}},
+    )
+    put(app, MEMORIES)
+    response = run(app, "personal_retrieve", query="hiking trails", top_k=10)
+    returned = ids(response)
+    rank_span = next(s for s in response.trace.spans if s.op == "semantic_rank_op")
+    dropped = [miss["memory_id"] for miss in rank_span.notes["dropped"]]
+    assert sorted(returned + dropped) == sorted(m.memory_id for m in MEMORIES)  # none lost, none twice
+    assert len(returned) == 4
+    assert rank_span.notes["ranker"] == "llm"
+    assert response.usage.llm_calls == 1  # the query has no time words: extract_time_op asked nothing
+    if reply.startswith('{"0"'):
+        # The LLM numbered the memories as the prompt listed them; its scores decide the order.
+        prompt = app.backend("llm").calls[-1].messages[-1].content  # type: ignore[attr-defined]
+        listed = [line.split(". ", 1)[1] for line in prompt.splitlines() if line[:1].isdigit()]
+        by_score = sorted(range(6), key=lambda i: [0.1, 0.9, 0.2, 0.8, 0.3, 0.7][i], reverse=True)[:4]
+        assert [m.content for m in response.memories] == [listed[i] for i in by_score]
+        assert [m.scores["rank"] for m in response.memories] == [0.9, 0.8, 0.7, 0.3]
+        assert response.warnings == []
+    else:
+        assert any("partly unusable" in w for w in response.warnings)
+
+
+def test_llm_failure_degrades_to_recall_scores(make_app: Maker) -> None:
+    app = make_app("op.semantic_rank_op.params.output_memory_max_count=2", llm={"fail": "LLM server down"})
+    put(app, MEMORIES)
+    response = run(app, query="hiking trails")
+    assert len(response.memories) == 2
+    assert any("semantic_rank_op: BackendUnavailableError: LLM server down" in w for w in response.warnings)
+    assert all(m.scores["rank"] == pytest.approx(m.scores["recall"]) for m in response.memories)
+
+
+def test_without_llm_recall_score_is_rank_score(make_app: Maker) -> None:
+    app = make_app("op.semantic_rank_op.params.output_memory_max_count=3")
+    put(app, MEMORIES)
+    response = run(app, query="hiking trails")
+    span = next(s for s in response.trace.spans if s.op == "semantic_rank_op")
+    assert span.notes["ranker"] == "recall score (no LLM)"
+    assert response.usage.llm_calls == 0
+    assert all(m.score_sources["rank"] == "semantic_rank_op" for m in response.memories)
+
+
+def test_duplicate_contents_are_removed(make_app: Maker) -> None:
+    app = make_app("op.semantic_rank_op.params.output_memory_max_count=1", "op.retrieve_memory_op.params.top_k=5")
+    put(app, [mem("a", "Alice likes green tea"), mem("b", "alice likes  green tea"), mem("c", "Alice likes coffee")])
+    response = run(app, query="what does alice like to drink", top_k=5)
+    span = next(s for s in response.trace.spans if s.op == "retrieve_memory_op")
+    assert [miss["reason"] for miss in span.notes["dropped"]] == ["duplicate content of a better-scored memory"]
