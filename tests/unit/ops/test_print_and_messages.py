@@ -27,7 +27,8 @@ def test_personal_context_returns_recent_unmemorized_messages(make_app: Maker) -
     messages = [
         {"role": "user", "name": "alice", "content": "first", "time_created": base},
         {"role": "user", "name": "alice", "content": "already memorized", "time_created": base, "memorized": True},
-        {"role": "assistant", "name": "assistant", "content": "Hi Alice, noted.", "time_created": base + timedelta(minutes=3)},
+        {"role": "assistant", "name": "assistant", "content": "Hi Alice, noted.",
+         "time_created": base + timedelta(minutes=3)},
         {"role": "user", "name": "bob", "content": "unrelated", "time_created": base + timedelta(minutes=4)},
         {"role": "user", "name": "Alice", "content": "newest", "time_created": base + timedelta(minutes=5)},
         {"role": "user", "name": "alice", "content": "second", "time_created": base + timedelta(minutes=1)},

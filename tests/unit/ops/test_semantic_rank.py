@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from flowmem.ops.semantic_rank_op import parse_scores
+
 from tests.unit.ops.conftest import Maker, ids, mem, put, run
 
 
