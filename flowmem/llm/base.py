@@ -24,6 +24,7 @@ class ChatResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model: str = ""
+    finish_reason: str = ""  # "stop", or "length" when max_tokens cut the reply off
 
 
 class LLM(Backend):

