@@ -51,7 +51,10 @@ def flowmem(*argv: str, cwd: str | None = None, env: dict[str, str] | None = Non
         (["run", "mine", "flow.mine.flow_content=a_op >> (b_op |"], ["flow 'mine'", "(column 16)", "^"]),
         (["run", "set_query", "x.y=1"], ["unknown config section 'x'", "valid: embedding_model, flow, llm, op"]),
         (["run", "set_query"], ["needs input 'query'", "-q/--query"]),
-        (["run", "nope"], ["unknown flow 'nope'", "valid: personal_context, personal_print, personal_retrieve, set_query"]),
+        (
+            ["run", "nope"],
+            ["unknown flow 'nope'", "valid: personal_context, personal_print, personal_retrieve, set_query"],
+        ),
         (["run", "set_query", "-q", "x", "-c", "no_such_preset"], ["unknown config preset 'no_such_preset'"]),
         (["run", "set_query", "-q", "x", "--input", "top_k=lots"], ["input 'top_k'"]),
         (["run", "set_query", "-q", "x", "--input", "nokey"], ["expected key=value"]),
