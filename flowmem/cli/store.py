@@ -167,6 +167,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    if args.file is not None and is_override(args.file):  # `import --sample key=value`: no FILE was given
+        args.overrides = [args.file, *args.overrides]
+        args.file = None
     if (args.file is None) == (not args.sample):
         raise InputError(Problem("store import", "give a JSONL FILE (or - for stdin), or --sample, not both"))
     path = str(memories_path()) if args.sample else args.file

@@ -18,8 +18,8 @@ WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturd
 
 
 def wall_clock(value: datetime) -> datetime:
-    """``value`` as a naive wall-clock datetime."""
-    return value.replace(tzinfo=None) if value.tzinfo is not None else value
+    """``value`` as a naive wall-clock datetime, to the millisecond (what every store keeps)."""
+    return value.replace(tzinfo=None, microsecond=value.microsecond // 1000 * 1000)
 
 
 def time_parts(value: datetime) -> dict[TimePart, int]:

@@ -1,0 +1,499 @@
+"""The ``elasticsearch`` store: memories in one Elasticsearch index, searched with filtered kNN.
+
+Design choices, and why:
+
+* **One index, explicit ``dynamic: strict`` mapping** (:mod:`flowmem.vector_store.es_query`):
+  a typo'd or unexpected field is a rejected write, never a silently guessed mapping. The index
+  is created on first use: on open when ``dims`` is configured, else by the first upsert (dims
+  taken from its vectors). Opening an existing index reads its dims back; any disagreement
+  (with ``dims``, an upsert or a query) is a :class:`DimensionMismatchError` naming both widths.
+* **Tenant-proof ids.** A document's ``_id`` is a sha256 of (workspace_id, memory_id), length-
+  prefixed so no two pairs share it (:func:`~flowmem.vector_store.es_query.doc_id`): the same
+  memory id in two workspaces is two documents, so get/upsert/delete by id cannot cross tenants.
+  Every query also carries a ``workspace_id`` term (inside the kNN ``filter`` for search, so it
+  is a pre-filter and ``k`` hits survive it), and results are checked again on the way out.
+* **Scores equal the local store's.** Vectors are unit length (the base class normalises), so
+  ``similarity: dot_product`` (the default; Elasticsearch's unit-length check tolerates float32
+  normalisation error) ranks like cosine and is cheaper. kNN ``_score`` is ``(1 + cos) / 2``;
+  it is turned back into the cosine for ``scores["similarity"]``.
+* **Float ``hnsw`` by default, not 8.19's ``int8_hnsw``.** Quantised vectors make scores
+  approximate and top-k differ from brute force; flowmem's thresholds and score fusion want the
+  true cosine. ``index_options`` can choose a quantised type; searches then rescore 2×
+  oversampled candidates with the float vectors, so scores stay exact.
+* **Writes are bulk requests** (``helpers.async_bulk``, orjson-encoded, ``bulk_chunk_size``
+  documents each, up to ``bulk_concurrency`` in flight). The chunks go out without refresh; the
+  last one, sent after the others finished, carries the refresh, so an upsert returns when all of
+  it is searchable (``refresh: wait_for``, the default). A small write waits for the next
+  scheduled refresh (shared by concurrent writers, no extra segments); a write of a full chunk
+  or more forces one refresh rather than idling up to a second. The index's ``refresh_interval``
+  is never changed: that would stall every other writer's ``wait_for``. A partly failed bulk
+  raises :class:`BulkWriteError` naming each failed memory and why; the rest stay written.
+* **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
+  lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
+  ``(created_at, memory_id)`` (``_id`` is not sortable).
+* **Failing fast.** The first request (``nodes.info``, never ``GET /`` or ``ping``, which
+  minimal distributions refuse) has no retries and a short timeout; any unreachable host or
+  timeout becomes ``BackendUnavailableError("cannot reach Elasticsearch at URL: reason")``
+  (exit code 2 at the CLI).
+
+The ``elasticsearch`` package is imported when a store is created, so flowmem imports without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+from loguru import logger
+
+from flowmem.backend import BackendParams, register_backend
+from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, InputError, Problem
+from flowmem.schema.memory import Memory
+from flowmem.vector_store import es_query as q
+from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, VectorStore
+from flowmem.vector_store.es_query import ElasticsearchStoreParams
+from flowmem.vector_store.filters import MemoryFilter
+
+if TYPE_CHECKING:
+    from elasticsearch import AsyncElasticsearch
+
+T = TypeVar("T")
+INSTALL_HINT = "pip install 'flowmem[elasticsearch]'"
+# The first request only finds out whether anybody is there: no retries, at most this long.
+FIRST_CONTACT_TIMEOUT = 5.0
+
+
+class ElasticsearchError(FlowmemError):
+    """Elasticsearch refused or failed a request (the message has its status and reason)."""
+
+    exit_code = 1
+
+
+class BulkWriteError(ElasticsearchError):
+    """Some documents of a bulk write failed; the others were written.
+
+    Attributes:
+        failures: Memory id → why Elasticsearch rejected it.
+        succeeded: How many actions of the same call succeeded.
+    """
+
+    def __init__(self, action: str, index: str, failures: dict[str, str], succeeded: int):
+        self.failures = failures
+        self.succeeded = succeeded
+        shown = list(failures.items())[:20]
+        what = "1 memory" if len(failures) == 1 else f"{len(failures)} memories"
+        lines = [f"{what} failed to {action} in Elasticsearch index '{index}' ({succeeded} succeeded):"]
+        lines += [f"  {memory_id}: {reason}" for memory_id, reason in shown]
+        if len(failures) > len(shown):
+            lines.append(f"  … and {len(failures) - len(shown)} more")
+        super().__init__("\n".join(lines))
+
+
+@register_backend("vector_store", "elasticsearch")
+class ElasticsearchStore(VectorStore):
+    """Memories in an Elasticsearch index, searched with kNN on a ``dense_vector`` field."""
+
+    Params = ElasticsearchStoreParams
+    params: ElasticsearchStoreParams
+
+    def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
+        super().__init__(params, name=name)
+        _import_client()
+        hosts = self.params.hosts if isinstance(self.params.hosts, list) else [self.params.hosts]
+        self.url = ", ".join(q.without_credentials(h) for h in hosts)
+        self.index = self.params.index
+        self._client: AsyncElasticsearch | None = None
+        self._lock: asyncio.Lock | None = None
+        self._version: str | None = None
+        self._exists = False
+        self._dims: int | None = None
+        self._similarity: str = self.params.similarity
+        self._index_options: dict[str, Any] = dict(self.params.index_options)
+
+    # -- connection and index ------------------------------------------------------------------
+    def _new_client(self) -> AsyncElasticsearch:
+        from elasticsearch import AsyncElasticsearch
+
+        options: dict[str, Any] = {
+            "request_timeout": self.params.request_timeout,
+            "max_retries": self.params.max_retries,
+            "retry_on_timeout": False,
+            "verify_certs": self.params.verify_certs,
+        }
+        if self.params.ca_certs:
+            options["ca_certs"] = self.params.ca_certs
+        if self.params.api_key:
+            options["api_key"] = self.params.api_key
+        if self.params.username and self.params.password is not None:
+            options["basic_auth"] = (self.params.username, self.params.password)
+        try:
+            from elasticsearch.serializer import OrjsonSerializer
+
+            options["serializer"] = OrjsonSerializer()
+        except ImportError:  # orjson is in the extra; without it writes are ~2× slower, nothing else changes
+            logger.warning("orjson is not installed: Elasticsearch requests use the slower stdlib json")
+        return AsyncElasticsearch(self.params.hosts, **options)
+
+    async def _ready(self) -> AsyncElasticsearch:
+        """The client, after the first contact (server version, index mapping) succeeded once."""
+        if self._client is not None and self._version is not None:
+            return self._client
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            if self._client is None:
+                self._client = self._new_client()
+            if self._version is None:
+                probe = self._client.options(
+                    request_timeout=min(self.params.request_timeout, FIRST_CONTACT_TIMEOUT), max_retries=0
+                )
+                info = await self._call(probe.nodes.info(node_id="_local", filter_path="nodes.*.version"))
+                nodes: dict[str, Any] = info.body.get("nodes") or {}
+                first: dict[str, Any] = next(iter(nodes.values()), {})
+                version = str(first.get("version", "unknown"))
+                await self._load_mapping(create_with=self.params.dims)
+                self._version = version
+                logger.debug(
+                    "vector_store '{}': Elasticsearch {} at {}, index '{}'", self.name, version, self.url, self.index
+                )
+        return self._client
+
+    async def _load_mapping(self, create_with: int | None = None) -> None:
+        """Read the index's vector settings; create the index (``create_with`` dims) if it is missing."""
+        assert self._client is not None
+        client = self._client
+        response = await self._call(client.options(ignore_status=404).indices.get_mapping(index=self.index))
+        if response.meta.status == 404:
+            if create_with is None:
+                return
+            body = q.mappings(create_with, self.params.similarity, self.params.index_options)
+            settings = {"number_of_shards": self.params.shards, "number_of_replicas": self.params.replicas}
+            created = await self._call(
+                client.options(ignore_status=400).indices.create(index=self.index, mappings=body, settings=settings)
+            )
+            if created.meta.status == 400:
+                if _error_type(created.body) != "resource_already_exists_exception":  # else: another process won
+                    raise ElasticsearchError(f"cannot create index '{self.index}': {q.short_reason(created.body)}")
+            else:
+                logger.info("vector_store '{}': created index '{}' ({} dims)", self.name, self.index, create_with)
+            await self._load_mapping()
+            return
+        [mapping] = list(response.body.values())[:1]
+        props: dict[str, Any] = mapping.get("mappings", {}).get("properties", {})
+        vector = props.get(q.VECTOR_FIELD, {})
+        if vector.get("type") != "dense_vector":
+            raise ConfigError(
+                Problem(
+                    f"vector_store '{self.name}'",
+                    f"index '{self.index}' at {self.url} exists but has no dense_vector field '{q.VECTOR_FIELD}': "
+                    "it is not a flowmem index; set params.index to another name",
+                )
+            )
+        self._exists = True
+        self._dims = vector.get("dims")
+        self._similarity = vector.get("similarity", "cosine")
+        self._index_options = vector.get("index_options", {})
+        if self.params.dims is not None and self._dims is not None and self._dims != self.params.dims:
+            raise DimensionMismatchError(
+                f"Elasticsearch index '{self.index}' holds {self._dims}-dim vectors, "
+                f"but vector_store '{self.name}' is configured with dims={self.params.dims}"
+            )
+        await self._add_missing_fields(props)
+
+    async def _add_missing_fields(self, props: dict[str, Any]) -> None:
+        # An index made by an older flowmem may lack fields added since; adding fields is always allowed.
+        assert self._client is not None
+        wanted = q.properties(self._dims or 1, self._similarity, self._index_options)
+        missing = {k: v for k, v in wanted.items() if k not in props}
+        if missing:
+            await self._call(self._client.indices.put_mapping(index=self.index, properties=missing))
+            logger.info("vector_store '{}': added fields {} to index '{}'", self.name, sorted(missing), self.index)
+
+    async def _has_index(self) -> bool:
+        """Whether the index exists (looked up again while it does not: another process may create it)."""
+        await self._ready()
+        if not self._exists:
+            await self._load_mapping()
+        return self._exists
+
+    def _check_width(self, width: int, what: str) -> None:
+        if self._dims is not None and width != self._dims:
+            raise DimensionMismatchError(
+                f"Elasticsearch index '{self.index}' holds {self._dims}-dim vectors, got {what} of {width} dims"
+            )
+
+    # -- error translation ---------------------------------------------------------------------
+    async def _call(self, request: Awaitable[T]) -> T:
+        """Await one client request, turning client exceptions into flowmem errors."""
+        try:
+            return await request
+        except Exception as exc:
+            translated = self._translate(exc)
+            if translated is None:
+                raise
+            raise translated from exc
+
+    def _translate(self, exc: Exception) -> FlowmemError | None:
+        import elastic_transport
+        from elasticsearch import ApiError, UnsupportedProductError
+
+        if isinstance(exc, elastic_transport.ConnectionTimeout):
+            reason = f"no answer within {self.params.request_timeout:g} s ({exc.message})"
+            return BackendUnavailableError(f"cannot reach Elasticsearch at {self.url}: {reason}")
+        if isinstance(exc, elastic_transport.ConnectionError):
+            return BackendUnavailableError(f"cannot reach Elasticsearch at {self.url}: {exc.message}")
+        if isinstance(exc, UnsupportedProductError):
+            return BackendUnavailableError(f"{self.url} does not answer as Elasticsearch: {exc.message}")
+        if isinstance(exc, ApiError):
+            status, reason = exc.meta.status, q.short_reason(_error_body(exc.body) or exc.message)
+            if status in (401, 403):
+                return BackendUnavailableError(
+                    f"Elasticsearch at {self.url} refused access ({status}): {reason}; check the credentials"
+                )
+            return ElasticsearchError(
+                f"Elasticsearch at {self.url} answered {status} for index '{self.index}': {reason}"
+            )
+        if isinstance(exc, elastic_transport.TransportError):
+            return ElasticsearchError(f"Elasticsearch at {self.url}: {exc}")
+        return None
+
+    # -- bulk ----------------------------------------------------------------------------------
+    async def _bulk(
+        self, items: Sequence[T], action: Callable[[T], dict[str, Any]], names: dict[str, str], *, deleting: bool
+    ) -> tuple[int, dict[str, str]]:
+        """Send one bulk ``action`` per item, in chunks; returns (succeeded, memory id → reason per failure).
+
+        Chunks go out ``bulk_concurrency`` at a time without refresh; the last chunk goes alone,
+        after the others, with the refresh (which then covers the whole write). Actions are built
+        as their chunk is sent, so the event loop is never held longer than one chunk's encoding.
+        A delete of a missing document is not a failure (and not counted as succeeded).
+        """
+        from elasticsearch.helpers import async_bulk
+
+        client = await self._ready()
+        size = self.params.bulk_chunk_size
+        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        gate = asyncio.Semaphore(self.params.bulk_concurrency)
+        refresh: str | bool = self.params.refresh == "true"
+        if self.params.refresh == "wait_for":
+            # Same guarantee (searchable on return), two ways: a small write waits for the next
+            # scheduled refresh, which concurrent writers share; a write of a full chunk or more
+            # forces one refresh instead of idling up to refresh_interval (its segment is big anyway).
+            refresh = True if len(items) >= size else "wait_for"
+
+        async def send(chunk: Sequence[T], refresh: str | bool) -> tuple[int, list[Any]]:
+            async with gate:
+                ok, errors = await self._call(
+                    async_bulk(
+                        client, map(action, chunk), chunk_size=len(chunk), raise_on_error=False, refresh=refresh,
+                        max_retries=self.params.max_retries, initial_backoff=1, max_backoff=10,
+                    )
+                )  # fmt: skip
+                return ok, errors if isinstance(errors, list) else []
+
+        results = await _all([send(chunk, False) for chunk in chunks[:-1]])
+        results.append(await send(chunks[-1], refresh))
+        succeeded, failures = 0, {}
+        for ok, errors in results:
+            succeeded += ok
+            for item in errors:
+                info = next(iter(item.values()))
+                if deleting and info.get("status") == 404:
+                    continue
+                failures[names.get(info.get("_id", ""), info.get("_id", "?"))] = q.short_reason(
+                    info.get("error") or f"status {info.get('status')}"
+                )
+        return succeeded, failures
+
+    # -- the VectorStore interface -------------------------------------------------------------
+    async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
+        await self._ready()
+        width = vectors.shape[1]
+        if self._dims is None:
+            if not self._exists:
+                await self._load_mapping(create_with=width)
+            self._dims = self._dims or width
+        self._check_width(width, "vectors")
+        zero = [m.memory_id for m, norm in zip(memories, np.linalg.norm(vectors, axis=1), strict=True) if norm == 0]
+        if zero:
+            why = f"has an all-zero vector, which similarity '{self._similarity}' cannot store"
+            raise InputError([Problem(f"memory {i}", why) for i in zero])
+        ids = [q.doc_id(workspace_id, m.memory_id) for m in memories]
+
+        def index(item: tuple[str, Memory, np.ndarray]) -> dict[str, Any]:
+            _id, memory, vector = item
+            return {"_op_type": "index", "_index": self.index, "_id": _id, "_source": q.to_doc(memory, vector)}
+
+        items = list(zip(ids, memories, vectors, strict=True))
+        names = {_id: m.memory_id for _id, m in zip(ids, memories, strict=True)}
+        succeeded, failures = await self._bulk(items, index, names, deleting=False)
+        if failures:
+            raise BulkWriteError("upsert", self.index, failures, succeeded)
+
+    async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
+        if not await self._has_index():
+            return []
+        client = await self._ready()
+        response = await self._call(
+            client.mget(
+                index=self.index,
+                ids=[q.doc_id(workspace_id, i) for i in ids],
+                source_excludes=q.excluded_source(with_vectors),
+            )
+        )
+        found = []
+        for wanted, doc in zip(ids, response["docs"], strict=True):
+            source = doc.get("_source") if doc.get("found") else None
+            if source and source.get("workspace_id") == workspace_id and source.get("memory_id") == wanted:
+                found.append(q.from_source(source))
+        return found
+
+    async def _delete(self, workspace_id: str, ids: list[str]) -> int:
+        if not await self._has_index():
+            return 0
+        names = {q.doc_id(workspace_id, i): i for i in ids}
+
+        def delete(_id: str) -> dict[str, Any]:
+            return {"_op_type": "delete", "_index": self.index, "_id": _id}
+
+        deleted, failures = await self._bulk(list(names), delete, names, deleting=True)
+        if failures:
+            raise BulkWriteError("delete", self.index, failures, deleted)
+        return deleted
+
+    async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
+        if not await self._has_index():
+            return []
+        self._check_width(len(query), "a query vector")
+        if top_k > q.MAX_PAGE:
+            raise InputError(Problem("search", f"top_k is at most {q.MAX_PAGE} on Elasticsearch, got {top_k}"))
+        if not np.any(query):
+            raise InputError(Problem("search", "the query vector is all zeros; it has no direction to search in"))
+        client = await self._ready()
+        knn = q.knn_clause(
+            query, top_k, q.candidates(top_k, self.params.num_candidates),
+            q.filter_clauses(workspace_id, filters), self._index_options,
+        )  # fmt: skip
+        response = await self._call(
+            client.search(
+                index=self.index, knn=knn, size=top_k, source_excludes=q.excluded_source(False), track_total_hits=False
+            )
+        )
+        return [
+            q.from_source(hit["_source"], {SIMILARITY: q.cosine_from_score(self._similarity, hit["_score"])})
+            for hit in response["hits"]["hits"]
+        ]
+
+    async def _iterate(
+        self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool
+    ) -> AsyncIterator[list[Memory]]:
+        if not await self._has_index():
+            return
+        client = await self._ready()
+        page = min(batch_size, q.MAX_PAGE)
+        request: dict[str, Any] = {
+            "index": self.index,
+            "query": q.bool_query(workspace_id, filters),
+            # memory_id is unique in a workspace, so this order is total and search_after never skips
+            "sort": [{"created_at": "asc"}, {"memory_id": "asc"}],
+            "size": page,
+            "track_total_hits": False,
+            "source_excludes": q.excluded_source(with_vectors),
+        }
+        pending: list[Memory] = []
+        while True:
+            hits = (await self._call(client.search(**request)))["hits"]["hits"]
+            pending.extend(q.from_source(hit["_source"]) for hit in hits)
+            while len(pending) >= batch_size:
+                yield pending[:batch_size]
+                pending = pending[batch_size:]
+            if len(hits) < page:
+                break
+            request["search_after"] = hits[-1]["sort"]
+        if pending:
+            yield pending
+
+    async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
+        if not await self._has_index():
+            return 0
+        client = await self._ready()
+        response = await self._call(client.count(index=self.index, query=q.bool_query(workspace_id, filters)))
+        return int(response["count"])
+
+    async def stats(self) -> dict[str, Any]:
+        """Server, index and vector settings, and memories per workspace (a composite aggregation)."""
+        exists = await self._has_index()
+        workspaces: dict[str, int] = {}
+        if exists:
+            client = await self._ready()
+            composite: dict[str, Any] = {"size": 1000, "sources": [{"ws": {"terms": {"field": "workspace_id"}}}]}
+            while True:
+                response = await self._call(
+                    client.search(index=self.index, size=0, aggs={"ws": {"composite": composite}})
+                )
+                agg = response["aggregations"]["ws"]
+                workspaces.update({b["key"]["ws"]: b["doc_count"] for b in agg["buckets"]})
+                if not agg["buckets"] or "after_key" not in agg:
+                    break
+                composite["after"] = agg["after_key"]
+        return {
+            "backend": "elasticsearch",
+            "url": self.url,
+            "server_version": self._version,
+            "index": self.index,
+            "index_exists": exists,
+            "dims": self._dims,
+            "similarity": self._similarity,
+            "index_options": self._index_options,
+            "memories": sum(workspaces.values()),
+            "workspaces": dict(sorted(workspaces.items())),
+        }
+
+    async def refresh(self) -> None:
+        """Make every write so far searchable now (a forced refresh).
+
+        For bulk loads: with ``refresh: "false"`` upserts return as soon as Elasticsearch has the
+        documents, and one ``refresh()`` at the end replaces a refresh wait per upsert.
+        """
+        if await self._has_index():
+            client = await self._ready()
+            await self._call(client.indices.refresh(index=self.index))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            self._version = None
+            await client.close()
+
+
+def _import_client() -> None:
+    try:
+        import aiohttp  # noqa: F401  (the async client's transport)
+        import elasticsearch  # noqa: F401
+    except ImportError as exc:
+        raise BackendUnavailableError(
+            f"vector_store backend 'elasticsearch' needs the Elasticsearch client ({exc}); install it: {INSTALL_HINT}"
+        ) from None
+
+
+def _error_body(body: Any) -> Any:
+    return body.get("error") if isinstance(body, dict) and "error" in body else body
+
+
+def _error_type(body: Any) -> str | None:
+    error = _error_body(body)
+    return error.get("type") if isinstance(error, dict) else None
+
+
+async def _all(requests: Iterable[Awaitable[T]]) -> list[T]:
+    """Await all, in order; on the first failure cancel the rest (gather alone would leave them running)."""
+    tasks = [asyncio.ensure_future(r) for r in requests]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise

@@ -1,0 +1,317 @@
+"""The pure half of the Elasticsearch store: its settings, and what it sends and reads back
+(the index mapping, documents, ids, filters, scores).
+
+Plain data and functions, no client and no I/O, so the translation can be read (and tested) on
+its own. :mod:`flowmem.vector_store.elasticsearch` does the talking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+from pydantic import Field, field_validator, model_validator
+
+from flowmem.backend import BackendParams
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.filters import NO_FILTER, PART_FIELDS, MemoryFilter, event_span
+
+VECTOR_FIELD = "vector"
+# Indexed, never read back: times computed from a memory's fields so time-range filters are plain
+# `range` queries (message time from the msg_* parts; the event span, see filters.event_span).
+DERIVED_FIELD = "derived"
+TRANSLATED_FILTERS = frozenset(
+    {"target", "memory_type", "status", "parts", "created_after", "created_before", "source"}
+    | {"said_between", "happens_between"}
+)
+# Similarities a `dense_vector` field may use, and how to turn its `_score` back into a cosine.
+SIMILARITIES = ("dot_product", "cosine", "l2_norm", "max_inner_product")
+# `index_options` types whose scores are approximate (quantised vectors) unless rescored with floats.
+QUANTISED_TYPES = frozenset({"int8_hnsw", "int4_hnsw", "bbq_hnsw", "int8_flat", "int4_flat", "bbq_flat"})
+# Elasticsearch's own ceilings: `num_candidates` and (by default) `size` of one search.
+MAX_CANDIDATES = 10_000
+MAX_PAGE = 10_000
+
+_KEYWORD: dict[str, Any] = {"type": "keyword"}
+_TEXT: dict[str, Any] = {"type": "text", "analyzer": "standard"}
+_DATE: dict[str, Any] = {"type": "date"}
+
+
+class ElasticsearchStoreParams(BackendParams):
+    """Settings of the ``elasticsearch`` vector store."""
+
+    hosts: str | list[str] = Field(
+        "http://127.0.0.1:9200",
+        description="node URL(s) with scheme and port; a string may list several, comma-separated",
+    )
+    api_key: str | None = Field(None, description="API key (the base64 'id:key' form), sent as Authorization: ApiKey")
+    username: str | None = Field(None, description="basic-auth user (with password)")
+    password: str | None = Field(None, description="basic-auth password")
+    ca_certs: str | None = Field(None, description="CA bundle file to verify the server's TLS certificate")
+    verify_certs: bool = Field(True, description="verify TLS certificates (https hosts)")
+    index: str = Field("flowmem_memories", min_length=1, description="the index holding every workspace's memories")
+    dims: int | None = Field(
+        None, ge=1, le=4096, description="vector width: create the index on open and check an existing one against it"
+    )
+    similarity: Literal["dot_product", "cosine"] = Field(
+        "dot_product", description="dense_vector similarity for a new index (vectors are unit length either way)"
+    )
+    index_options: dict[str, Any] = Field(
+        default_factory=lambda: {"type": "hnsw", "m": 16, "ef_construction": 100},
+        description="dense_vector index_options for a new index; float hnsw gives exact scores, int8_hnsw saves memory",
+    )
+    num_candidates: int | None = Field(
+        None, ge=1, le=MAX_CANDIDATES, description="kNN candidates per shard; None: max(100, 10 × top_k)"
+    )
+    refresh: Literal["wait_for", "true", "false"] = Field(
+        "wait_for",
+        description="after a write: return once searchable (writes of ≥ bulk_chunk_size force one refresh, "
+        "smaller ones wait for the next scheduled refresh), always force a refresh, or return at once",
+    )
+    request_timeout: float = Field(10.0, gt=0, description="seconds per request")
+    max_retries: int = Field(
+        2, ge=0, description="retries of a request on connection errors (and of 429-rejected docs)"
+    )
+    shards: int = Field(1, ge=1, description="number_of_shards of a new index")
+    replicas: int = Field(0, ge=0, description="number_of_replicas of a new index")
+    bulk_chunk_size: int = Field(1000, ge=1, description="documents per bulk request")
+    bulk_concurrency: int = Field(2, ge=1, description="bulk requests of one write in flight at once")
+
+    @field_validator("hosts", mode="after")
+    @classmethod
+    def _urls(cls, hosts: str | list[str]) -> list[str]:
+        urls = [h.strip() for h in (hosts.split(",") if isinstance(hosts, str) else hosts) if h.strip()]
+        if not urls:
+            raise ValueError("give at least one host, e.g. http://127.0.0.1:9200")
+        for url in urls:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError(f"host {url!r} is not a URL like http://127.0.0.1:9200 or https://es.example:9200")
+        return urls
+
+    @field_validator("refresh", mode="before")
+    @classmethod
+    def _refresh_words(cls, value: Any) -> Any:
+        # YAML reads `refresh: true` as a boolean.
+        return str(value).lower() if isinstance(value, bool) else value
+
+    @model_validator(mode="after")
+    def _auth(self) -> ElasticsearchStoreParams:
+        if (self.username is None) != (self.password is None):
+            raise ValueError("basic auth needs both username and password")
+        return self
+
+
+def without_credentials(url: str) -> str:
+    """``url`` without ``user:password@`` (error messages and stats must not show secrets)."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def doc_id(workspace_id: str, memory_id: str) -> str:
+    """The document ``_id`` of a memory: sha256 hex of ``len(workspace_id) NUL workspace_id NUL memory_id``.
+
+    Two workspaces can use the same memory id without ever touching each other's document (the
+    length prefix keeps the pair unambiguous even if an id contains NUL), and the id stays 64
+    characters whatever the inputs' length (Elasticsearch caps ids at 512 bytes).
+    """
+    return hashlib.sha256(f"{len(workspace_id)}\x00{workspace_id}\x00{memory_id}".encode()).hexdigest()
+
+
+def mappings(dims: int, similarity: str, index_options: dict[str, Any]) -> dict[str, Any]:
+    """The explicit, ``dynamic: strict`` mapping of a flowmem index.
+
+    ``metadata`` is an object with ``enabled: false``: kept verbatim in ``_source`` (any JSON
+    round-trips exactly), never parsed into fields, so odd metadata can neither fail a write on a
+    type conflict nor grow the mapping.
+    """
+    return {"dynamic": "strict", "properties": properties(dims, similarity, index_options)}
+
+
+def properties(dims: int, similarity: str, index_options: dict[str, Any]) -> dict[str, Any]:
+    """The mapping's ``properties``: one entry per stored field of :class:`~flowmem.schema.memory.Memory`."""
+    props: dict[str, Any] = {
+        "memory_id": _KEYWORD,
+        "workspace_id": _KEYWORD,
+        "target": _KEYWORD,
+        "memory_type": _KEYWORD,
+        "status": _KEYWORD,
+        "source": _KEYWORD,
+        "keywords": _KEYWORD,
+        "content": _TEXT,
+        "when_to_use": _TEXT,
+        "created_at": _DATE,
+        "updated_at": _DATE,
+        "event_start": _DATE,
+        "event_end": _DATE,
+        "metadata": {"type": "object", "enabled": False},
+        DERIVED_FIELD: {"properties": {"said_at": _DATE, "happens_from": _DATE, "happens_until": _DATE}},
+        VECTOR_FIELD: {
+            "type": "dense_vector",
+            "dims": dims,
+            "index": True,
+            "similarity": similarity,
+            "index_options": dict(index_options),
+        },
+    }
+    props.update({part: {"type": "integer"} for part in PART_FIELDS})
+    return props
+
+
+def to_doc(memory: Memory, vector: np.ndarray) -> dict[str, Any]:
+    """The ``_source`` of a memory: its record (naive ISO datetimes, no scores) plus the unit vector.
+
+    The vector stays a float32 numpy row; the orjson serializer writes it as shortest float32
+    decimals, which read back to the very same float32 values.
+    """
+    doc = memory.to_record()
+    said, span = memory.message_time, event_span(memory)
+    doc[DERIVED_FIELD] = {
+        "said_at": None if said is None else iso(said),
+        "happens_from": None if span is None else iso(span[0]),
+        "happens_until": None if span is None else iso(span[1]),
+    }
+    doc[VECTOR_FIELD] = vector
+    return doc
+
+
+def excluded_source(with_vectors: bool) -> list[str]:
+    """The ``_source`` fields a read leaves out: the derived times always, the vector unless asked for."""
+    return [DERIVED_FIELD] if with_vectors else [DERIVED_FIELD, VECTOR_FIELD]
+
+
+def from_source(source: dict[str, Any], scores: dict[str, float] | None = None) -> Memory:
+    """A memory from a document's ``_source`` (with its vector if ``_source`` has one)."""
+    source.pop(DERIVED_FIELD, None)
+    memory = Memory.model_validate(source)
+    if scores:
+        memory.scores = scores
+    return memory
+
+
+def iso(value: datetime) -> str:
+    """A naive wall-clock datetime as Elasticsearch reads it (no zone, so read as UTC: wall clock kept)."""
+    return value.isoformat()
+
+
+def filter_clauses(workspace_id: str, filters: MemoryFilter) -> list[dict[str, Any]]:
+    """The query clauses (ANDed, non-scoring) for a workspace scope plus a :class:`MemoryFilter`.
+
+    The workspace term always comes first: no query this store sends lacks it.
+
+    Raises:
+        NotImplementedError: The filter sets a condition this translation does not know (a field
+            added to :class:`MemoryFilter` later): failing beats silently ignoring it.
+    """
+    unknown = [
+        name
+        for name in type(filters).model_fields
+        if name not in TRANSLATED_FILTERS and getattr(filters, name) != getattr(NO_FILTER, name)
+    ]
+    if unknown:
+        raise NotImplementedError(f"the elasticsearch store cannot filter on {', '.join(sorted(unknown))} yet")
+    clauses: list[dict[str, Any]] = [{"term": {"workspace_id": workspace_id}}]
+    for field in ("target", "memory_type", "status"):
+        values = getattr(filters, field)
+        if values is not None:
+            clauses.append({"terms": {field: list(values)}})
+    clauses.extend({"term": {name: value}} for name, value in filters.parts)
+    bounds: dict[str, str] = {}
+    if filters.created_after is not None:
+        bounds["gte"] = iso(filters.created_after)
+    if filters.created_before is not None:
+        bounds["lt"] = iso(filters.created_before)
+    if bounds:
+        clauses.append({"range": {"created_at": bounds}})
+    if filters.source is not None:
+        clauses.append({"term": {"source": filters.source}})
+    if filters.said_between is not None:
+        low, high = filters.said_between
+        clauses.append({"range": {f"{DERIVED_FIELD}.said_at": {"gte": iso(low), "lt": iso(high)}}})
+    if filters.happens_between is not None:  # the event span overlaps [low, high)
+        low, high = filters.happens_between
+        clauses.append({"range": {f"{DERIVED_FIELD}.happens_from": {"lt": iso(high)}}})
+        clauses.append({"range": {f"{DERIVED_FIELD}.happens_until": {"gt": iso(low)}}})
+    return clauses
+
+
+def bool_query(workspace_id: str, filters: MemoryFilter) -> dict[str, Any]:
+    """A ``bool`` query of :func:`filter_clauses` (filter context: no scoring, cacheable)."""
+    return {"bool": {"filter": filter_clauses(workspace_id, filters)}}
+
+
+def candidates(top_k: int, configured: int | None) -> int:
+    """``num_candidates`` for a kNN search of ``top_k``: the setting, else max(100, 10·k); never below k."""
+    wanted = configured if configured is not None else max(100, 10 * top_k)
+    return min(max(wanted, top_k), MAX_CANDIDATES)
+
+
+def cosine_from_score(similarity: str, score: float) -> float:
+    """The cosine similarity behind a kNN ``_score`` (vectors are unit length, so all four agree).
+
+    Elasticsearch scores ``cosine`` and ``dot_product`` as ``(1 + cos) / 2``, ``l2_norm`` as
+    ``1 / (1 + d²)`` with ``d² = 2 - 2·cos``, and ``max_inner_product`` as ``dot + 1`` (dot ≥ 0)
+    or ``1 / (1 - dot)``.
+    """
+    if similarity in ("cosine", "dot_product"):
+        return 2.0 * score - 1.0
+    if similarity == "l2_norm":
+        return 1.0 - (1.0 / score - 1.0) / 2.0
+    if similarity == "max_inner_product":
+        return score - 1.0 if score >= 1.0 else 1.0 - 1.0 / score
+    raise ValueError(f"unknown similarity {similarity!r}; known: {', '.join(SIMILARITIES)}")
+
+
+def knn_clause(
+    query: np.ndarray,
+    top_k: int,
+    num_candidates: int,
+    clauses: list[dict[str, Any]],
+    index_options: dict[str, Any],
+) -> dict[str, Any]:
+    """The ``knn`` search option: filters inside the clause (a pre-filter, so k hits survive them).
+
+    Quantised ``index_options`` get a float rescore of 2× oversampled candidates, unless the index
+    options configure their own ``rescore_vector``: that keeps the scores exact cosines.
+    """
+    knn: dict[str, Any] = {
+        "field": VECTOR_FIELD,
+        "query_vector": query.tolist(),
+        "k": top_k,
+        "num_candidates": num_candidates,
+        "filter": clauses,
+    }
+    if index_options.get("type") in QUANTISED_TYPES and "rescore_vector" not in index_options:
+        knn["rescore_vector"] = {"oversample": 2.0}
+    return knn
+
+
+def short_reason(error: Any, limit: int = 300) -> str:
+    """``type: reason`` of an Elasticsearch error object and its innermost cause, in at most ~``limit`` characters.
+
+    The cause is kept whole (it is usually the useful part, e.g. "out of range of int"); the outer
+    reason is trimmed and loses the hashed document id, which means nothing to a reader.
+    """
+    if not isinstance(error, dict):
+        return _trim(" ".join(str(error).split()), limit)
+    reason = re.sub(r" ?in document with id '[^']*'", "", str(error.get("reason", "")))
+    text = _trim(" ".join(f"{error.get('type', 'error')}: {reason}".split()), limit // 2)
+    cause, inner = error.get("caused_by"), None
+    while isinstance(cause, dict):
+        inner, cause = cause, cause.get("caused_by")
+    if inner is not None and inner.get("reason"):
+        first_line = " ".join(str(inner["reason"]).splitlines()[0].split())
+        text += f" (caused by {inner.get('type', 'error')}: {_trim(first_line, limit // 2)})"
+    return text
+
+
+def _trim(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

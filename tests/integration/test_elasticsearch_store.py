@@ -1,0 +1,390 @@
+"""The Elasticsearch store against a real node: the conformance suite, plus what only this backend has.
+
+One node per session (``es_url``), one index per test class (deleted by exact name at the end).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from flowmem.errors import BackendUnavailableError, ConfigError, InputError
+from flowmem.schema.memory import Memory
+from flowmem.testing.conformance import DIMS, VectorStoreConformance, memory, unit
+from flowmem.vector_store import es_query
+from flowmem.vector_store.base import DimensionMismatchError, VectorStore, normalise
+from flowmem.vector_store.elasticsearch import BulkWriteError, ElasticsearchStore
+from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.local import LocalStore
+from tests.integration.conftest import delete_index
+
+pytestmark = pytest.mark.elasticsearch
+
+
+def _index_name(kind: str) -> str:
+    return f"flowmem-test-{kind}-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture(scope="class")
+def es_index(es_url: str) -> Iterator[str]:
+    """A fresh index name for one test class; the index is deleted (by exact name) after the class."""
+    name = _index_name("class")
+    yield name
+    delete_index(es_url, name)
+
+
+def _store(url: str, index: str, **params: Any) -> ElasticsearchStore:
+    return ElasticsearchStore(ElasticsearchStore.Params(hosts=url, index=index, **params))
+
+
+def _run(url: str, index: str, case: Callable[[ElasticsearchStore], Awaitable[None]], **params: Any) -> None:
+    async def main() -> None:
+        store = _store(url, index, **params)
+        try:
+            await case(store)
+        finally:
+            await store.aclose()
+
+    asyncio.run(main())
+
+
+class TestElasticsearchStore(VectorStoreConformance):
+    @pytest.fixture(autouse=True)
+    def _node(self, es_url: str, es_index: str) -> None:
+        self.es_url, self.es_index = es_url, es_index
+
+    async def open_store(self) -> VectorStore:
+        return _store(self.es_url, self.es_index)
+
+
+class TestElasticsearchSpecifics:
+    @pytest.fixture(autouse=True)
+    def _node(self, es_url: str, es_index: str) -> None:
+        self.es_url, self.es_index = es_url, es_index
+
+    def run(self, case: Callable[[ElasticsearchStore], Awaitable[None]], **params: Any) -> None:
+        _run(self.es_url, self.es_index, case, **params)
+
+    def test_every_field_round_trips(self) -> None:
+        ws = f"ws-{uuid.uuid4().hex[:8]}"
+        metadata = {
+            "nested": {"deeper": {"list": [1, 2.5, "three", None, True, {"k": []}]}},
+            "big": 2**53 + 1,
+            "negative": -0.0001,
+            "empty": {},
+            "unicode": "émoji 🧠 中文",
+            "mixed_list": [{"a": 1}, ["x", {"y": None}]],
+        }
+        rich = Memory(
+            workspace_id=ws, memory_id="rich/id with spaces & ünïcode", target="bob", memory_type="obs_customized",
+            when_to_use="when bob asks about climbing", content="Bob climbs at the Arco crag",
+            keywords=["climbing", "arco"], created_at=datetime(2023, 12, 31, 23, 59, 58, 123456),
+            updated_at=datetime(2024, 1, 2, 3, 4, 5), status="expired", source=["m-1"], metadata=metadata,
+            vector=unit(11) * 3,
+        ).with_message_time(datetime(2023, 12, 31, 23, 59)).with_event_time(
+            datetime(2024, 2, 29, 7), start=datetime(2024, 2, 29, 7), end=datetime(2024, 3, 2, 18, 30)
+        )  # fmt: skip
+        sparse = Memory(workspace_id=ws, memory_id="sparse", content="", vector=unit(12))
+
+        async def case(store: ElasticsearchStore) -> None:
+            await store.upsert(ws, [rich, sparse])
+            got = await store.get(ws, [rich.memory_id, "sparse"], with_vectors=True)
+            assert [m.model_dump(exclude={"vector"}) for m in got] == [
+                m.model_dump(exclude={"vector"}) for m in (rich, sparse)
+            ]
+            assert got[0].event_start == datetime(2024, 2, 29, 7) and got[1].event_start is None
+            # the stored vector is the normalised float32 vector, bit for bit
+            np.testing.assert_array_equal(got[0].vector, normalise(unit(11) * 3)[0])
+            [(found)] = await store.search(ws, unit(11), 1, MemoryFilter(parts={"event_day": 29}, status="expired"))
+            assert found.memory_id == rich.memory_id
+
+        self.run(case)
+
+    def test_scores_equal_the_local_store(self, tmp_path: Path) -> None:
+        ws = f"ws-{uuid.uuid4().hex[:8]}"
+        memories = [memory(ws, f"m{i}", 100 + i, memory_type=("insight", "conversation")[i % 2]) for i in range(60)]
+        query = unit(1) + unit(2)
+
+        async def case(store: ElasticsearchStore) -> None:
+            local = LocalStore(LocalStore.Params(directory=str(tmp_path), synchronous="normal"))
+            try:
+                await local.upsert(ws, memories)
+                await store.upsert(ws, memories)
+                for flt in (None, MemoryFilter(memory_type="insight")):
+                    ours = await store.search(ws, query, 10, flt)
+                    theirs = await local.search(ws, query, 10, flt)
+                    assert [m.memory_id for m in ours] == [m.memory_id for m in theirs]
+                    np.testing.assert_allclose(
+                        [m.scores["similarity"] for m in ours], [m.scores["similarity"] for m in theirs], atol=1e-5
+                    )
+            finally:
+                await local.aclose()
+
+        self.run(case)
+
+    def test_partial_bulk_failure_names_the_failed_ids_and_keeps_the_rest(self) -> None:
+        ws = f"ws-{uuid.uuid4().hex[:8]}"
+        # Valid for flowmem, rejected by Elasticsearch: msg_year does not fit the mapping's integer.
+        batch = [memory(ws, "good-1", 1), memory(ws, "bad-year", 2, msg_year=2**40), memory(ws, "good-2", 3)]
+
+        async def case(store: ElasticsearchStore) -> None:
+            with pytest.raises(BulkWriteError) as caught:
+                await store.upsert(ws, batch)
+            error = caught.value
+            assert set(error.failures) == {"bad-year"}
+            assert error.succeeded == 2
+            assert "bad-year" in str(error) and "out of range" in str(error)
+            assert error.exit_code == 1
+            assert [m.memory_id for m in await store.get(ws, ["good-1", "bad-year", "good-2"])] == ["good-1", "good-2"]
+            assert await store.count(ws) == 2
+
+        self.run(case, bulk_chunk_size=2)  # the failure is in the first of two chunks
+
+    def test_many_chunks_in_flight_are_all_searchable_after_upsert(self) -> None:
+        ws = f"ws-{uuid.uuid4().hex[:8]}"
+        batch = [memory(ws, f"c{i:03d}", i) for i in range(250)]
+
+        async def case(store: ElasticsearchStore) -> None:
+            await store.upsert(ws, batch)
+            assert await store.count(ws) == 250  # refresh=wait_for on the last chunk covers every chunk
+            [top] = await store.search(ws, unit(77), 1)
+            assert top.memory_id == "c077"
+            assert await store.delete(ws, [m.memory_id for m in batch[:120]] + ["missing"]) == 120
+            assert await store.count(ws) == 130
+
+        self.run(case, bulk_chunk_size=16, bulk_concurrency=4)
+
+    def test_zero_vectors_are_refused_up_front(self) -> None:
+        ws = f"ws-{uuid.uuid4().hex[:8]}"
+
+        async def case(store: ElasticsearchStore) -> None:
+            zero = Memory(workspace_id=ws, memory_id="zero", content="x", vector=np.zeros(DIMS))
+            with pytest.raises(InputError, match="memory zero: has an all-zero vector"):
+                await store.upsert(ws, [zero, memory(ws, "fine", 1)])
+            assert await store.count(ws) == 0
+            await store.upsert(ws, [memory(ws, "fine", 1)])
+            with pytest.raises(InputError, match="all zeros"):
+                await store.search(ws, np.zeros(DIMS), 3)
+
+        self.run(case)
+
+    def test_stats(self) -> None:
+        ws = f"ws-{uuid.uuid4().hex[:8]}"
+
+        async def case(store: ElasticsearchStore) -> None:
+            await store.upsert(ws, [memory(ws, f"s{i}", i) for i in range(3)])
+            stats = await store.stats()
+            assert stats["backend"] == "elasticsearch"
+            assert stats["url"] == self.es_url and stats["index"] == self.es_index
+            assert str(stats["server_version"]).split(".")[0] in ("8", "9")
+            assert stats["dims"] == DIMS and stats["similarity"] == "dot_product"
+            assert stats["index_options"]["type"] == "hnsw"
+            assert stats["workspaces"][ws] == 3
+
+        self.run(case)
+
+
+class TestIndexLifecycle:
+    """Each test makes its own index (dims differ), deleted by exact name."""
+
+    @pytest.fixture
+    def index(self, es_url: str) -> Iterator[str]:
+        name = _index_name("own")
+        yield name
+        delete_index(es_url, name)
+
+    def test_dims_mismatch_on_open_names_both_widths(self, es_url: str, index: str) -> None:
+        async def create(store: ElasticsearchStore) -> None:
+            assert (await store.stats())["dims"] == 16  # created on open, before any write
+
+        _run(es_url, index, create, dims=16)
+
+        async def reopen(store: ElasticsearchStore) -> None:
+            with pytest.raises(DimensionMismatchError) as caught:
+                await store.count("ws")
+            assert "16" in str(caught.value) and "32" in str(caught.value) and index in str(caught.value)
+            assert caught.value.exit_code == 2
+
+        _run(es_url, index, reopen, dims=32)
+
+        async def query(store: ElasticsearchStore) -> None:  # no dims configured: the index's own are used
+            await store.upsert("ws", [memory("ws", "a", 1)])
+            with pytest.raises(DimensionMismatchError, match=r"16.*32"):
+                await store.search("ws", np.ones(32), 3)
+
+        _run(es_url, index, query)
+
+    def test_quantised_index_options_keep_exact_scores(self, es_url: str, index: str) -> None:
+        ws = "ws"
+        memories = [memory(ws, f"q{i}", i) for i in range(50)]
+        query = unit(3) + 0.5 * unit(4)
+        query = query / np.linalg.norm(query)
+
+        async def case(store: ElasticsearchStore) -> None:
+            await store.upsert(ws, memories)
+            found = await store.search(ws, query, 5)
+            expected = sorted(((float(unit(i) @ query), f"q{i}") for i in range(50)), reverse=True)[:5]
+            assert [m.memory_id for m in found] == [i for _, i in expected]
+            np.testing.assert_allclose([m.scores["similarity"] for m in found], [s for s, _ in expected], atol=1e-5)
+
+        _run(es_url, index, case, index_options={"type": "int8_hnsw"}, similarity="cosine")
+
+    def test_an_index_that_is_not_flowmems_is_refused(self, es_url: str, index: str) -> None:
+        async def case(store: ElasticsearchStore) -> None:
+            client = store._new_client()
+            try:
+                await client.indices.create(index=index, mappings={"properties": {"title": {"type": "text"}}})
+            finally:
+                await client.close()
+            with pytest.raises(ConfigError, match="not a flowmem index"):
+                await store.count("ws")
+
+        _run(es_url, index, case)
+
+
+# -- through the CLI, as a user runs it ----------------------------------------------------------
+def flowmem(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "flowmem", *argv],
+        capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def es_config(path: Path, url: str, index: str) -> str:
+    path.write_text(
+        "vector_store:\n  default:\n    backend: elasticsearch\n"
+        f"    params:\n      hosts: {url}\n      index: {index}\n"
+    )
+    return str(path)
+
+
+def test_cli_unreachable_store_exits_2_with_one_line() -> None:
+    port = _free_port()
+    done = flowmem(
+        "store", "stats",
+        "vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts=http://127.0.0.1:{port}",
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"flowmem: error: cannot reach Elasticsearch at http://127.0.0.1:{port}: ")
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+class TestCommandLine:
+    @pytest.fixture
+    def index(self, es_url: str) -> Iterator[str]:
+        name = _index_name("cli")
+        yield name
+        delete_index(es_url, name)
+
+    def test_export_from_local_import_into_elasticsearch_same_top_results(
+        self, es_url: str, index: str, tmp_path: Path
+    ) -> None:
+        config = es_config(tmp_path / "es.yaml", es_url, index)
+        local = {"FLOWMEM_HOME": str(tmp_path / "home")}
+        assert flowmem("store", "import", "--sample", "-w", "demo", env=local).returncode == 0
+        exported = tmp_path / "demo.jsonl"
+        done = flowmem("store", "export", "-w", "demo", "-o", str(exported), env=local)
+        assert done.returncode == 0, done.stderr
+        done = flowmem("store", "import", str(exported), "-c", config)
+        assert done.returncode == 0 and "imported 94 into 'demo'" in done.stderr, done.stderr
+        questions = ["what did I do last weekend?", "where do I live?", "what am I allergic to?", "上周末我做了什么？",
+                     "what's coming up next week?", "how is my knee?"]  # fmt: skip
+        for question in questions:
+            query = ["run", "personal_retrieve", "-q", question, "-w", "demo", "-u", "alice", "--json",
+                     "--input", "timestamp=2024-06-12T20:00"]  # fmt: skip
+            on_es, on_local = flowmem(*query, "-c", config), flowmem(*query, env=local)
+            assert on_es.returncode == 0 and on_local.returncode == 0, on_es.stderr + on_local.stderr
+            es_ids = [m["memory_id"] for m in json.loads(on_es.stdout)["memories"]]
+            local_ids = [m["memory_id"] for m in json.loads(on_local.stdout)["memories"]]
+            assert es_ids and es_ids == local_ids, question
+        stats = flowmem("store", "stats", "--json", "-c", config)
+        assert stats.returncode == 0, stats.stderr
+        assert json.loads(stats.stdout)["workspaces"] == {"demo": 94}
+        assert json.loads(stats.stdout)["server_version"].startswith(("8.", "9."))
+
+
+# -- no server needed ---------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_unreachable_node_is_backend_unavailable_and_fails_fast() -> None:
+    port = _free_port()
+
+    async def case(store: ElasticsearchStore) -> None:
+        started = time.monotonic()
+        with pytest.raises(BackendUnavailableError) as caught:
+            await store.count("ws")
+        assert f"cannot reach Elasticsearch at http://127.0.0.1:{port}: " in str(caught.value)
+        assert time.monotonic() - started < 2.0
+        with pytest.raises(BackendUnavailableError):  # and again on the next call, not a half-open store
+            await store.search("ws", unit(1), 3)
+
+    _run(f"http://127.0.0.1:{port}", "flowmem-unused", case)
+    assert BackendUnavailableError.exit_code == 2
+
+
+def test_credentials_never_appear_in_messages() -> None:
+    port = _free_port()
+
+    async def case(store: ElasticsearchStore) -> None:
+        with pytest.raises(BackendUnavailableError) as caught:
+            await store.count("ws")
+        assert "s3cret" not in str(caught.value) and f"http://127.0.0.1:{port}" in str(caught.value)
+
+    _run(f"http://elastic:s3cret@127.0.0.1:{port}", "flowmem-unused", case)
+
+
+def test_params_are_checked() -> None:
+    params = ElasticsearchStore.Params(hosts="http://a:9200, https://b:9243", refresh=True)  # type: ignore[arg-type]
+    assert params.hosts == ["http://a:9200", "https://b:9243"] and params.refresh == "true"
+    bad_params: list[tuple[dict[str, Any], str]] = [
+        ({"hosts": "localhost:9200"}, "is not a URL like"),
+        ({"username": "u"}, "needs both username and password"),
+        ({"dims": 5000}, "less than or equal to 4096"),
+        ({"similarity": "l1"}, "dot_product"),
+    ]
+    for bad, message in bad_params:
+        with pytest.raises(ValueError, match=message):
+            ElasticsearchStore.Params(**bad)
+
+
+def test_mapping_covers_every_stored_memory_field() -> None:
+    mapped = set(es_query.properties(DIMS, "dot_product", {"type": "hnsw"}))
+    stored = {*Memory(workspace_id="w", content="x").to_record(), es_query.VECTOR_FIELD, es_query.DERIVED_FIELD}
+    assert mapped == stored
+    # and every filter condition is translated (a new MemoryFilter field must not be silently ignored)
+    assert set(MemoryFilter.model_fields) == es_query.TRANSLATED_FILTERS
+
+
+def test_tenant_ids_cannot_collide() -> None:
+    assert es_query.doc_id("a", "b\x00c") != es_query.doc_id("a\x00b", "c")
+    assert es_query.doc_id("ws1", "m") != es_query.doc_id("ws2", "m")
+    assert len(es_query.doc_id("w" * 1000, "m" * 1000)) == 64
+
+
+def test_missing_client_gives_the_install_hint() -> None:
+    code = (
+        "import sys; sys.modules['elasticsearch'] = None\n"
+        "from flowmem.errors import BackendUnavailableError\n"
+        "from flowmem.vector_store.elasticsearch import ElasticsearchStore\n"  # imports fine without the client
+        "try:\n    ElasticsearchStore()\nexcept BackendUnavailableError as e:\n    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'flowmem[elasticsearch]'" in done.stdout
