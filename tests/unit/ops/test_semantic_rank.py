@@ -70,13 +70,30 @@ def test_llm_failure_degrades_to_recall_scores(make_app: Maker) -> None:
 
 
 def test_without_llm_recall_score_is_rank_score(make_app: Maker) -> None:
-    app = make_app("op.semantic_rank_op.params.output_memory_max_count=3")
+    app = make_app(
+        "op.semantic_rank_op.params.output_memory_max_count=3", "op.semantic_rank_op.params.offline_scorer=recall"
+    )
     put(app, MEMORIES)
     response = run(app, query="hiking trails")
     span = next(s for s in response.trace.spans if s.op == "semantic_rank_op")
     assert span.notes["ranker"] == "recall score (no LLM)"
     assert response.usage.llm_calls == 0
     assert all(m.score_sources["rank"] == "semantic_rank_op" for m in response.memories)
+    assert all(m.scores["rank"] == pytest.approx(m.scores["recall"]) for m in response.memories)
+
+
+def test_offline_lexical_blend_ignores_time_words(make_app: Maker) -> None:
+    app = make_app("op.retrieve_memory_op.params.time_recall_k=0", "op.fuse_rerank_op.params.fuse_time_ratio=1")
+    put(app, [mem("pasta", "Alice cooked pasta with fresh basil"), mem("weekend", "Alice loves a lazy weekend"),
+              mem("other", "Alice bought a new bike")])  # fmt: skip
+    response = run(app, query="the pasta with basil, last weekend?", top_k=3)
+    span = next(s for s in response.trace.spans if s.op == "semantic_rank_op")
+    assert span.notes["ranker"] == "recall blended with word overlap, weight 0.3 (no LLM)"
+    by_id = {m.memory_id: m for m in response.memories}
+    overlap = {k: (m.scores["rank"] - 0.7 * m.scores["recall"]) / 0.3 for k, m in by_id.items()}
+    assert overlap["pasta"] == pytest.approx(1.0)  # "pasta" and "basil" — "last weekend" is not a word to match
+    assert overlap["weekend"] == pytest.approx(0.0, abs=1e-6)  # shares only the time words, which are ignored
+    assert response.memories[0].memory_id == "pasta"
 
 
 def test_duplicate_contents_are_removed(make_app: Maker) -> None:

@@ -1,0 +1,1 @@
+"""Evaluating flows on standard benchmarks (LoCoMo), offline, with baselines in the same run."""

@@ -1,0 +1,39 @@
+"""A cheap lexical relevance score: how much of the query's (rarer) words a memory contains.
+
+Words are lower-cased ``\\w+`` runs minus a short English stop list; Chinese, Japanese and Korean
+text counts each character. Rarer words weigh more: ``idf = log(1 + N / (1 + df))`` over the
+candidates being scored. The score is the idf-weighted share of the query's words found, 0–1.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\W_]+", re.UNICODE)
+_STOP = (
+    "a an the and or but if of to in on at by for with about from as into over after before is are was were be been "
+    "being am do does did doing have has had having i me my mine we us our you your he him his she her it its they "
+    "them their what which who whom whose when where why how this that these those there here not no so than too very "
+    "can could will would should shall may might must just also any some all each both more most other such only own "
+    "same s t don now then again once up down out off"
+)
+STOP_WORDS = frozenset(_STOP.split())
+
+
+def words(text: str) -> set[str]:
+    """The content words of ``text`` (lower-cased, stop words removed, a CJK character per word)."""
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and (len(w) > 1 or not w.isascii())}
+
+
+def lexical_scores(query: str, documents: Sequence[str]) -> list[float]:
+    """For each document, the idf-weighted share of the query's content words it contains."""
+    wanted = words(query)
+    if not wanted or not documents:
+        return [0.0] * len(documents)
+    bags = [words(d) for d in documents]
+    count = len(documents)
+    idf = {w: math.log(1 + count / (1 + sum(1 for bag in bags if w in bag))) for w in wanted}
+    total = sum(idf.values())
+    return [sum(idf[w] for w in wanted if w in bag) / total for bag in bags]
