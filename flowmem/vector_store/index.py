@@ -8,6 +8,7 @@ once more than half the rows are dead.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,7 @@ TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(MEMORY_TYPE
 STATUS_CODES = {"valid": 0, "expired": 1}
 PART_COLUMN = {name: i for i, name in enumerate(PART_FIELDS)}
 NO_TIME = -(2**62)  # "unknown" in the time columns: matches no range
+_parts = operator.attrgetter(*PART_FIELDS)
 
 
 def time_columns(memory: Memory) -> tuple[int, int, int]:
@@ -54,7 +56,7 @@ class Row:
             memory.target,
             memory.memory_type,
             memory.status,
-            tuple(getattr(memory, name) for name in PART_FIELDS),
+            _parts(memory),
             created_epoch(memory.created_at),
             tuple(memory.source),
             *time_columns(memory),
@@ -155,17 +157,21 @@ class WorkspaceIndex:
         n = self.n
         if n == 0:
             return []
-        scores = self.vectors[:n] @ query
         keep = self.mask(flt)
-        candidates = int(keep.sum())
-        if candidates == 0:
+        rows = np.flatnonzero(keep)
+        if len(rows) == 0:
             return []
-        if candidates < n:
-            scores = np.where(keep, scores, -np.inf)
-        k = min(top_k, candidates)
-        best = np.argpartition(-scores, k - 1)[:k] if k < n else np.arange(n)
-        best = best[np.argsort(-scores[best], kind="stable")][:k]
-        return [(self.ids[i], float(scores[i])) for i in best]
+        # einsum, not `@`: `@` hands a matrix-vector product to the BLAS thread pool, whose spinning
+        # threads then fight the embedding model's own threads for the cores (measured on 2 cores: the
+        # next query embedding took twice as long). One thread computes this in about 0.8 ms per 10k rows.
+        if len(rows) * 4 < n:  # a narrow filter: score only the rows it keeps
+            scores = np.einsum("ij,j->i", self.vectors[rows], query)
+        else:
+            scores = np.einsum("ij,j->i", self.vectors[:n], query)[rows]
+        k = min(top_k, len(rows))
+        best = np.argpartition(-scores, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
+        best = best[np.argsort(-scores[best], kind="stable")]
+        return [(self.ids[rows[i]], float(scores[i])) for i in best]
 
     def matching_ids(self, flt: MemoryFilter) -> list[str]:
         """Ids of rows meeting ``flt``, ordered by (created_at, memory_id)."""

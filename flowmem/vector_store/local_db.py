@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ import numpy as np
 from flowmem.errors import BackendUnavailableError
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import DimensionMismatchError
+from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
 
 SCHEMA_VERSION = "1"
@@ -57,6 +59,7 @@ CREATE TABLE IF NOT EXISTS tombstones (
 CREATE INDEX IF NOT EXISTS tombstones_seq ON tombstones (workspace_id, seq);
 """
 
+_PARTS = struct.Struct(f"<{len(PART_FIELDS)}i")
 _ROW_COLUMNS = "memory_id, target, memory_type, status, parts, created, sources, said, event_from, event_to, vector"
 
 
@@ -82,6 +85,7 @@ class LocalDB:
             self.conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise BackendUnavailableError(f"cannot open the local store at {self.path}: {exc}") from None
+        self.conn.execute("PRAGMA page_size=16384")  # rows of ~2.5 kB (vector + record): few overflow pages
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute(f"PRAGMA synchronous={synchronous}")
         self.conn.execute("PRAGMA busy_timeout=60000")
@@ -156,7 +160,7 @@ class LocalDB:
                         row.target,
                         row.memory_type,
                         row.status,
-                        np.asarray(row.parts, dtype=np.int32).tobytes(),
+                        _PARTS.pack(*row.parts),
                         row.created,
                         row.said,
                         row.event_from,
@@ -228,7 +232,7 @@ class LocalDB:
             fetched = cursor.fetchall()
         dims = self.dims or 0
         rows = [
-            Row(r[0], r[1], r[2], r[3], tuple(np.frombuffer(r[4], dtype=np.int32).tolist()), r[5],
+            Row(r[0], r[1], r[2], r[3], _PARTS.unpack(r[4]), r[5],
                 tuple(json.loads(r[6])) if r[6] != "[]" else (), r[7], r[8], r[9])
             for r in fetched
         ]  # fmt: skip
