@@ -330,3 +330,43 @@ def test_unreachable_embedding_server_raises_backend_unavailable() -> None:
     base_url = f"http://127.0.0.1:{_closed_port()}/v1"
     with pytest.raises(BackendUnavailableError, match=f"cannot reach the embedding server at {base_url}"):
         _embed(_embedder(base_url, max_retries=0), (["hello"], "query"))
+
+
+# -- a whole flow, switched to OpenAI-compatible servers by config alone ------------------------
+
+
+def test_personal_retrieve_with_the_openai_preset(
+    chat_server: LocalServer, embedding_server: LocalServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flowmem import App
+    from flowmem.samples import DEMO_NOW, load_memories
+
+    monkeypatch.setenv("FLOWMEM_LLM_BASE_URL", chat_server.base_url)
+    monkeypatch.setenv("FLOWMEM_LLM_MODEL", chat_server.model)
+    monkeypatch.setenv("FLOWMEM_EMBEDDING_BASE_URL", embedding_server.base_url)
+    monkeypatch.setenv("FLOWMEM_EMBEDDING_MODEL", embedding_server.model)
+    overrides = [
+        "vector_store.default.backend=memory",
+        "embedding_model.default.params.query_input_type=query",
+        "embedding_model.default.params.document_input_type=passage",
+        "llm.default.params.max_tokens=64",
+    ]
+    memories = [m for m in load_memories() if m.target == "alice"][:30]
+
+    async def main() -> Any:
+        async with App(config="openai", overrides=overrides) as app:
+            vectors = await app.embedding_model().embed([m.content for m in memories])
+            await app.vector_store().upsert(
+                "demo", [m.model_copy(update={"vector": v}) for m, v in zip(memories, vectors, strict=True)]
+            )
+            return await app.run("personal_retrieve", query="what did I do last weekend?", user_id="alice",
+                                 workspace_id="demo", timestamp=DEMO_NOW)  # fmt: skip
+
+    response = asyncio.run(main())
+    # A 135M model answers as it can; the flow must still return memories and count every call.
+    assert response.memories
+    assert response.usage.llm_calls >= 2  # extract_time_op and semantic_rank_op both asked
+    assert response.usage.total_tokens > 0
+    spans = {span.op: span for span in response.trace.spans}
+    assert spans["semantic_rank_op"].notes["ranker"] == "llm"
+    assert spans["extract_time_op"].usage is not None and spans["extract_time_op"].usage.llm_calls == 1
