@@ -187,6 +187,19 @@ async def _import(
     app: App, store: VectorStore, records: Iterator[tuple[int, Memory]], workspace: str | None, embedding: str
 ) -> dict[str, int]:
     counts: dict[str, int] = {}
+    async with store.bulk_load():
+        await _import_batches(app, store, records, workspace, embedding, counts)
+    return counts
+
+
+async def _import_batches(
+    app: App,
+    store: VectorStore,
+    records: Iterator[tuple[int, Memory]],
+    workspace: str | None,
+    embedding: str,
+    counts: dict[str, int],
+) -> None:
     async for batch in _batches(records, workspace):
         missing = [m for m in batch if m.vector is None]
         if missing:
@@ -199,7 +212,6 @@ async def _import(
         for ws, memories in by_workspace.items():
             await store.upsert(ws, memories)
             counts[ws] = counts.get(ws, 0) + len(memories)
-    return counts
 
 
 async def _batches(records: Iterator[tuple[int, Memory]], workspace: str | None) -> AsyncIterator[list[Memory]]:

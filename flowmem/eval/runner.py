@@ -104,8 +104,9 @@ async def run_locomo(
                 progress(f"{spec.label}: {conversation.sample_id}: embedding {len(memories)} turns")
             vectors = await cache.embed(embedder, [m.content for m in memories])
             stored = [m.model_copy(update={"vector": v}) for m, v in zip(memories, vectors, strict=True)]
-            for start in range(0, len(stored), 500):
-                await store.upsert(workspace, stored[start : start + 500])
+            async with store.bulk_load():
+                for start in range(0, len(stored), 500):
+                    await store.upsert(workspace, stored[start : start + 500])
             result.ingest_seconds += time.perf_counter() - started
             try:
                 for number, question in enumerate(conversation.questions, 1):

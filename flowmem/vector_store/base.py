@@ -11,6 +11,7 @@ Scores: ``search`` returns memories with ``scores["similarity"]`` = cosine simil
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,6 +52,26 @@ class VectorStore(Backend):
     ``_iterate``, ``_count`` and ``stats``."""
 
     kind: ClassVar[BackendKind] = "vector_store"
+    _bulk_depth: int = 0
+
+    @asynccontextmanager
+    async def bulk_load(self) -> AsyncIterator[None]:
+        """A block of many writes: they must be searchable when it ends, not after each upsert.
+
+        Stores that make writes searchable by refreshing (Elasticsearch) refresh once at the end
+        instead of per upsert — fewer waits and fewer, larger segments. Writes by others through the
+        same store object during the block are not searchable before it ends either.
+        """
+        self._bulk_depth += 1
+        try:
+            yield
+        finally:
+            self._bulk_depth -= 1
+            if self._bulk_depth == 0:
+                await self._end_bulk_load()
+
+    async def _end_bulk_load(self) -> None:
+        """Make the block's writes searchable (stores whose writes always are need nothing)."""
 
     # -- the public, scope-checked API ---------------------------------------------------------
     async def upsert(self, workspace_id: str, memories: Sequence[Memory]) -> None:

@@ -277,7 +277,9 @@ class ElasticsearchStore(VectorStore):
         chunks = [items[i : i + size] for i in range(0, len(items), size)]
         gate = asyncio.Semaphore(self.params.bulk_concurrency)
         refresh: str | bool = self.params.refresh == "true"
-        if self.params.refresh == "wait_for":
+        if self._bulk_depth:
+            refresh = False  # a bulk load: one refresh when it ends (see _end_bulk_load)
+        elif self.params.refresh == "wait_for":
             # Same guarantee (searchable on return), two ways: a small write waits for the next
             # scheduled refresh, which concurrent writers share; a write of a full chunk or more
             # forces one refresh instead of idling up to refresh_interval (its segment is big anyway).
@@ -450,6 +452,10 @@ class ElasticsearchStore(VectorStore):
             "memories": sum(workspaces.values()),
             "workspaces": dict(sorted(workspaces.items())),
         }
+
+    async def _end_bulk_load(self) -> None:
+        if self._client is not None and self._exists:
+            await self.refresh()
 
     async def refresh(self) -> None:
         """Make every write so far searchable now (a forced refresh).
