@@ -7,7 +7,6 @@ stops a request after ``timeout`` seconds.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,7 @@ from pydantic import Field
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
-from flowmem.errors import BackendUnavailableError, FlowmemError
+from flowmem.openai_client import make_client, server_errors
 
 
 class OpenAIEmbeddingParams(EmbeddingParams):
@@ -52,23 +51,12 @@ class OpenAICompatibleEmbedding(EmbeddingModel):
 
     def _get_client(self) -> Any:
         if self._client is None:
-            try:
-                from openai import AsyncOpenAI
-            except ImportError:
-                raise BackendUnavailableError(
-                    "embedding_model backend openai_compatible needs the openai package: pip install 'flowmem[openai]'"
-                ) from None
-            self._client = AsyncOpenAI(
-                base_url=self.params.base_url,
-                api_key=self.params.api_key or _env_key(),
-                timeout=self.params.timeout,
-                max_retries=self.params.max_retries,
-            )
+            p = self.params
+            what = "embedding_model backend openai_compatible"
+            self._client = make_client(what, p.base_url, p.api_key, p.timeout, p.max_retries)
         return self._client
 
     async def _embed_batch(self, texts: list[str], kind: TextKind) -> np.ndarray:
-        import openai
-
         prefix = self.params.query_prefix if kind == "query" else self.params.document_prefix
         request: dict[str, Any] = {"model": self.params.model, "input": [prefix + t for t in texts]}
         if self.params.dims is not None:
@@ -76,24 +64,8 @@ class OpenAICompatibleEmbedding(EmbeddingModel):
         input_type = self.params.query_input_type if kind == "query" else self.params.document_input_type
         if input_type is not None:
             request["extra_body"] = {"input_type": input_type}
-        where = self.params.base_url or "https://api.openai.com/v1"
-        try:
+        with server_errors("embedding server", self.params.base_url, self.params.model, self.params.timeout):
             response = await self._get_client().embeddings.create(**request)
-        except openai.APITimeoutError:
-            raise BackendUnavailableError(
-                f"the embedding server at {where} did not answer within {self.params.timeout:g} s"
-            ) from None
-        except openai.APIConnectionError as exc:
-            cause = f" ({exc.__cause__})" if exc.__cause__ else ""
-            raise BackendUnavailableError(f"cannot reach the embedding server at {where}: {exc}{cause}") from None
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-            raise BackendUnavailableError(f"the embedding server at {where} refused the API key: {exc}") from None
-        except openai.NotFoundError as exc:
-            raise BackendUnavailableError(
-                f"the embedding server at {where} does not serve model '{self.params.model}': {exc}"
-            ) from None
-        except openai.APIStatusError as exc:
-            raise FlowmemError(f"the embedding server at {where} answered {exc.status_code}: {exc.message}") from None
         rows = sorted(response.data, key=lambda item: item.index)
         matrix = np.asarray([row.embedding for row in rows], dtype=np.float32)
         if self._learned_dims is None and matrix.ndim == 2:
@@ -104,8 +76,3 @@ class OpenAICompatibleEmbedding(EmbeddingModel):
         if self._client is not None:
             await self._client.close()
             self._client = None
-
-
-def _env_key() -> str:
-    # The openai client insists on a key; local servers ignore it.
-    return os.environ.get("OPENAI_API_KEY") or "not-needed"

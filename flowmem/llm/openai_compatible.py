@@ -9,14 +9,13 @@ package; ``timeout`` bounds each request.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from pydantic import Field
 
 from flowmem.backend import BackendParams, register_backend
-from flowmem.errors import BackendUnavailableError, FlowmemError
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
+from flowmem.openai_client import make_client, server_errors
 
 
 class OpenAIChatParams(BackendParams):
@@ -42,24 +41,10 @@ class OpenAICompatibleLLM(LLM):
         self._client: Any = None
         self._json_supported = self.params.json_mode
 
-    @property
-    def where(self) -> str:
-        return self.params.base_url or "https://api.openai.com/v1"
-
     def _get_client(self) -> Any:
         if self._client is None:
-            try:
-                from openai import AsyncOpenAI
-            except ImportError:
-                raise BackendUnavailableError(
-                    "llm backend openai_compatible needs the openai package: pip install 'flowmem[openai]'"
-                ) from None
-            self._client = AsyncOpenAI(
-                base_url=self.params.base_url,
-                api_key=self.params.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed",
-                timeout=self.params.timeout,
-                max_retries=self.params.max_retries,
-            )
+            p = self.params
+            self._client = make_client("llm backend openai_compatible", p.base_url, p.api_key, p.timeout, p.max_retries)
         return self._client
 
     async def chat(
@@ -80,7 +65,7 @@ class OpenAICompatibleLLM(LLM):
         }
         if json_mode and self._json_supported:
             request["response_format"] = {"type": "json_object"}
-        try:
+        with server_errors("LLM server", self.params.base_url, self.params.model, self.params.timeout):
             try:
                 response = await self._get_client().chat.completions.create(**request)
             except openai.BadRequestError as exc:
@@ -94,22 +79,6 @@ class OpenAICompatibleLLM(LLM):
                 except openai.BadRequestError:
                     raise exc from None
                 self._json_supported = False
-        except openai.APITimeoutError:
-            raise BackendUnavailableError(
-                f"the LLM server at {self.where} did not answer within {self.params.timeout:g} s"
-            ) from None
-        except openai.APIConnectionError as exc:
-            cause = f" ({exc.__cause__})" if exc.__cause__ else ""
-            raise BackendUnavailableError(f"cannot reach the LLM server at {self.where}: {exc}{cause}") from None
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-            raise BackendUnavailableError(f"the LLM server at {self.where} refused the API key: {exc}") from None
-        except openai.NotFoundError as exc:
-            raise BackendUnavailableError(
-                f"the LLM server at {self.where} does not serve model '{self.params.model}': {exc}"
-            ) from None
-        except openai.APIStatusError as exc:
-            message = str(exc.message).removeprefix(f"Error code: {exc.status_code} - ")
-            raise FlowmemError(f"the LLM server at {self.where} answered {exc.status_code}: {message}") from None
         choice = response.choices[0] if response.choices else None
         usage = getattr(response, "usage", None)
         return ChatResult(
