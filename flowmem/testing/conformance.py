@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from flowmem.errors import InputError
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -257,6 +258,49 @@ class VectorStoreConformance:
             assert top.scores["similarity"] == pytest.approx(1.0, abs=1e-3)
             seen = [m.memory_id async for batch in store.iterate(ws, batch_size=1_000) for m in batch]
             assert seen == [m.memory_id for m in memories]
+
+        self.run_case(case)
+
+    # -- the write path: history and the message ledger -----------------------------------------
+    def test_write_records_history_and_memorized_messages(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws, other = self.workspace(), self.workspace()
+            first = memory(ws, "m1", 1, content="Alice lives in Paris", source=["msg-1"])
+            added = HistoryEvent.of("add", new=first, flow_id="run-1", reason="new")
+            await store.write(ws, [first], history=[added], memorized=["msg-1", "msg-2"])
+            moved = memory(ws, "m2", 2, content="Alice moved to Berlin", source=["msg-3"])
+            expired = first.model_copy(update={"status": "expired"})
+            events = [
+                HistoryEvent.of("add", new=moved, flow_id="run-2"),
+                HistoryEvent.of("expire", old=first, new=expired, flow_id="run-2", reason="replaced by m2"),
+            ]
+            await store.write(ws, [moved, expired], history=events, memorized=["msg-3"])
+            await store.write(ws, [moved, expired], history=events, memorized=["msg-3"])  # a rerun: no duplicates
+            [got] = await store.get(ws, ["m1"])
+            assert got.status == "expired"
+            history = await store.history(ws, "m1")
+            assert [(e.event, e.reason) for e in history] == [("add", "new"), ("expire", "replaced by m2")]
+            assert history[1].old is not None and history[1].old["status"] == "valid"
+            assert history[1].new is not None and history[1].new["status"] == "expired"
+            assert history[1].flow_id == "run-2"
+            assert len(await store.history(ws)) == 3
+            assert await store.memorized(ws, ["msg-1", "msg-2", "msg-3", "msg-4"]) == {"msg-1", "msg-2", "msg-3"}
+            # another workspace sees none of it
+            assert await store.history(other, "m1") == []
+            assert await store.memorized(other, ["msg-1"]) == set()
+            with pytest.raises(ScopeError):
+                await store.write(other, history=[added])
+
+        self.run_case(case)
+
+    def test_write_of_history_alone(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            gone = memory(ws, "gone", 1)
+            await store.record_history(ws, [HistoryEvent.of("delete", old=gone, reason="deleted from the CLI")])
+            [event] = await store.history(ws, "gone")
+            assert event.event == "delete" and event.new is None and event.old is not None
+            assert await store.count(ws) == 0
 
         self.run_case(case)
 

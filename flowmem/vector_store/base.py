@@ -18,6 +18,7 @@ import numpy as np
 
 from flowmem.backend import Backend, BackendKind
 from flowmem.errors import FlowmemError, InputError, Problem
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 
@@ -85,6 +86,44 @@ class VectorStore(Backend):
         _check_scope(workspace_id)
         if not memories:
             return
+        await self._upsert(workspace_id, list(memories), self._vectors(workspace_id, memories))
+
+    async def write(
+        self,
+        workspace_id: str,
+        memories: Sequence[Memory] = (),
+        *,
+        history: Sequence[HistoryEvent] = (),
+        memorized: Sequence[str] = (),
+    ) -> None:
+        """One step of the write path: upsert ``memories``, record ``history``, mark messages ``memorized``.
+
+        Atomic where the store can be (``local``: one transaction; ``memory``); elsewhere the three
+        happen in that order and each is idempotent (memory ids and history event ids are derived
+        from their content), so a rerun after a crash finishes the job without duplicates.
+        """
+        _check_scope(workspace_id)
+        for event in history:
+            if event.workspace_id != workspace_id:
+                raise ScopeError(f"history event of workspace '{event.workspace_id}' written to '{workspace_id}'")
+        vectors = self._vectors(workspace_id, memories) if memories else None
+        await self._write(workspace_id, list(memories), vectors, list(history), list(dict.fromkeys(memorized)))
+
+    async def record_history(self, workspace_id: str, events: Sequence[HistoryEvent]) -> None:
+        """Record changes made outside :meth:`write` (e.g. a delete from the CLI)."""
+        await self.write(workspace_id, history=events)
+
+    async def history(self, workspace_id: str, memory_id: str | None = None, limit: int = 1000) -> list[HistoryEvent]:
+        """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
+        _check_scope(workspace_id)
+        return [e for e in await self._history(workspace_id, memory_id, limit) if e.workspace_id == workspace_id]
+
+    async def memorized(self, workspace_id: str, message_ids: Sequence[str]) -> set[str]:
+        """Which of these messages the write path has already turned into memories."""
+        _check_scope(workspace_id)
+        return await self._memorized(workspace_id, list(dict.fromkeys(message_ids))) if message_ids else set()
+
+    def _vectors(self, workspace_id: str, memories: Sequence[Memory]) -> np.ndarray:
         problems, seen = [], set()
         for memory in memories:
             if memory.workspace_id != workspace_id:
@@ -102,8 +141,7 @@ class VectorStore(Backend):
         widths = {len(m.vector) for m in memories}
         if len(widths) > 1:
             raise DimensionMismatchError(f"one upsert mixes vectors of {sorted(widths)} dimensions")
-        vectors = normalise(np.stack([m.vector for m in memories]))
-        await self._upsert(workspace_id, list(memories), vectors)
+        return normalise(np.stack([m.vector for m in memories]))
 
     async def get(self, workspace_id: str, ids: Sequence[str], *, with_vectors: bool = False) -> list[Memory]:
         """The memories with these ids in ``workspace_id``, in the order asked; unknown ids are skipped."""
@@ -158,6 +196,34 @@ class VectorStore(Backend):
         raise NotImplementedError
 
     # -- what backends implement -------------------------------------------------------------
+    async def _write(
+        self,
+        workspace_id: str,
+        memories: list[Memory],
+        vectors: np.ndarray | None,
+        history: list[HistoryEvent],
+        memorized: list[str],
+    ) -> None:
+        """In order, each step idempotent; stores that can do it atomically override this."""
+        if memories and vectors is not None:
+            await self._upsert(workspace_id, memories, vectors)
+        if history:
+            await self._record_history(workspace_id, history)
+        if memorized:
+            await self._mark_memorized(workspace_id, memorized)
+
+    async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
+        raise NotImplementedError
+
+    async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
+        raise NotImplementedError
+
+    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
+        raise NotImplementedError
+
+    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+        raise NotImplementedError
+
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
         raise NotImplementedError
 

@@ -27,6 +27,7 @@ import numpy as np
 from pydantic import Field
 
 from flowmem.backend import BackendParams, register_backend
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import SIMILARITY, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -88,8 +89,20 @@ class LocalStore(VectorStore):
 
     # -- operations (each runs whole on the worker thread) --------------------------------------
     def _upsert_sync(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
+        self._write_sync(workspace_id, memories, vectors, [], [])
+
+    def _write_sync(
+        self,
+        workspace_id: str,
+        memories: list[Memory],
+        vectors: np.ndarray | None,
+        history: list[HistoryEvent],
+        memorized: list[str],
+    ) -> None:
         rows = [Row.of(m) for m in memories]
-        revision = self._open().upsert(workspace_id, memories, rows, vectors)
+        revision = self._open().write(workspace_id, memories, rows, vectors, history, memorized)
+        if revision is None or vectors is None:
+            return
         cached = self._indexes.get(workspace_id)
         if cached is not None and cached[1] == revision - 1:
             # Nothing else was written in between: apply ours directly instead of reading it back.
@@ -141,6 +154,29 @@ class LocalStore(VectorStore):
     # -- the VectorStore interface -------------------------------------------------------------
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
         await self._call(self._upsert_sync, workspace_id, memories, vectors)
+
+    async def _write(
+        self,
+        workspace_id: str,
+        memories: list[Memory],
+        vectors: np.ndarray | None,
+        history: list[HistoryEvent],
+        memorized: list[str],
+    ) -> None:
+        # One SQLite transaction: a crash leaves all of it or none of it.
+        await self._call(self._write_sync, workspace_id, memories, vectors, history, memorized)
+
+    async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
+        await self._write(workspace_id, [], None, events, [])
+
+    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
+        await self._write(workspace_id, [], None, [], message_ids)
+
+    async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
+        return await self._call(lambda: self._open().history(workspace_id, memory_id, limit))
+
+    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+        return await self._call(lambda: self._open().memorized(workspace_id, message_ids))
 
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         return await self._call(lambda: self._open().records(workspace_id, ids, with_vectors))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from flowmem.errors import BackendUnavailableError
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import DimensionMismatchError
 from flowmem.vector_store.filters import PART_FIELDS
@@ -57,6 +59,20 @@ CREATE TABLE IF NOT EXISTS tombstones (
     PRIMARY KEY (workspace_id, memory_id)
 );
 CREATE INDEX IF NOT EXISTS tombstones_seq ON tombstones (workspace_id, seq);
+CREATE TABLE IF NOT EXISTS history (
+    event_id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    time TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_memory ON history (workspace_id, memory_id, time);
+CREATE TABLE IF NOT EXISTS messages (
+    workspace_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    memorized_at TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, message_id)
+);
 """
 
 _PARTS = struct.Struct(f"<{len(PART_FIELDS)}i")
@@ -137,45 +153,95 @@ class LocalDB:
     # -- writes --------------------------------------------------------------------------------
     def upsert(self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray) -> int:
         """Write memories atomically; returns the new revision."""
-        width = vectors.shape[1]
         with self.transaction():
-            self.check_dims(width, "vectors")
-            if self.dims is None:
-                self._set_meta("dims", str(width))
-            revision = self._bump()
+            return self._upsert(workspace_id, memories, rows, vectors)
+
+    def write(
+        self,
+        workspace_id: str,
+        memories: list[Memory],
+        rows: list[Row],
+        vectors: np.ndarray | None,
+        history: list[HistoryEvent],
+        memorized: list[str],
+    ) -> int | None:
+        """Memories, their history and the messages they came from, in one transaction.
+
+        Returns:
+            The new revision when memories were written, else ``None``.
+        """
+        with self.transaction():
+            revision = self._upsert(workspace_id, memories, rows, vectors) if vectors is not None else None
             self.conn.executemany(
-                "INSERT INTO memories (workspace_id, memory_id, seq, target, memory_type, status, parts, created,"
-                " said, event_from, event_to, sources, record, vector)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (workspace_id, memory_id) DO UPDATE SET seq = excluded.seq, target = excluded.target,"
-                " memory_type = excluded.memory_type, status = excluded.status, parts = excluded.parts,"
-                " created = excluded.created, said = excluded.said, event_from = excluded.event_from,"
-                " event_to = excluded.event_to, sources = excluded.sources, record = excluded.record,"
-                " vector = excluded.vector",
+                "INSERT OR IGNORE INTO history (event_id, workspace_id, memory_id, time, record) VALUES (?, ?, ?, ?, ?)",
+                ((e.event_id, e.workspace_id, e.memory_id, e.time.isoformat(), e.model_dump_json()) for e in history),
+            )
+            now = datetime.now().isoformat(timespec="seconds")
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO messages (workspace_id, message_id, memorized_at) VALUES (?, ?, ?)",
+                ((workspace_id, message_id, now) for message_id in memorized),
+            )
+        return revision
+
+    def history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
+        args: tuple[str, ...]
+        if memory_id is None:
+            query, args = "SELECT record FROM history WHERE workspace_id = ?", (workspace_id,)
+        else:
+            query, args = (
+                "SELECT record FROM history WHERE workspace_id = ? AND memory_id = ?",
+                (workspace_id, memory_id),
+            )
+        rows = self.conn.execute(f"{query} ORDER BY time DESC, rowid DESC LIMIT ?", (*args, limit)).fetchall()
+        return [HistoryEvent.model_validate_json(r[0]) for r in reversed(rows)]
+
+    def memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in _chunks(message_ids):
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT message_id FROM messages WHERE workspace_id = ? AND message_id IN ({marks})"
+            found.update(r[0] for r in self.conn.execute(query, (workspace_id, *chunk)))
+        return found
+
+    def _upsert(self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray) -> int:
+        width = vectors.shape[1]
+        self.check_dims(width, "vectors")
+        if self.dims is None:
+            self._set_meta("dims", str(width))
+        revision = self._bump()
+        self.conn.executemany(
+            "INSERT INTO memories (workspace_id, memory_id, seq, target, memory_type, status, parts, created,"
+            " said, event_from, event_to, sources, record, vector)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (workspace_id, memory_id) DO UPDATE SET seq = excluded.seq, target = excluded.target,"
+            " memory_type = excluded.memory_type, status = excluded.status, parts = excluded.parts,"
+            " created = excluded.created, said = excluded.said, event_from = excluded.event_from,"
+            " event_to = excluded.event_to, sources = excluded.sources, record = excluded.record,"
+            " vector = excluded.vector",
+            (
                 (
-                    (
-                        workspace_id,
-                        row.memory_id,
-                        revision,
-                        row.target,
-                        row.memory_type,
-                        row.status,
-                        _PARTS.pack(*row.parts),
-                        row.created,
-                        row.said,
-                        row.event_from,
-                        row.event_to,
-                        json.dumps(row.sources) if row.sources else "[]",
-                        memory.model_dump_json(exclude={"scores", "score_sources", "explain", "vector"}),
-                        vector.tobytes(),
-                    )
-                    for memory, row, vector in zip(memories, rows, vectors, strict=True)
-                ),
-            )
-            self.conn.executemany(
-                "DELETE FROM tombstones WHERE workspace_id = ? AND memory_id = ?",
-                ((workspace_id, row.memory_id) for row in rows),
-            )
+                    workspace_id,
+                    row.memory_id,
+                    revision,
+                    row.target,
+                    row.memory_type,
+                    row.status,
+                    _PARTS.pack(*row.parts),
+                    row.created,
+                    row.said,
+                    row.event_from,
+                    row.event_to,
+                    json.dumps(row.sources) if row.sources else "[]",
+                    memory.model_dump_json(exclude={"scores", "score_sources", "explain", "vector"}),
+                    vector.tobytes(),
+                )
+                for memory, row, vector in zip(memories, rows, vectors, strict=True)
+            ),
+        )
+        self.conn.executemany(
+            "DELETE FROM tombstones WHERE workspace_id = ? AND memory_id = ?",
+            ((workspace_id, row.memory_id) for row in rows),
+        )
         return revision
 
     def delete(self, workspace_id: str, ids: list[str]) -> tuple[list[str], int]:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from flowmem.backend import BackendParams, register_backend
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -33,6 +34,8 @@ class MemoryStore(VectorStore):
         self._records: dict[str, dict[str, Memory]] = {}
         self._indexes: dict[str, WorkspaceIndex] = {}
         self._dims: int | None = None
+        self._events: dict[str, dict[str, HistoryEvent]] = {}
+        self._memorized_ids: dict[str, set[str]] = {}
 
     def _check_dims(self, width: int) -> None:
         if self._dims is None:
@@ -98,6 +101,35 @@ class MemoryStore(VectorStore):
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         index = self._indexes.get(workspace_id)
         return 0 if index is None else index.count(filters)
+
+    async def _write(
+        self,
+        workspace_id: str,
+        memories: list[Memory],
+        vectors: np.ndarray | None,
+        history: list[HistoryEvent],
+        memorized: list[str],
+    ) -> None:
+        if memories and vectors is not None:
+            self._check_dims(vectors.shape[1])  # before anything changes: all or nothing
+            await self._upsert(workspace_id, memories, vectors)
+        await self._record_history(workspace_id, history)
+        await self._mark_memorized(workspace_id, memorized)
+
+    async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
+        recorded = self._events.setdefault(workspace_id, {})
+        for event in events:
+            recorded.setdefault(event.event_id, event.model_copy(deep=True))
+
+    async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
+        events = [e for e in self._events.get(workspace_id, {}).values() if memory_id in (None, e.memory_id)]
+        return [e.model_copy(deep=True) for e in sorted(events, key=lambda e: e.time)[-limit:]]
+
+    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
+        self._memorized_ids.setdefault(workspace_id, set()).update(message_ids)
+
+    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+        return set(message_ids) & self._memorized_ids.get(workspace_id, set())
 
     async def stats(self) -> dict[str, Any]:
         return {
