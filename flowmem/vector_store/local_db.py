@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
