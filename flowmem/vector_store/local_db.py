@@ -173,7 +173,8 @@ class LocalDB:
         with self.transaction():
             revision = self._upsert(workspace_id, memories, rows, vectors) if vectors is not None else None
             self.conn.executemany(
-                "INSERT OR IGNORE INTO history (event_id, workspace_id, memory_id, time, record) VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO history (event_id, workspace_id, memory_id, time, record)"
+                " VALUES (?, ?, ?, ?, ?)",
                 ((e.event_id, e.workspace_id, e.memory_id, e.time.isoformat(), e.model_dump_json()) for e in history),
             )
             now = datetime.now().isoformat(timespec="seconds")
