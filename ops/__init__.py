@@ -1,21 +1,29 @@
 """flowmem's built-in ops, one module per op. Importing this package registers them all."""
 
 from . import (
+    contra_repeat_op,
     extract_time_op,
     fuse_rerank_op,
+    get_observation_op,
+    info_filter_op,
     print_memory_op,
     read_message_op,
     retrieve_memory_op,
     semantic_rank_op,
     set_query_op,
+    update_vector_store_op,
 )
 
 __all__ = [
+    "contra_repeat_op",
     "extract_time_op",
     "fuse_rerank_op",
+    "get_observation_op",
+    "info_filter_op",
     "print_memory_op",
     "read_message_op",
     "retrieve_memory_op",
     "semantic_rank_op",
     "set_query_op",
+    "update_vector_store_op",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from loguru import logger
 
 from flowmem._version import __version__
-from flowmem.cli import commands, eval_cmd, store
+from flowmem.cli import commands, eval_cmd, ingest, store
 from flowmem.errors import FlowmemError
 
 
@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     store.add_parser(sub, common)
     eval_cmd.add_parser(sub, common)
+    ingest.add_parser(sub, common)
 
     validate = sub.add_parser("validate", parents=[common], help="check every flow of the resolved config")
     validate.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")

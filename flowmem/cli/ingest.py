@@ -1,0 +1,103 @@
+"""``flowmem ingest FILE.jsonl -u ID``: chat messages (or ready-made memories) into memories, resumably.
+
+Messages go through the write flow (``personal_summary``) in batches, oldest first. Messages the
+store already marks memorized are skipped, so an interrupted ingest is finished by running the
+same command again. A bad line stops with its line number (``--skip-bad`` skips it instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from typing import Any
+
+from flowmem.app import App
+from flowmem.cli.store import _input
+from flowmem.errors import InputError, Problem
+from flowmem.schema.actions import MemoryAction
+from flowmem.schema.history import HistoryEvent
+from flowmem.schema.jsonl import read_jsonl
+from flowmem.schema.memory import Memory, Message
+from flowmem.vector_store.base import VectorStore
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    ingest = sub.add_parser(
+        "ingest", parents=[common], help="turn chat messages (JSONL) into memories",
+        description="Messages: one JSON object per line with role, name, content, time_created and optionally "
+        "message_id. With --memories: one memory per line (as `flowmem store export` writes).",
+    )  # fmt: skip
+    ingest.add_argument("file", metavar="FILE", help="a JSONL file (- for stdin)")
+    ingest.add_argument("-u", "--user", dest="user_id", help="whose messages (required for messages)")
+    ingest.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope)")
+    ingest.add_argument("--flow", default="personal_summary", help="the write flow (default personal_summary)")
+    ingest.add_argument("--batch", type=int, default=50, help="messages per flow run (default 50)")
+    ingest.add_argument("--memories", action="store_true", help="the lines are memories, not messages")
+    ingest.add_argument("--skip-bad", action="store_true", help="skip malformed lines instead of stopping")
+    ingest.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    ingest.set_defaults(handler=cmd_ingest)
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    if args.batch < 1:
+        raise InputError(Problem("--batch", f"must be at least 1, got {args.batch}"))
+    if not args.memories and not args.user_id:
+        raise InputError(Problem("ingest", "messages need the user they belong to: give -u/--user ID"))
+    source = "<stdin>" if args.file == "-" else args.file
+    with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, _input(args.file) as lines:
+        if args.memories:
+            memories = [m for _, m in read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)]
+            counts = app.run_coroutine(_ingest_memories(app, app.vector_store(), memories, args.workspace))
+        else:
+            messages = [m for _, m in read_jsonl(lines, Message, source=source, skip_bad=args.skip_bad)]
+            counts = app.run_coroutine(_ingest_messages(app, args, messages))
+    summary = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "nothing to do"
+    print(f"\r\033[K{summary}" if sys.stderr.isatty() else summary, file=sys.stderr)
+    return 0
+
+
+async def _ingest_messages(app: App, args: argparse.Namespace, messages: list[Message]) -> Counter[str]:
+    store = app.vector_store()
+    app.flow(args.flow)  # an invalid flow fails before anything is written
+    messages = sorted(messages, key=lambda m: m.time_created)
+    done = await store.memorized(args.workspace, [m.message_id for m in messages])
+    todo = [m for m in messages if m.message_id not in done and not m.memorized]
+    counts: Counter[str] = Counter({"messages already memorized": len(messages) - len(todo)})
+    for start in range(0, len(todo), args.batch):
+        batch = todo[start : start + args.batch]
+        response = await app.run(args.flow, messages=batch, user_id=args.user_id, workspace_id=args.workspace)
+        actions: list[MemoryAction] = response.outputs.get("memory_actions") or []
+        counts.update(a.action for a in actions)
+        counts["messages"] += len(batch)
+        _progress(start + len(batch), len(todo), counts)
+    return counts
+
+
+async def _ingest_memories(app: App, store: VectorStore, memories: list[Memory], workspace: str) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    async with store.bulk_load():
+        for start in range(0, len(memories), 500):
+            batch = [m.model_copy(update={"workspace_id": workspace}) for m in memories[start : start + 500]]
+            missing = [m for m in batch if m.vector is None]
+            if missing:
+                vectors = await app.embedding_model().embed([m.content for m in missing])
+                for memory, vector in zip(missing, vectors, strict=True):
+                    memory.vector = vector
+            history = [HistoryEvent.of("add", new=m, reason="ingested from a file") for m in batch]
+            await store.write(workspace, batch, history=history)
+            counts["add"] += len(batch)
+            _progress(start + len(batch), len(memories), counts)
+    return counts
+
+
+def _progress(done: int, total: int, counts: Counter[str]) -> None:
+    width = 30
+    filled = int(width * done / total) if total else width
+    shown = " ".join(f"{kind} {counts[kind]}" for kind in ("add", "update", "expire", "skip") if counts[kind])
+    line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {shown}"
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\033[K{line}")
+    else:
+        sys.stderr.write(line + "\n")
+    sys.stderr.flush()

@@ -1,0 +1,196 @@
+"""``contra_repeat_op``: new memories against what is already remembered — add, update or expire."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field
+
+from flowmem.context import OpContext
+from flowmem.llm.calls import ask
+from flowmem.llm.parse import parse_json
+from flowmem.op import Op, OpParams, register_op
+from flowmem.prompts import load_prompt
+from flowmem.schema.actions import MemoryAction
+from flowmem.schema.memory import Memory
+from flowmem.scoring.slots import contradicts
+from flowmem.vector_store.filters import MemoryFilter
+
+Candidate = tuple[Memory, float]
+
+
+@register_op
+class ContraRepeatOp(Op):
+    """Decide, for each new memory, whether to add it, update an existing one, or expire one it contradicts.
+
+    Each new memory is compared with its ``top_k`` nearest valid memories of the user in scope
+    (and with the new memories decided before it). Offline rules, in order: the same text again
+    is *skipped* (its message is added to the existing memory's sources); a newer statement of a
+    single-valued fact ("I live in …", "I work at …", "I'm vegetarian" — :mod:`flowmem.scoring.slots`)
+    with a different value *expires* the old memory (``replace``, the default: newer wins, the old
+    one is marked expired, never deleted) or keeps both (``keep_both``); a near-duplicate (cosine ≥
+    ``duplicate_similarity``) *updates* the existing memory with the newer wording; anything else is
+    *added*. Policy ``llm`` asks the LLM instead, falling back to the rules on an unusable reply.
+    """
+
+    class Params(OpParams):
+        policy: Literal["replace", "keep_both", "llm"] = Field(
+            "replace", description="contradictions: newer wins (old expired), keep both, or ask the LLM"
+        )
+        duplicate_similarity: float = Field(
+            0.95, ge=0, le=1, description="cosine at or above which a new memory updates an existing one"
+        )
+        top_k: int = Field(5, ge=1, le=100, description="how many nearest existing memories to compare with")
+
+    params: Params
+    reads = ("new_memories", "workspace_id", "user_id")
+    writes = ("memory_actions",)
+    uses = ("embedding_model", "vector_store", "llm")
+    degradation = "decides with the offline rules (policy replace)"
+
+    async def execute(self, ctx: OpContext) -> None:
+        ctx["memory_actions"] = await self._decide_all(ctx, use_llm=self.params.policy == "llm" and self.llm.available)
+
+    async def degrade(self, ctx: OpContext, error: BaseException) -> None:
+        ctx["memory_actions"] = await self._decide_all(ctx, use_llm=False)
+
+    async def _decide_all(self, ctx: OpContext, *, use_llm: bool) -> list[MemoryAction]:
+        new: list[Memory] = ctx["new_memories"]
+        if not new:
+            return []
+        workspace, store = ctx["workspace_id"], self.vector_store
+        vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
+        new = [m.model_copy(update={"vector": v}) for m, v in zip(new, vectors, strict=True)]
+        stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
+        state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
+        actions: list[MemoryAction] = []
+        for memory in new:
+            if memory.memory_id in stored or memory.memory_id in state:
+                actions.append(MemoryAction(action="skip", memory=memory, reason="already stored (a rerun)"))
+                continue
+            candidates = await self._candidates(ctx, memory, state)
+            decided = await self._decide_llm(ctx, memory, candidates) if use_llm else None
+            for action in decided or self._decide_rules(memory, candidates):
+                if action.action != "skip":
+                    state[action.memory.memory_id] = action.memory
+                actions.append(action)
+        counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
+        ctx.note("decisions", counts)
+        return actions
+
+    async def _candidates(self, ctx: OpContext, memory: Memory, state: dict[str, Memory]) -> list[Candidate]:
+        flt = MemoryFilter(target=ctx["user_id"], status="valid")
+        found = await self.vector_store.search(ctx["workspace_id"], memory.vector, self.params.top_k, flt)
+        candidates: dict[str, Candidate] = {}
+        for hit in found:
+            current = state.get(hit.memory_id, hit)
+            if current.status == "valid":
+                candidates[hit.memory_id] = (current, hit.scores.get("similarity", 0.0))
+        for other in state.values():  # this batch's own memories are not in the store yet
+            if other.status == "valid" and other.target == memory.target and other.vector is not None:
+                candidates[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
+        ranked = sorted(candidates.values(), key=lambda c: c[1], reverse=True)[: self.params.top_k]
+        return [(await self._with_vector(ctx, c), score) for c, score in ranked]
+
+    async def _with_vector(self, ctx: OpContext, memory: Memory) -> Memory:
+        if memory.vector is not None:
+            return memory
+        [full] = await self.vector_store.get(ctx["workspace_id"], [memory.memory_id], with_vectors=True)
+        return full
+
+    def _decide_rules(self, memory: Memory, candidates: list[Candidate]) -> list[MemoryAction]:
+        key = _normal(memory.content)
+        for old, _ in candidates:
+            if _normal(old.content) == key:
+                if set(memory.source) <= set(old.source):
+                    return [MemoryAction(action="skip", memory=old, reason=f"same as {old.memory_id}")]
+                return [MemoryAction(action="update", memory=_merge(old, memory, keep_text=True), old=old,
+                                     reason=f"the same again, from {', '.join(memory.source)}")]  # fmt: skip
+        for old, _ in candidates:
+            slot = contradicts(old.content, memory.content)
+            if slot is None:
+                continue
+            if self.params.policy == "keep_both":
+                return [
+                    MemoryAction(action="add", memory=memory, reason=f"contradicts {old.memory_id} ({slot}); kept both")
+                ]
+            if memory.created_at < old.created_at:  # an older statement arriving late: stored, already expired
+                stale = memory.model_copy(update={"status": "expired"})
+                return [MemoryAction(action="add", memory=stale, reason=f"older than {old.memory_id} ({slot})")]
+            expired = old.model_copy(update={"status": "expired", "updated_at": memory.created_at})
+            return [
+                MemoryAction(
+                    action="expire", memory=expired, old=old, reason=f"{slot}: replaced by {memory.memory_id}"
+                ),
+                MemoryAction(action="add", memory=memory, reason=f"{slot}: replaces {old.memory_id}"),
+            ]
+        for old, similarity in candidates:
+            if similarity >= self.params.duplicate_similarity:
+                reason = f"near-duplicate of {old.memory_id} (cosine {similarity:.3f})"
+                return [
+                    MemoryAction(action="update", memory=_merge(old, memory, keep_text=False), old=old, reason=reason)
+                ]
+        return [MemoryAction(action="add", memory=memory, reason="new")]
+
+    async def _decide_llm(
+        self, ctx: OpContext, memory: Memory, candidates: list[Candidate]
+    ) -> list[MemoryAction] | None:
+        if not candidates:
+            return None
+        prompt = load_prompt("contra_repeat")
+        listing = "\n".join(f"{i}. [{c.created_at:%Y-%m-%d}] {c.content}" for i, (c, _) in enumerate(candidates))
+        user = prompt.user.format(new=f"[{memory.created_at:%Y-%m-%d}] {memory.content}", existing=listing)
+        reply = await ask(self.llm, ctx, prompt.system, user, json_mode=True, max_tokens=100)
+        decision = _llm_decision(parse_json(reply.text), len(candidates))
+        if decision is None:
+            ctx.warn(f"LLM decision for {memory.memory_id} was unusable; decided by the rules")
+            return None
+        action, index = decision
+        if action == "add" or index is None:
+            return [MemoryAction(action="add", memory=memory, reason="LLM: new")]
+        old = candidates[index][0]
+        if action == "skip":
+            return [MemoryAction(action="skip", memory=old, reason=f"LLM: already known as {old.memory_id}")]
+        if action == "update":
+            return [MemoryAction(action="update", memory=_merge(old, memory, keep_text=False), old=old,
+                                 reason=f"LLM: updates {old.memory_id}")]  # fmt: skip
+        expired = old.model_copy(update={"status": "expired", "updated_at": memory.created_at})
+        return [
+            MemoryAction(action="expire", memory=expired, old=old, reason=f"LLM: contradicted by {memory.memory_id}"),
+            MemoryAction(action="add", memory=memory, reason=f"LLM: replaces {old.memory_id}"),
+        ]
+
+
+def _normal(text: str) -> str:
+    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
+
+
+def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:
+    """``old`` brought up to date by ``new``: newer wording (unless ``keep_text``), sources joined, times known."""
+    update: dict[str, Any] = {
+        "source": list(dict.fromkeys([*old.source, *new.source])),
+        "keywords": list(dict.fromkeys([*old.keywords, *new.keywords]))[:10],
+        "updated_at": max(old.updated_at, new.created_at),
+    }
+    if not keep_text:
+        update.update(content=new.content, vector=new.vector, when_to_use=new.when_to_use or old.when_to_use)
+        if new.event_time is not None:
+            update.update({k: getattr(new, k) for k in type(new).model_fields if k.startswith("event_")})
+    return old.model_copy(update=update)
+
+
+def _llm_decision(data: Any, count: int) -> tuple[str, int | None] | None:
+    if not isinstance(data, dict):
+        return None
+    action = str(data.get("action", "")).strip().lower()
+    if action not in ("add", "update", "expire", "skip"):
+        return None
+    target = data.get("target", data.get("existing"))
+    if action == "add":
+        return action, None
+    try:
+        index = int(str(target).strip())
+    except (TypeError, ValueError):
+        return None
+    return (action, index) if 0 <= index < count else None

@@ -1,0 +1,47 @@
+"""``update_vector_store_op``: apply the write path's decisions, with history, and mark the messages memorized."""
+
+from __future__ import annotations
+
+from flowmem.context import OpContext
+from flowmem.op import Op, register_op
+from flowmem.schema.actions import MemoryAction
+from flowmem.schema.history import HistoryEvent
+from flowmem.schema.memory import Memory, Message
+
+
+@register_op
+class UpdateVectorStoreOp(Op):
+    """Store the added, updated and expired memories, record each change in the history, and mark
+    every message of the run memorized — in one transaction on the local store.
+
+    Memory ids and history event ids derive from their content and the message they came from, so a
+    run cut short by a crash leaves nothing half-written there, and running the same messages again
+    finishes the job without duplicates.
+    """
+
+    reads = ("memory_actions", "messages", "workspace_id")
+    writes = ("answer",)
+    uses = ("vector_store",)
+
+    async def execute(self, ctx: OpContext) -> None:
+        actions: list[MemoryAction] = ctx["memory_actions"]
+        messages: list[Message] = ctx["messages"]
+        final: dict[str, Memory] = {}
+        history: list[HistoryEvent] = []
+        for action in actions:
+            if action.action == "skip":
+                continue
+            final[action.memory.memory_id] = action.memory  # a memory changed twice: its last state
+            history.append(
+                HistoryEvent.of(
+                    action.action, old=action.old, new=action.memory, flow_id=ctx.flow_id, reason=action.reason
+                )
+            )
+        memorized = [m.message_id for m in messages]
+        await self.vector_store.write(ctx["workspace_id"], list(final.values()), history=history, memorized=memorized)
+        counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
+        ctx.note("applied", counts)
+        ctx["answer"] = (
+            f"added {counts['add']}, updated {counts['update']}, expired {counts['expire']}, skipped {counts['skip']}; "
+            f"{len(memorized)} messages memorized"
+        )

@@ -1,0 +1,176 @@
+"""The write path: personal_summary and `flowmem ingest`, offline (local e5 embeddings, no LLM)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flowmem import App
+from flowmem.samples import chat_path
+from flowmem.schema.memory import Memory
+from tests.unit.cli.test_cli import run_cli
+
+EPHEMERAL = ["vector_store.default.backend=memory"]
+
+
+def message(message_id: str, content: str, when: datetime, role: str = "user") -> dict[str, Any]:
+    return {"message_id": message_id, "role": role, "name": "alice" if role == "user" else "assistant",
+            "content": content, "time_created": when.isoformat()}  # fmt: skip
+
+
+def summarize(app: App, messages: list[dict[str, Any]], workspace: str = "w") -> Any:
+    return app.run_sync("personal_summary", messages=messages, user_id="alice", workspace_id=workspace)
+
+
+def all_memories(app: App, workspace: str = "w") -> list[Memory]:
+    async def collect() -> list[Memory]:
+        return [m async for batch in app.vector_store().iterate(workspace) for m in batch]
+
+    return app.run_coroutine(collect())
+
+
+T0 = datetime(2024, 5, 6, 9, 0)  # a Monday
+
+
+def test_messages_become_time_stamped_memories() -> None:
+    with App(overrides=EPHEMERAL) as app:
+        response = summarize(app, [
+            message("m1", "Yesterday I ran 5k around Lake Merritt in 31:20, my best time so far.", T0),
+            message("m2", "Great job! Keep it up.", T0 + timedelta(minutes=1), role="assistant"),
+            message("m3", "thanks!", T0 + timedelta(minutes=2)),
+            message("m4", "I'm flying to Chicago next Thursday for a design conference.", T0 + timedelta(minutes=3)),
+        ])  # fmt: skip
+        memories = {m.source[0]: m for m in all_memories(app)}
+    assert response.answer.startswith("added 2, updated 0, expired 0, skipped 0; 4 messages memorized")
+    assert set(memories) == {"m1", "m4"}  # the assistant's reply and the pleasantry are not memories
+    run = memories["m1"]
+    assert (run.msg_year, run.msg_month, run.msg_day, run.msg_weekday, run.msg_hour) == (2024, 5, 6, 1, 9)
+    assert (run.event_year, run.event_month, run.event_day) == (2024, 5, 5)  # "yesterday", from the message's time
+    assert memories["m4"].event_start == datetime(2024, 5, 9)  # "next Thursday": the coming one (timeexpr rules)
+    assert run.memory_type == "conversation" and run.target == "alice" and run.keywords
+
+
+def test_near_duplicate_updates_and_same_again_adds_nothing() -> None:
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [message("a", "I love hiking, it's my favourite way to spend a weekend.", T0)])
+        second = summarize(app, [message("b", "Hiking is honestly my favourite thing.", T0 + timedelta(days=9))])
+        third = summarize(app, [message("c", "Hiking is honestly my favourite thing.", T0 + timedelta(days=10))])
+        memories = all_memories(app)
+        history = app.run_coroutine(app.vector_store().history("w"))
+    assert "updated 1" in second.answer and "updated 1" in third.answer
+    [memory] = memories
+    assert memory.content == "Hiking is honestly my favourite thing."
+    assert memory.source == ["a", "b", "c"]
+    assert [e.event for e in history] == ["add", "update", "update"]
+    assert "near-duplicate" in history[1].reason and history[1].old["content"].startswith("I love hiking")
+
+
+def test_a_move_expires_the_old_home_and_history_shows_it() -> None:
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [message("p", "I live in Paris, in a tiny flat near the canal.", T0)])
+        response = summarize(app, [message("b", "Big news: I moved to Berlin last month!", T0 + timedelta(days=60))])
+        memories = {m.source[0]: m for m in all_memories(app)}
+        history = app.run_coroutine(app.vector_store().history("w", memories["p"].memory_id))
+        answer = app.run_sync("personal_retrieve", query="where do I live?", user_id="alice", workspace_id="w",
+                              timestamp=T0 + timedelta(days=61))  # fmt: skip
+    assert "expired 1" in response.answer
+    assert memories["p"].status == "expired" and memories["b"].status == "valid"
+    assert [(e.event, e.reason) for e in history] == [
+        ("add", "new"),
+        ("expire", f"residence: replaced by {memories['b'].memory_id}"),
+    ]
+    assert [m.memory_id for m in answer.memories] == [memories["b"].memory_id]  # retrieval skips expired memories
+
+
+def test_keep_both_policy() -> None:
+    with App(overrides=[*EPHEMERAL, "op.contra_repeat_op.params.policy=keep_both"]) as app:
+        summarize(app, [message("p", "I live in Paris.", T0)])
+        summarize(app, [message("b", "I moved to Berlin.", T0 + timedelta(days=1))])
+        assert {m.status for m in all_memories(app)} == {"valid"}
+
+
+def test_sample_chat_ingest_is_resumable_and_answers_time_scoped_questions(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLOWMEM_HOME", str(tmp_path))
+    code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
+    assert code == 0, err
+    summary = err.strip().splitlines()[-1]
+    assert "messages 261" in summary and "expire 2" in summary
+    code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
+    assert err.strip().splitlines()[-1] == "messages already memorized 261"  # twice adds nothing
+    with App() as app:
+        memories = all_memories(app, "demo")
+        expired = {m.content.split(",")[0] for m in memories if m.status == "expired"}
+        assert expired == {"I live in Oakland", "Also"}  # Oakland → Berkeley; vegetarian → fish again
+        assert all(m.msg_year == 2024 and m.msg_day > 0 for m in memories)
+        assert sum(m.event_year > 0 for m in memories) >= 20
+        response = app.run_sync("personal_retrieve", query="what did I do last weekend?", user_id="alice",
+                                workspace_id="demo", timestamp=datetime(2024, 5, 15, 10))  # fmt: skip
+    top = response.memories[:3]
+    assert all(m.scores["time_match"] == 1.0 for m in top)
+    assert any("外婆" in m.content for m in top)
+
+
+WRITER = """
+import sys
+from flowmem.cli.main import main
+sys.exit(main(["ingest", sys.argv[1], "-u", "alice", "-w", "demo", "--batch", "10"]))
+"""
+
+
+def test_killed_ingest_then_rerun_loses_nothing_and_duplicates_nothing(tmp_path: Path) -> None:
+    killed, clean = tmp_path / "killed", tmp_path / "clean"
+
+    def ingest(home: Path) -> subprocess.Popen[str]:
+        return subprocess.Popen([sys.executable, "-c", WRITER, str(chat_path())], stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "FLOWMEM_HOME": str(home)})  # fmt: skip
+
+    writer = ingest(killed)
+    assert writer.stderr is not None
+    for _ in range(8):  # let it get through several batches, then kill it mid-run
+        writer.stderr.readline()
+    os.kill(writer.pid, signal.SIGKILL)
+    writer.wait(timeout=60)
+    for home in (killed, clean):
+        finished = ingest(home)
+        _, err = finished.communicate(timeout=300)
+        assert finished.returncode == 0, err
+
+    def state(home: Path) -> list[tuple[str, str, str]]:
+        os.environ["FLOWMEM_HOME"] = str(home)
+        try:
+            with App() as app:
+                return sorted((m.memory_id, m.status, m.content) for m in all_memories(app, "demo"))
+        finally:
+            os.environ.pop("FLOWMEM_HOME", None)
+
+    assert state(killed) == state(clean)
+    assert len(state(clean)) > 40
+
+
+def test_ingest_bad_lines_and_memories_mode(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "chat.jsonl"
+    bad.write_text(json.dumps(message("m1", "I live in Lisbon.", T0), default=str) + "\n{oops\n")
+    code, _, err = run_cli(capsys, "ingest", str(bad), "-u", "alice", *EPHEMERAL)
+    assert code == 2 and f"{bad} line 2" in err and "Traceback" not in err
+    code, _, err = run_cli(capsys, "ingest", str(bad), "-u", "alice", "--skip-bad", *EPHEMERAL)
+    assert code == 0 and "add 1" in err
+    code, _, err = run_cli(capsys, "ingest", str(bad), *EPHEMERAL)
+    assert code == 2 and "-u/--user" in err
+    memories = tmp_path / "memories.jsonl"
+    memories.write_text(json.dumps({"workspace_id": "x", "content": "Alice likes tea"}) + "\n")
+    code, _, err = run_cli(capsys, "ingest", str(memories), "--memories", "-w", "w", *EPHEMERAL)
+    assert code == 0 and "add 1" in err
+
+
+assert asyncio  # imported for users reading these tests as examples
