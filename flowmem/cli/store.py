@@ -19,6 +19,7 @@ from flowmem.app import App
 from flowmem.config.schema import SECTIONS
 from flowmem.errors import InputError, Problem
 from flowmem.samples import memories_path
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.jsonl import dump_line, read_jsonl
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
@@ -55,9 +56,19 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     get.add_argument("ids", nargs="+", metavar="ID", help="memory ids, then any key=value config overrides")
     get.set_defaults(handler=cmd_get, overrides=[])
 
-    delete = commands.add_parser("delete", parents=[scoped], help="delete memories by id")
-    delete.add_argument("ids", nargs="+", metavar="ID", help="memory ids, then any key=value config overrides")
+    delete = commands.add_parser("delete", parents=[scoped], help="delete memories by id or by source message")
+    delete.add_argument("ids", nargs="*", metavar="ID", help="memory ids, then any key=value config overrides")
+    delete.add_argument(
+        "--source-message", action="append", default=[], metavar="MESSAGE_ID",
+        help="delete every memory derived from this message (repeatable)",
+    )  # fmt: skip
     delete.set_defaults(handler=cmd_delete, overrides=[])
+
+    history = commands.add_parser("history", parents=[scoped], help="what happened to a memory (or to all)")
+    history.add_argument("ids", nargs="*", metavar="ID", help="memory ids (none: the workspace's latest changes)")
+    history.add_argument("--limit", type=int, default=50, help="at most this many events per memory")
+    history.add_argument("--json", action="store_true", help="print JSON lines")
+    history.set_defaults(handler=cmd_history, overrides=[])
 
     export = commands.add_parser("export", parents=[scoped], help="write a workspace's memories as JSON lines")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
@@ -145,10 +156,57 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    with _app(args) as app:
-        deleted = app.run_coroutine(app.vector_store(args.store).delete(args.workspace, args.ids))
-    print(f"deleted {deleted} of {len(set(args.ids))} memories from workspace '{args.workspace}'")
+    async def delete(store: VectorStore) -> tuple[int, int]:
+        ids = list(args.ids)
+        for message_id in args.source_message:
+            async for batch in store.iterate(args.workspace, MemoryFilter(source=message_id), batch_size=500):
+                ids += [m.memory_id for m in batch]
+        ids = list(dict.fromkeys(ids))
+        doomed = await store.get(args.workspace, ids)
+        deleted = await store.delete(args.workspace, ids)
+        why = "deleted from the command line" + (f" (derived from {', '.join(args.source_message)})"
+                                                 if args.source_message else "")  # fmt: skip
+        await store.record_history(args.workspace, [HistoryEvent.of("delete", old=m, reason=why) for m in doomed])
+        return deleted, len(ids)
+
+    app = _app(args)
+    if not args.ids and not args.source_message:
+        raise InputError(Problem("store delete", "give memory IDs or --source-message MESSAGE_ID"))
+    with app:
+        deleted, asked = app.run_coroutine(delete(app.vector_store(args.store)))
+    print(f"deleted {deleted} of {asked} memories from workspace '{args.workspace}'")
     return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    async def collect(store: VectorStore) -> list[HistoryEvent]:
+        if not args.ids:
+            return await store.history(args.workspace, None, args.limit)
+        return [e for memory_id in args.ids for e in await store.history(args.workspace, memory_id, args.limit)]
+
+    with _app(args) as app:
+        events = app.run_coroutine(collect(app.vector_store(args.store)))
+    for event in events:
+        if args.json:
+            sys.stdout.write(dump_line(event.model_dump(mode="json")))
+            continue
+        before = _short(event.old)
+        after = _short(event.new)
+        change = {"add": f"+ {after}", "delete": f"- {before}", "expire": f"expired: {before}"}.get(
+            event.event, f"{before}\n      → {after}"
+        )
+        print(f"{event.time:%Y-%m-%d %H:%M:%S}  {event.event:<6}  {event.memory_id}  {event.reason}")
+        print(f"      {change}")
+    if not events:
+        print(f"(no history in workspace '{args.workspace}' for {' '.join(args.ids) or 'any memory'})", file=sys.stderr)
+    return 0
+
+
+def _short(record: dict[str, Any] | None) -> str:
+    if record is None:
+        return "-"
+    content = " ".join(str(record.get("content", "")).split())
+    return f"[{record.get('status', '?')}] {content[:100]}"
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -174,3 +174,98 @@ def test_ingest_bad_lines_and_memories_mode(capsys: pytest.CaptureFixture[str], 
 
 
 assert asyncio  # imported for users reading these tests as examples
+
+
+def test_store_history_and_delete_by_source_message(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLOWMEM_HOME", str(tmp_path))
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text("".join(json.dumps(m, default=str) + "\n" for m in [
+        message("p", "I live in Paris.", T0), message("b", "I moved to Berlin.", T0 + timedelta(days=3)),
+    ]))  # fmt: skip
+    assert run_cli(capsys, "ingest", str(chat), "-u", "alice")[0] == 0
+    with App() as app:
+        paris = next(m for m in all_memories(app, "default") if m.source == ["p"])
+    code, out, _ = run_cli(capsys, "store", "history", paris.memory_id)
+    assert code == 0
+    assert [line.split()[2] for line in out.splitlines()[::2]] == ["add", "expire"]
+    assert "expired: [valid] I live in Paris." in out
+    code, out, _ = run_cli(capsys, "store", "history", paris.memory_id, "--json")
+    assert [json.loads(line)["event"] for line in out.splitlines()] == ["add", "expire"]
+    code, out, _ = run_cli(capsys, "store", "delete", "--source-message", "b")
+    assert code == 0 and "deleted 1 of 1" in out
+    with App() as app:
+        assert [m.source for m in all_memories(app, "default")] == [["p"]]
+    code, out, _ = run_cli(capsys, "store", "history")
+    assert "delete" in out and "derived from b" in out
+    code, _, err = run_cli(capsys, "store", "delete")
+    assert code == 2 and "--source-message" in err
+
+
+# -- the LLM paths, with the fake LLM ----------------------------------------------------------
+
+
+def llm_app(replies: dict[str, str], *overrides: str) -> App:
+    return App(
+        config={"llm": {"default": {"backend": "fake", "params": {"by_prompt": replies, "replies": ["{}"]}}}},
+        overrides=[*EPHEMERAL, *overrides],
+    )
+
+
+CHAT = [
+    message("m0", "I adopted a grey cat called Mochi in February.", T0),
+    message("m1", "Can you recommend a podcast?", T0 + timedelta(minutes=1)),
+    message("m2", "My sister Grace is a nurse in San Rafael.", T0 + timedelta(minutes=2)),
+]
+
+
+@pytest.mark.parametrize(
+    ("scores", "kept"),
+    [('{"0": 3, "1": 0, "2": 2}', ["m0", "m2"]), ('```json\n[3, 0, 1]\n```', ["m0"]),
+     ('{"0": 3, "1": "high", "7": 3}', ["m0", "m2"]), ("no idea", ["m0", "m2"])],
+)  # fmt: skip
+def test_info_filter_llm_scores(scores: str, kept: list[str]) -> None:
+    with llm_app({"lasting personal information": scores, "facts worth remembering": "[]"}) as app:
+        response = summarize(app, CHAT)
+        assert sorted(m.source[0] for m in all_memories(app)) == kept
+    if scores != '{"0": 3, "1": 0, "2": 2}' and scores != "```json\n[3, 0, 1]\n```":
+        assert any("offline score" in w for w in response.warnings)  # unscored messages fell back, with a warning
+
+
+def test_get_observation_llm_facts_and_fallback() -> None:
+    facts = json.dumps([
+        {"message": 0, "content": "Alice adopted a grey cat named Mochi in February.", "when_to_use": "pets",
+         "keywords": ["cat", "Mochi"]},
+        {"message": 0, "content": "Alice's favourite podcast is about design.", "when_to_use": "media", "keywords": []},
+        {"message": 9, "content": "out of range"}, {"content": "no message index"},
+    ])  # fmt: skip
+    with llm_app({"lasting personal information": '{"0": 3, "1": 0, "2": 3}', "facts worth remembering": facts}) as app:
+        response = summarize(app, CHAT)
+        memories = all_memories(app)
+    by_type = {m.memory_type: [] for m in memories}
+    for m in memories:
+        by_type[m.memory_type].append(m)
+    assert sorted(m.content for m in by_type["observation"]) == [
+        "Alice adopted a grey cat named Mochi in February.",
+        "Alice's favourite podcast is about design.",
+    ]
+    assert [m.source for m in by_type["conversation"]] == [["m2"]]  # the LLM left m2 out: kept as said
+    assert any("no usable facts for 1 of 2" in w for w in response.warnings)
+    assert response.usage.llm_calls == 2
+
+
+@pytest.mark.parametrize(
+    ("decision", "statuses"),
+    [('{"action": "expire", "target": 0}', ["expired", "valid"]), ('{"action": "skip", "target": 0}', ["valid"]),
+     ('{"action": "add", "target": null}', ["valid", "valid"]), ("garbage", ["valid", "valid"])],
+)  # fmt: skip
+def test_contra_repeat_llm_policy(decision: str, statuses: list[str]) -> None:
+    replies = {"lasting personal information": '{"0": 3}', "facts worth remembering": "[]", "consistent": decision}
+    with llm_app(replies, "op.contra_repeat_op.params.policy=llm") as app:
+        summarize(app, [message("a", "I work at Brightledger as a designer.", T0)])
+        response = summarize(app, [message("b", "I joined a new startup called Foxglove.", T0 + timedelta(days=30))])
+        memories = sorted(all_memories(app), key=lambda m: m.created_at)
+    assert [m.status for m in memories] == statuses
+    if decision == "garbage":
+        assert any("decided by the rules" in w for w in response.warnings)
