@@ -28,6 +28,17 @@ Design choices, and why:
   or more forces one refresh rather than idling up to a second. The index's ``refresh_interval``
   is never changed: that would stall every other writer's ``wait_for``. A partly failed bulk
   raises :class:`BulkWriteError` naming each failed memory and why; the rest stay written.
+* **The write path's history and message ledger live in two more indices** beside the memories
+  index and named from it, ``<index>-history`` and ``<index>-messages`` (``dynamic: strict``
+  too, same shards and replicas), created by their first write; an index made before they
+  existed simply gains them then. Their documents get the same tenant-proof ids, from
+  (workspace_id, event_id) and (workspace_id, message_id), and are written with bulk ``create``
+  (a 409 means "already there"), so a rerun changes nothing, with the same refresh as memory
+  writes. An event also stores ``seq``, its recording order (wall-clock ns, never decreasing in
+  a store object): events of one write share a ``time`` to the second, and ``history`` sorts by
+  (``time``, ``seq``) so they come back in the order they were given. ``write`` is the base
+  class's three idempotent steps in order (memories, history, messages), each acknowledged
+  before the next starts: a ledger entry never exists without the memories it stands for.
 * **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
   lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
   ``(created_at, memory_id)`` (``_id`` is not sortable).
@@ -42,7 +53,10 @@ The ``elasticsearch`` package is imported when a store is created, so flowmem im
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -50,6 +64,7 @@ from loguru import logger
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, InputError, Problem
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, VectorStore
@@ -63,6 +78,8 @@ T = TypeVar("T")
 INSTALL_HINT = "pip install 'flowmem[elasticsearch]'"
 # The first request only finds out whether anybody is there: no retries, at most this long.
 FIRST_CONTACT_TIMEOUT = 5.0
+# Message ids per ledger lookup: one search each, well below the ids query's and page's limits.
+MEMORIZED_CHUNK = 1000
 
 
 class ElasticsearchError(FlowmemError):
@@ -75,20 +92,47 @@ class BulkWriteError(ElasticsearchError):
     """Some documents of a bulk write failed; the others were written.
 
     Attributes:
-        failures: Memory id → why Elasticsearch rejected it.
+        failures: Id of each failed memory (or history event, or message) → why Elasticsearch rejected it.
         succeeded: How many actions of the same call succeeded.
     """
 
-    def __init__(self, action: str, index: str, failures: dict[str, str], succeeded: int):
+    def __init__(
+        self,
+        action: str,
+        index: str,
+        failures: dict[str, str],
+        succeeded: int,
+        *,
+        noun: tuple[str, str] = ("memory", "memories"),
+    ):
         self.failures = failures
         self.succeeded = succeeded
         shown = list(failures.items())[:20]
-        what = "1 memory" if len(failures) == 1 else f"{len(failures)} memories"
+        what = f"1 {noun[0]}" if len(failures) == 1 else f"{len(failures)} {noun[1]}"
         lines = [f"{what} failed to {action} in Elasticsearch index '{index}' ({succeeded} succeeded):"]
-        lines += [f"  {memory_id}: {reason}" for memory_id, reason in shown]
+        lines += [f"  {failed_id}: {reason}" for failed_id, reason in shown]
         if len(failures) > len(shown):
             lines.append(f"  … and {len(failures) - len(shown)} more")
         super().__init__("\n".join(lines))
+
+
+@dataclass
+class _SideIndex:
+    """One of the write path's indices beside the memories index.
+
+    Attributes:
+        name: The index name (the memories index's plus a suffix).
+        kind: What it holds, for messages ("history", "message ledger").
+        key_field: A keyword field every flowmem index of this kind has (tells it from a stranger's).
+        properties: Its mapping's properties.
+        exists: Known to exist (with a flowmem mapping); until then looked up on each use.
+    """
+
+    name: str
+    kind: str
+    key_field: str
+    properties: dict[str, Any]
+    exists: bool = False
 
 
 @register_backend("vector_store", "elasticsearch")
@@ -111,6 +155,11 @@ class ElasticsearchStore(VectorStore):
         self._dims: int | None = None
         self._similarity: str = self.params.similarity
         self._index_options: dict[str, Any] = dict(self.params.index_options)
+        self.history_index = f"{self.index}{q.HISTORY_SUFFIX}"
+        self.messages_index = f"{self.index}{q.MESSAGES_SUFFIX}"
+        self._events = _SideIndex(self.history_index, "history", "event_id", q.history_properties())
+        self._ledger = _SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
+        self._last_seq = 0
 
     # -- connection and index ------------------------------------------------------------------
     def _new_client(self) -> AsyncElasticsearch:
@@ -169,9 +218,10 @@ class ElasticsearchStore(VectorStore):
             if create_with is None:
                 return
             body = q.mappings(create_with, self.params.similarity, self.params.index_options)
-            settings = {"number_of_shards": self.params.shards, "number_of_replicas": self.params.replicas}
             created = await self._call(
-                client.options(ignore_status=400).indices.create(index=self.index, mappings=body, settings=settings)
+                client.options(ignore_status=400).indices.create(
+                    index=self.index, mappings=body, settings=self._settings()
+                )
             )
             if created.meta.status == 400:
                 if _error_type(created.body) != "resource_already_exists_exception":  # else: another process won
@@ -211,6 +261,58 @@ class ElasticsearchStore(VectorStore):
             await self._call(self._client.indices.put_mapping(index=self.index, properties=missing))
             logger.info("vector_store '{}': added fields {} to index '{}'", self.name, sorted(missing), self.index)
 
+    def _settings(self) -> dict[str, Any]:
+        return {"number_of_shards": self.params.shards, "number_of_replicas": self.params.replicas}
+
+    async def _has_side(self, side: _SideIndex, *, create: bool) -> bool:
+        """Whether a write-path index exists; with ``create``, make it if it does not.
+
+        Reads pass ``create=False``: nothing was written, so there is nothing to find, and a read
+        should not create indices. A missing index is looked up again next time, like the
+        memories index (another process may create it).
+
+        Raises:
+            ConfigError: The index exists but is not a flowmem index of its kind.
+        """
+        client = await self._ready()
+        if side.exists:
+            return True
+        response = await self._call(client.options(ignore_status=404).indices.get_mapping(index=side.name), side.name)
+        if response.meta.status == 404:
+            if not create:
+                return False
+            mappings = {"dynamic": "strict", "properties": side.properties}
+            created = await self._call(
+                client.options(ignore_status=400).indices.create(
+                    index=side.name, mappings=mappings, settings=self._settings()
+                ),
+                side.name,
+            )
+            if created.meta.status != 400:
+                logger.info("vector_store '{}': created {} index '{}'", self.name, side.kind, side.name)
+                side.exists = True
+                return True
+            if _error_type(created.body) != "resource_already_exists_exception":
+                raise ElasticsearchError(f"cannot create index '{side.name}': {q.short_reason(created.body)}")
+            return await self._has_side(side, create=False)  # another process won: check what it made
+        [mapping] = list(response.body.values())[:1]
+        props: dict[str, Any] = mapping.get("mappings", {}).get("properties", {})
+        if props.get(side.key_field, {}).get("type") != "keyword" or "workspace_id" not in props:
+            raise ConfigError(
+                Problem(
+                    f"vector_store '{self.name}'",
+                    f"index '{side.name}' at {self.url} exists but is not a flowmem {side.kind} index "
+                    f"(no keyword field '{side.key_field}'); set params.index to another name",
+                )
+            )
+        # Made by an older flowmem, it may lack fields added since; adding fields is always allowed.
+        missing = {k: v for k, v in side.properties.items() if k not in props}
+        if missing:
+            await self._call(client.indices.put_mapping(index=side.name, properties=missing), side.name)
+            logger.info("vector_store '{}': added fields {} to index '{}'", self.name, sorted(missing), side.name)
+        side.exists = True
+        return True
+
     async def _has_index(self) -> bool:
         """Whether the index exists (looked up again while it does not: another process may create it)."""
         await self._ready()
@@ -225,17 +327,18 @@ class ElasticsearchStore(VectorStore):
             )
 
     # -- error translation ---------------------------------------------------------------------
-    async def _call(self, request: Awaitable[T]) -> T:
-        """Await one client request, turning client exceptions into flowmem errors."""
+    async def _call(self, request: Awaitable[T], index: str | None = None) -> T:
+        """Await one client request, turning client exceptions into flowmem errors naming ``index``
+        (the memories index unless given)."""
         try:
             return await request
         except Exception as exc:
-            translated = self._translate(exc)
+            translated = self._translate(exc, index or self.index)
             if translated is None:
                 raise
             raise translated from exc
 
-    def _translate(self, exc: Exception) -> FlowmemError | None:
+    def _translate(self, exc: Exception, index: str) -> FlowmemError | None:
         import elastic_transport
         from elasticsearch import ApiError, UnsupportedProductError
 
@@ -252,23 +355,29 @@ class ElasticsearchStore(VectorStore):
                 return BackendUnavailableError(
                     f"Elasticsearch at {self.url} refused access ({status}): {reason}; check the credentials"
                 )
-            return ElasticsearchError(
-                f"Elasticsearch at {self.url} answered {status} for index '{self.index}': {reason}"
-            )
+            return ElasticsearchError(f"Elasticsearch at {self.url} answered {status} for index '{index}': {reason}")
         if isinstance(exc, elastic_transport.TransportError):
             return ElasticsearchError(f"Elasticsearch at {self.url}: {exc}")
         return None
 
     # -- bulk ----------------------------------------------------------------------------------
     async def _bulk(
-        self, items: Sequence[T], action: Callable[[T], dict[str, Any]], names: dict[str, str], *, deleting: bool
+        self,
+        items: Sequence[T],
+        action: Callable[[T], dict[str, Any]],
+        names: dict[str, str],
+        *,
+        index: str,
+        ignore_status: int | None = None,
     ) -> tuple[int, dict[str, str]]:
-        """Send one bulk ``action`` per item, in chunks; returns (succeeded, memory id → reason per failure).
+        """Send one bulk ``action`` (on ``index``) per item, in chunks; returns (succeeded, id → reason per failure).
 
+        ``names`` maps document ``_id`` to the id a reader knows (memory, event or message id).
         Chunks go out ``bulk_concurrency`` at a time without refresh; the last chunk goes alone,
         after the others, with the refresh (which then covers the whole write). Actions are built
         as their chunk is sent, so the event loop is never held longer than one chunk's encoding.
-        A delete of a missing document is not a failure (and not counted as succeeded).
+        An item answered with ``ignore_status`` (404: deleting a missing document; 409: creating
+        one that is already there) is neither a failure nor counted as succeeded.
         """
         from elasticsearch.helpers import async_bulk
 
@@ -291,7 +400,8 @@ class ElasticsearchStore(VectorStore):
                     async_bulk(
                         client, map(action, chunk), chunk_size=len(chunk), raise_on_error=False, refresh=refresh,
                         max_retries=self.params.max_retries, initial_backoff=1, max_backoff=10,
-                    )
+                    ),
+                    index,
                 )  # fmt: skip
                 return ok, errors if isinstance(errors, list) else []
 
@@ -302,7 +412,7 @@ class ElasticsearchStore(VectorStore):
             succeeded += ok
             for item in errors:
                 info = next(iter(item.values()))
-                if deleting and info.get("status") == 404:
+                if ignore_status is not None and info.get("status") == ignore_status:
                     continue
                 failures[names.get(info.get("_id", ""), info.get("_id", "?"))] = q.short_reason(
                     info.get("error") or f"status {info.get('status')}"
@@ -330,7 +440,7 @@ class ElasticsearchStore(VectorStore):
 
         items = list(zip(ids, memories, vectors, strict=True))
         names = {_id: m.memory_id for _id, m in zip(ids, memories, strict=True)}
-        succeeded, failures = await self._bulk(items, index, names, deleting=False)
+        succeeded, failures = await self._bulk(items, index, names, index=self.index)
         if failures:
             raise BulkWriteError("upsert", self.index, failures, succeeded)
 
@@ -360,7 +470,7 @@ class ElasticsearchStore(VectorStore):
         def delete(_id: str) -> dict[str, Any]:
             return {"_op_type": "delete", "_index": self.index, "_id": _id}
 
-        deleted, failures = await self._bulk(list(names), delete, names, deleting=True)
+        deleted, failures = await self._bulk(list(names), delete, names, index=self.index, ignore_status=404)
         if failures:
             raise BulkWriteError("delete", self.index, failures, deleted)
         return deleted
@@ -424,8 +534,99 @@ class ElasticsearchStore(VectorStore):
         response = await self._call(client.count(index=self.index, query=q.bool_query(workspace_id, filters)))
         return int(response["count"])
 
+    # -- the write path's history and message ledger -------------------------------------------
+    def _seq_block(self, n: int) -> int:
+        """The first of ``n`` consecutive recording-order numbers: wall-clock ns, never below one handed out."""
+        first = max(time.time_ns(), self._last_seq + 1)
+        self._last_seq = first + n - 1
+        return first
+
+    async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
+        side = self._events
+        await self._has_side(side, create=True)
+        first = self._seq_block(len(events))
+        items = [(q.doc_id(workspace_id, e.event_id), e, first + i) for i, e in enumerate(events)]
+        names = {_id: event.event_id for _id, event, _ in items}
+
+        # `create`, not `index`: a rerun keeps the event as first recorded, with its first seq (so
+        # its place in the order), as the local store's INSERT OR IGNORE does.
+        def create(item: tuple[str, HistoryEvent, int]) -> dict[str, Any]:
+            _id, event, seq = item
+            return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": q.history_doc(event, seq)}
+
+        succeeded, failures = await self._bulk(items, create, names, index=side.name, ignore_status=409)
+        if failures:
+            raise BulkWriteError("record", side.name, failures, succeeded, noun=("history event", "history events"))
+
+    async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
+        side = self._events
+        if limit <= 0 or not await self._has_side(side, create=False):
+            return []
+        client = await self._ready()
+        request: dict[str, Any] = {
+            "index": side.name,
+            "query": q.history_query(workspace_id, memory_id),
+            # newest first, so `limit` keeps the latest events (as the other stores do); reversed below
+            "sort": q.HISTORY_NEWEST_FIRST,
+            "track_total_hits": False,
+        }
+        events: list[HistoryEvent] = []
+        while len(events) < limit:
+            page = min(limit - len(events), q.MAX_PAGE)
+            hits = (await self._call(client.search(**request, size=page), side.name))["hits"]["hits"]
+            events.extend(q.event_from_source(hit["_source"]) for hit in hits)
+            if len(hits) < page:
+                break
+            request["search_after"] = hits[-1]["sort"]
+        events.reverse()
+        return events
+
+    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
+        side = self._ledger
+        await self._has_side(side, create=True)
+        now = datetime.now().replace(microsecond=0)
+        names = {q.doc_id(workspace_id, m): m for m in message_ids}
+
+        def create(item: tuple[str, str]) -> dict[str, Any]:  # `create`: a rerun keeps the first memorized_at
+            _id, message_id = item
+            source = q.message_doc(workspace_id, message_id, now)
+            return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": source}
+
+        succeeded, failures = await self._bulk(list(names.items()), create, names, index=side.name, ignore_status=409)
+        if failures:
+            raise BulkWriteError("mark as memorized", side.name, failures, succeeded, noun=("message", "messages"))
+
+    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+        side = self._ledger
+        if not await self._has_side(side, create=False):
+            return set()
+        client = await self._ready()
+        found: set[str] = set()
+        for start in range(0, len(message_ids), MEMORIZED_CHUNK):
+            chunk = message_ids[start : start + MEMORIZED_CHUNK]
+            response = await self._call(
+                client.search(
+                    index=side.name, query=q.memorized_query(workspace_id, chunk), size=len(chunk),
+                    source_includes=["workspace_id", "message_id"], track_total_hits=False,
+                ),
+                side.name,
+            )  # fmt: skip
+            found.update(
+                hit["_source"]["message_id"]
+                for hit in response["hits"]["hits"]
+                if hit["_source"].get("workspace_id") == workspace_id
+            )
+        return found & set(message_ids)
+
+    async def _side_count(self, side: _SideIndex) -> int:
+        if not await self._has_side(side, create=False):
+            return 0
+        client = await self._ready()
+        return int((await self._call(client.count(index=side.name), side.name))["count"])
+
     async def stats(self) -> dict[str, Any]:
-        """Server, index and vector settings, and memories per workspace (a composite aggregation)."""
+        """Server, index and vector settings, memories per workspace (a composite aggregation),
+        and how many history events and memorized messages the write path has recorded."""
         exists = await self._has_index()
         workspaces: dict[str, int] = {}
         if exists:
@@ -451,21 +652,55 @@ class ElasticsearchStore(VectorStore):
             "index_options": self._index_options,
             "memories": sum(workspaces.values()),
             "workspaces": dict(sorted(workspaces.items())),
+            "history_index": self.history_index,
+            "history_events": await self._side_count(self._events),
+            "messages_index": self.messages_index,
+            "memorized_messages": await self._side_count(self._ledger),
         }
 
+    async def _write(
+        self,
+        workspace_id: str,
+        memories: list[Memory],
+        vectors: np.ndarray | None,
+        history: list[HistoryEvent],
+        memorized: list[str],
+    ) -> None:
+        # Memories, then history, then the ledger, each durable when Elasticsearch acknowledges it (a
+        # crash between steps leaves earlier ones whole; reruns are idempotent) — but made searchable
+        # together by one refresh at the end, instead of a refresh wait per step (3 s → tens of ms).
+        if self._bulk_depth or self.params.refresh == "false":
+            await super()._write(workspace_id, memories, vectors, history, memorized)
+            return
+        self._bulk_depth += 1
+        try:
+            await super()._write(workspace_id, memories, vectors, history, memorized)
+        finally:
+            self._bulk_depth -= 1
+        await self._end_bulk_load()
+
     async def _end_bulk_load(self) -> None:
-        if self._client is not None and self._exists:
-            await self.refresh()
+        # Only indices this store object knows exist: the block's writes made (or found) each one they used.
+        if self._client is not None:
+            names = [self.index] if self._exists else []
+            await self._refresh(names + [side.name for side in (self._events, self._ledger) if side.exists])
 
     async def refresh(self) -> None:
-        """Make every write so far searchable now (a forced refresh).
+        """Make every write so far searchable now (a forced refresh of the memories, history and message indices).
 
-        For bulk loads: with ``refresh: "false"`` upserts return as soon as Elasticsearch has the
-        documents, and one ``refresh()`` at the end replaces a refresh wait per upsert.
+        For bulk loads: with ``refresh: "false"`` writes return as soon as Elasticsearch has the
+        documents, and one ``refresh()`` at the end replaces a refresh wait per write.
         """
-        if await self._has_index():
+        names = [self.index] if await self._has_index() else []
+        for side in (self._events, self._ledger):
+            if await self._has_side(side, create=False):
+                names.append(side.name)
+        await self._refresh(names)
+
+    async def _refresh(self, names: list[str]) -> None:
+        if names:
             client = await self._ready()
-            await self._call(client.indices.refresh(index=self.index))
+            await self._call(client.indices.refresh(index=names), ", ".join(names))
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -1,5 +1,5 @@
 """The pure half of the Elasticsearch store: its settings, and what it sends and reads back
-(the index mapping, documents, ids, filters, scores).
+(the index mappings, documents, ids, filters, scores).
 
 Plain data and functions, no client and no I/O, so the translation can be read (and tested) on
 its own. :mod:`flowmem.vector_store.elasticsearch` does the talking.
@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import Field, field_validator, model_validator
 
 from flowmem.backend import BackendParams
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import NO_FILTER, PART_FIELDS, MemoryFilter, event_span
 
@@ -35,6 +36,11 @@ QUANTISED_TYPES = frozenset({"int8_hnsw", "int4_hnsw", "bbq_hnsw", "int8_flat", 
 # Elasticsearch's own ceilings: `num_candidates` and (by default) `size` of one search.
 MAX_CANDIDATES = 10_000
 MAX_PAGE = 10_000
+# The write path's two indices beside the memories index, named from it by these suffixes.
+HISTORY_SUFFIX = "-history"
+MESSAGES_SUFFIX = "-messages"
+# Indexed, never read back: orders events that share a `time` in the order they were recorded.
+SEQ_FIELD = "seq"
 
 _KEYWORD: dict[str, Any] = {"type": "keyword"}
 _TEXT: dict[str, Any] = {"type": "text", "analyzer": "standard"}
@@ -53,7 +59,12 @@ class ElasticsearchStoreParams(BackendParams):
     password: str | None = Field(None, description="basic-auth password")
     ca_certs: str | None = Field(None, description="CA bundle file to verify the server's TLS certificate")
     verify_certs: bool = Field(True, description="verify TLS certificates (https hosts)")
-    index: str = Field("flowmem_memories", min_length=1, description="the index holding every workspace's memories")
+    index: str = Field(
+        "flowmem_memories",
+        min_length=1,
+        description="the index holding every workspace's memories; the write path's history and message ledger "
+        "go to '<index>-history' and '<index>-messages'",
+    )
     dims: int | None = Field(
         None, ge=1, le=4096, description="vector width: create the index on open and check an existing one against it"
     )
@@ -116,14 +127,15 @@ def without_credentials(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-def doc_id(workspace_id: str, memory_id: str) -> str:
-    """The document ``_id`` of a memory: sha256 hex of ``len(workspace_id) NUL workspace_id NUL memory_id``.
+def doc_id(workspace_id: str, key: str) -> str:
+    """The document ``_id`` of a workspace's memory, history event or message: sha256 hex of
+    ``len(workspace_id) NUL workspace_id NUL key`` (``key`` is the memory, event or message id).
 
     Two workspaces can use the same memory id without ever touching each other's document (the
     length prefix keeps the pair unambiguous even if an id contains NUL), and the id stays 64
     characters whatever the inputs' length (Elasticsearch caps ids at 512 bytes).
     """
-    return hashlib.sha256(f"{len(workspace_id)}\x00{workspace_id}\x00{memory_id}".encode()).hexdigest()
+    return hashlib.sha256(f"{len(workspace_id)}\x00{workspace_id}\x00{key}".encode()).hexdigest()
 
 
 def mappings(dims: int, similarity: str, index_options: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +176,68 @@ def properties(dims: int, similarity: str, index_options: dict[str, Any]) -> dic
     }
     props.update({part: {"type": "integer"} for part in PART_FIELDS})
     return props
+
+
+def history_properties() -> dict[str, Any]:
+    """The ``properties`` of the history index (its mapping is ``dynamic: strict`` too).
+
+    ``old``/``new`` are memory records kept verbatim (``enabled: false``, like a memory's
+    ``metadata``): any record round-trips exactly and none can fail on a type conflict.
+    """
+    return {
+        "event_id": _KEYWORD,
+        "workspace_id": _KEYWORD,
+        "memory_id": _KEYWORD,
+        "event": _KEYWORD,
+        "flow_id": _KEYWORD,
+        "time": _DATE,
+        "reason": _TEXT,
+        "old": {"type": "object", "enabled": False},
+        "new": {"type": "object", "enabled": False},
+        SEQ_FIELD: {"type": "long"},
+    }
+
+
+def messages_properties() -> dict[str, Any]:
+    """The ``properties`` of the message ledger index: which messages the write path has memorized."""
+    return {"workspace_id": _KEYWORD, "message_id": _KEYWORD, "memorized_at": _DATE}
+
+
+def history_doc(event: HistoryEvent, seq: int) -> dict[str, Any]:
+    """The ``_source`` of a history event: the event as JSON plus its recording order ``seq``."""
+    doc = event.model_dump(mode="json")
+    doc[SEQ_FIELD] = seq
+    return doc
+
+
+def event_from_source(source: dict[str, Any]) -> HistoryEvent:
+    """A history event from a document's ``_source``."""
+    source.pop(SEQ_FIELD, None)
+    return HistoryEvent.model_validate(source)
+
+
+def message_doc(workspace_id: str, message_id: str, memorized_at: datetime) -> dict[str, Any]:
+    """The ``_source`` of a memorized message's ledger entry."""
+    return {"workspace_id": workspace_id, "message_id": message_id, "memorized_at": iso(memorized_at)}
+
+
+def history_query(workspace_id: str, memory_id: str | None) -> dict[str, Any]:
+    """The events of a workspace, or of one of its memories."""
+    clauses: list[dict[str, Any]] = [{"term": {"workspace_id": workspace_id}}]
+    if memory_id is not None:
+        clauses.append({"term": {"memory_id": memory_id}})
+    return {"bool": {"filter": clauses}}
+
+
+# Events of one write share a `time` (to the second), so `seq` (the order they were recorded in)
+# breaks the tie; `event_id` makes the order total, so `search_after` never skips or repeats one.
+HISTORY_NEWEST_FIRST: list[dict[str, Any]] = [{"time": "desc"}, {SEQ_FIELD: "desc"}, {"event_id": "desc"}]
+
+
+def memorized_query(workspace_id: str, message_ids: list[str]) -> dict[str, Any]:
+    """The ledger entries of these messages in a workspace (by document id, and the workspace term)."""
+    ids = [doc_id(workspace_id, message_id) for message_id in message_ids]
+    return {"bool": {"filter": [{"term": {"workspace_id": workspace_id}}, {"ids": {"values": ids}}]}}
 
 
 def to_doc(memory: Memory, vector: np.ndarray) -> dict[str, Any]:

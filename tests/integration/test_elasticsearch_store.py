@@ -1,6 +1,7 @@
 """The Elasticsearch store against a real node: the conformance suite, plus what only this backend has.
 
-One node per session (``es_url``), one index per test class (deleted by exact name at the end).
+One node per session (``es_url``), one index per test class (deleted by exact name at the end,
+with the history and message indices named from it).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import numpy as np
 import pytest
 
 from flowmem.errors import BackendUnavailableError, ConfigError, InputError
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance import DIMS, VectorStoreConformance, memory, unit
 from flowmem.vector_store import es_query
@@ -38,12 +40,18 @@ def _index_name(kind: str) -> str:
     return f"flowmem-test-{kind}-{uuid.uuid4().hex[:10]}"
 
 
+def _delete_indices(url: str, index: str) -> None:
+    """Delete a store's indices: the memories index and the write path's two named from it."""
+    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
+        delete_index(url, index + suffix)
+
+
 @pytest.fixture(scope="class")
 def es_index(es_url: str) -> Iterator[str]:
     """A fresh index name for one test class; the index is deleted (by exact name) after the class."""
     name = _index_name("class")
     yield name
-    delete_index(es_url, name)
+    _delete_indices(es_url, name)
 
 
 def _store(url: str, index: str, **params: Any) -> ElasticsearchStore:
@@ -193,6 +201,39 @@ class TestElasticsearchSpecifics:
             assert stats["dims"] == DIMS and stats["similarity"] == "dot_product"
             assert stats["index_options"]["type"] == "hnsw"
             assert stats["workspaces"][ws] == 3
+            await store.write(ws, history=[HistoryEvent.of("add", new=memory(ws, "s0", 0))], memorized=["a", "b"])
+            stats = await store.stats()
+            assert stats["history_index"] == self.es_index + "-history" and stats["history_events"] >= 1
+            assert stats["messages_index"] == self.es_index + "-messages" and stats["memorized_messages"] >= 2
+
+        self.run(case)
+
+    def test_history_round_trips_exactly_in_the_order_recorded(self) -> None:
+        ws = f"ws-{uuid.uuid4().hex[:8]}"
+        odd = {"big": 2**53 + 1, "nested": {"list": [1, 2.5, None, {"k": []}]}, "unicode": "émoji 🧠 中文", "empty": {}}
+        first = memory(ws, "m", 1, metadata=odd, created_at=datetime(2024, 2, 29, 7, 0, 0, 123456))
+        versions = [first.model_copy(update={"content": f"version {i}"}) for i in range(30)]
+        # One write's events share a time to the second: seq must keep them in the order given.
+        when = datetime(2024, 3, 1, 12)
+        events = [HistoryEvent.of("add", new=first, time=when, reason="new")] + [
+            HistoryEvent.of("update", old=old, new=new, time=when, flow_id="run-1")
+            for old, new in zip([first, *versions], versions, strict=False)
+        ]
+
+        async def case(store: ElasticsearchStore) -> None:
+            await store.record_history(ws, events)
+            await store.record_history(ws, events[::-1])  # a rerun in another order: the first recording stands
+            history = await store.history(ws, "m")
+            assert [e.model_dump() for e in history] == [e.model_dump() for e in events]
+            assert history[0].new == first.to_record()  # `old`/`new` are kept verbatim (enabled: false)
+            latest = await store.history(ws, "m", limit=5)
+            assert [e.event_id for e in latest] == [e.event_id for e in events[-5:]]
+            assert await store.history(ws, "m", limit=0) == []
+            # time orders first; seq only breaks ties
+            earlier = HistoryEvent.of("delete", old=memory(ws, "m", 2), time=when - timedelta(days=1))
+            await store.record_history(ws, [earlier])
+            assert (await store.history(ws, limit=2))[0].event_id == events[-2].event_id
+            assert (await store.history(ws))[0].event_id == earlier.event_id
 
         self.run(case)
 
@@ -204,7 +245,7 @@ class TestIndexLifecycle:
     def index(self, es_url: str) -> Iterator[str]:
         name = _index_name("own")
         yield name
-        delete_index(es_url, name)
+        _delete_indices(es_url, name)
 
     def test_dims_mismatch_on_open_names_both_widths(self, es_url: str, index: str) -> None:
         async def create(store: ElasticsearchStore) -> None:
@@ -254,6 +295,83 @@ class TestIndexLifecycle:
 
         _run(es_url, index, case)
 
+    def test_an_index_from_before_the_write_path_gains_its_history_and_ledger_on_first_write(
+        self, es_url: str, index: str
+    ) -> None:
+        ws = "ws"
+
+        async def exists(store: ElasticsearchStore, name: str) -> bool:
+            client = store._new_client()
+            try:
+                return bool(await client.indices.exists(index=name))
+            finally:
+                await client.close()
+
+        async def before(store: ElasticsearchStore) -> None:  # what an older flowmem left: memories only
+            await store.upsert(ws, [memory(ws, "old", 1)])
+            assert not await exists(store, store.history_index) and not await exists(store, store.messages_index)
+
+        _run(es_url, index, before, shards=2)
+
+        async def after(store: ElasticsearchStore) -> None:
+            # reads find nothing, and create nothing
+            assert await store.history(ws) == [] and await store.memorized(ws, ["msg-1"]) == set()
+            assert not await exists(store, store.history_index) and not await exists(store, store.messages_index)
+            new = memory(ws, "new", 2, source=["msg-1"])
+            await store.write(ws, [new], history=[HistoryEvent.of("add", new=new)], memorized=["msg-1"])
+            assert [e.memory_id for e in await store.history(ws)] == ["new"]
+            assert await store.memorized(ws, ["msg-1", "msg-2"]) == {"msg-1"}
+            assert await store.count(ws) == 2
+            client = store._new_client()
+            try:
+                for name in (store.history_index, store.messages_index):
+                    mapping = (await client.indices.get_mapping(index=name))[name]["mappings"]
+                    assert mapping["dynamic"] == "strict"
+                    settings = (await client.indices.get_settings(index=name))[name]["settings"]["index"]
+                    assert settings["number_of_shards"] == "2" and settings["number_of_replicas"] == "0"
+            finally:
+                await client.close()
+
+        _run(es_url, index, after, shards=2)
+
+    def test_the_end_of_a_bulk_load_refreshes_history_and_ledger_too(self, es_url: str, index: str) -> None:
+        ws = "ws"
+
+        async def case(store: ElasticsearchStore) -> None:
+            await store.write(ws, [memory(ws, "a", 1)], history=[HistoryEvent.of("add", new=memory(ws, "a", 1))])
+            await store.write(ws, memorized=["msg-0"])  # all three indices exist now
+            client = store._new_client()
+            names = [index, store.history_index, store.messages_index]
+            try:
+                # No scheduled refresh: only the end of the bulk load can make the block's writes visible.
+                await client.indices.put_settings(index=names, settings={"index": {"refresh_interval": "-1"}})
+                b = memory(ws, "b", 2)
+                async with store.bulk_load():
+                    await store.write(ws, [b], history=[HistoryEvent.of("add", new=b)], memorized=["msg-1"])
+                    assert await store.count(ws) == 1 and len(await store.history(ws)) == 1
+                    assert await store.memorized(ws, ["msg-1"]) == set()
+                assert await store.count(ws) == 2 and len(await store.history(ws)) == 2
+                assert await store.memorized(ws, ["msg-1"]) == {"msg-1"}
+            finally:
+                await client.close()
+
+        _run(es_url, index, case)
+
+    def test_a_history_index_that_is_not_flowmems_is_refused(self, es_url: str, index: str) -> None:
+        async def case(store: ElasticsearchStore) -> None:
+            client = store._new_client()
+            try:
+                await client.indices.create(index=store.history_index, mappings={"properties": {"x": {"type": "text"}}})
+            finally:
+                await client.close()
+            gone = HistoryEvent.of("delete", old=memory("ws", "gone", 1))
+            with pytest.raises(ConfigError, match=f"'{store.history_index}'.*not a flowmem history index"):
+                await store.record_history("ws", [gone])
+            with pytest.raises(ConfigError, match="not a flowmem history index"):
+                await store.history("ws")
+
+        _run(es_url, index, case)
+
 
 # -- through the CLI, as a user runs it ----------------------------------------------------------
 def flowmem(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -287,7 +405,7 @@ class TestCommandLine:
     def index(self, es_url: str) -> Iterator[str]:
         name = _index_name("cli")
         yield name
-        delete_index(es_url, name)
+        _delete_indices(es_url, name)
 
     def test_export_from_local_import_into_elasticsearch_same_top_results(
         self, es_url: str, index: str, tmp_path: Path
@@ -373,6 +491,13 @@ def test_mapping_covers_every_stored_memory_field() -> None:
     assert set(MemoryFilter.model_fields) == es_query.TRANSLATED_FILTERS
 
 
+def test_history_and_ledger_mappings_cover_every_stored_field() -> None:
+    event = HistoryEvent.of("add", new=Memory(workspace_id="w", content="x"))
+    assert set(es_query.history_properties()) == set(es_query.history_doc(event, 1))
+    assert set(es_query.history_properties()) == {*HistoryEvent.model_fields, es_query.SEQ_FIELD}
+    assert set(es_query.messages_properties()) == set(es_query.message_doc("w", "m", datetime(2024, 1, 1)))
+
+
 def test_tenant_ids_cannot_collide() -> None:
     assert es_query.doc_id("a", "b\x00c") != es_query.doc_id("a\x00b", "c")
     assert es_query.doc_id("ws1", "m") != es_query.doc_id("ws2", "m")
@@ -388,3 +513,89 @@ def test_missing_client_gives_the_install_hint() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'flowmem[elasticsearch]'" in done.stdout
+
+
+# -- the write path on Elasticsearch (the same behaviours as on the embedded store) --------------
+class TestWritePath:
+    @pytest.fixture
+    def es_app(self, es_url: str) -> Iterator[Any]:
+        from flowmem import App
+
+        name = _index_name("write")
+        overrides = ["vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={es_url}",
+                     f"vector_store.default.params.index={name}"]  # fmt: skip
+        app = App(overrides=overrides)
+        yield app
+        app.close()
+        for index in (name, f"{name}-history", f"{name}-messages"):
+            delete_index(es_url, index)
+
+    def test_sample_chat_twice_dedup_and_expire_with_history(self, es_app: Any) -> None:
+        from flowmem.samples import load_messages
+        from tests.unit.ops.test_write_path import all_memories
+
+        messages = load_messages()
+        for start in range(0, len(messages), 50):
+            es_app.run_sync(
+                "personal_summary", messages=messages[start : start + 50], user_id="alice", workspace_id="w"
+            )
+        store = es_app.vector_store()
+        memories = all_memories(es_app)
+        assert len(memories) > 40 and all(m.msg_year == 2024 for m in memories)
+        expired = [m for m in memories if m.status == "expired"]
+        assert sorted(m.content.split(",")[0] for m in expired) == ["Also", "I live in Oakland"]
+        history = es_app.run_coroutine(store.history("w", expired[0].memory_id))
+        assert [e.event for e in history] == ["add", "expire"]
+        assert es_app.run_coroutine(store.memorized("w", [m.message_id for m in messages])) == {
+            m.message_id for m in messages
+        }
+        again = es_app.run_sync("personal_summary", messages=messages[:50], user_id="alice", workspace_id="w")
+        assert "added 0" in again.answer  # the same messages again: nothing new
+        assert len(all_memories(es_app)) == len(memories)
+
+    def test_near_duplicate_updates(self, es_app: Any) -> None:
+        from tests.unit.ops.test_write_path import T0, all_memories, message, summarize
+
+        summarize(es_app, [message("a", "I love hiking, it's my favourite way to spend a weekend.", T0)])
+        summarize(es_app, [message("b", "Hiking is honestly my favourite thing.", T0 + timedelta(days=9))])
+        [memory] = all_memories(es_app)
+        assert memory.source == ["a", "b"] and memory.content == "Hiking is honestly my favourite thing."
+
+    def test_killed_ingest_then_rerun_loses_nothing_and_duplicates_nothing(self, es_url: str) -> None:
+        import signal
+
+        from flowmem import App
+        from flowmem.samples import chat_path
+        from tests.unit.ops.test_write_path import all_memories
+
+        names = [_index_name("killed"), _index_name("clean")]
+
+        def on_es(index: str) -> list[str]:
+            return ["vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={es_url}",
+                    f"vector_store.default.params.index={index}"]  # fmt: skip
+
+        def ingest(index: str) -> subprocess.Popen[str]:
+            argv = [sys.executable, "-m", "flowmem", "ingest", str(chat_path()), "-u", "alice", "-w", "demo",
+                    "--batch", "10", *on_es(index)]  # fmt: skip
+            return subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
+
+        try:
+            writer = ingest(names[0])
+            assert writer.stderr is not None
+            for _ in range(6):
+                writer.stderr.readline()
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.wait(timeout=60)
+            for name in names:
+                finished = ingest(name)
+                _, err = finished.communicate(timeout=600)
+                assert finished.returncode == 0, err
+            states = []
+            for name in names:
+                with App(overrides=on_es(name)) as app:
+                    states.append(sorted((m.memory_id, m.status, m.content) for m in all_memories(app, "demo")))
+            assert states[0] == states[1] and len(states[1]) > 40
+        finally:
+            for name in names:
+                for index in (name, f"{name}-history", f"{name}-messages"):
+                    delete_index(es_url, index)

@@ -1,0 +1,120 @@
+"""Offline ingest throughput: chat messages → memories through `personal_summary`, as `flowmem ingest` runs it.
+
+The bundled sample chat (261 messages, two speakers) repeated ``--repeat`` times, each copy with
+new message ids and moved 6 weeks later, goes through the write flow in batches of 50 with the
+shipped defaults (offline heuristics, local e5 embeddings, no LLM) into a fresh ``local`` store
+and, when asked, ``elasticsearch``. Time spent in the embedding model is measured apart, so the
+flow's own throughput shows too.
+
+Usage: python scripts/bench_ingest.py [--repeat 4] [--stores local,elasticsearch] [--es-url URL]
+Target (issue 5): ≥ 200 messages/s offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from collections import Counter
+from datetime import timedelta
+from typing import Any
+
+from bench_store import elasticsearch_node
+from benchlib import machine
+
+from flowmem import App
+from flowmem.embedding.base import EmbeddingModel
+from flowmem.samples import load_messages
+from flowmem.schema.memory import Message
+
+BATCH = 50
+
+
+def chat(repeat: int) -> list[Message]:
+    base = load_messages()
+    messages = []
+    for copy in range(repeat):
+        shift = timedelta(weeks=6 * copy)
+        for message in base:
+            messages.append(message.model_copy(update={
+                "message_id": f"{message.message_id}-{copy}", "time_created": message.time_created + shift,
+            }))  # fmt: skip
+    return messages
+
+
+class Timed:
+    """Adds up the time an embedding model spends (wrapping its ``embed``)."""
+
+    def __init__(self, model: EmbeddingModel):
+        self.seconds = 0.0
+        self.texts = 0
+        original = model.embed
+
+        async def embed(texts: Any, *, kind: Any = "document") -> Any:
+            started = time.perf_counter()
+            try:
+                return await original(texts, kind=kind)
+            finally:
+                self.seconds += time.perf_counter() - started
+                self.texts += len(texts)
+
+        model.embed = embed  # type: ignore[method-assign]
+
+
+async def ingest(overrides: list[str], messages: list[Message]) -> dict[str, Any]:
+    async with App(overrides=overrides) as app:
+        timer = Timed(app.embedding_model())
+        await app.embedding_model().embed(["warm up"])  # model load is not ingest
+        timer.seconds, timer.texts = 0.0, 0
+        counts: Counter[str] = Counter()
+        started = time.perf_counter()
+        async with app.vector_store().bulk_load():
+            for start in range(0, len(messages), BATCH):
+                response = await app.run("personal_summary", messages=messages[start : start + BATCH],
+                                         user_id="alice", workspace_id="bench")  # fmt: skip
+                counts.update(a.action for a in response.outputs["memory_actions"])
+        seconds = time.perf_counter() - started
+    flow_only = seconds - timer.seconds
+    return {
+        "messages": len(messages),
+        "seconds": round(seconds, 3),
+        "messages_per_s": round(len(messages) / seconds, 1),
+        "embedding_seconds": round(timer.seconds, 3),
+        "embedding_share": round(timer.seconds / seconds, 3),
+        "texts_embedded": timer.texts,
+        "messages_per_s_without_embedding": round(len(messages) / flow_only, 1) if flow_only > 0 else None,
+        "decisions": dict(counts),
+    }
+
+
+async def main(args: argparse.Namespace) -> dict[str, Any]:
+    messages = chat(args.repeat)
+    results: dict[str, Any] = {}
+    stores = [s.strip() for s in args.stores.split(",") if s.strip()]
+    if "local" in stores:
+        with tempfile.TemporaryDirectory() as directory:
+            results["local"] = await ingest([f"vector_store.default.params.directory={directory}"], messages)
+    if "elasticsearch" in stores:
+        with elasticsearch_node(args.es_url) as info:
+            overrides = ["vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={info['url']}",
+                         f"vector_store.default.params.index=bench-ingest-{int(time.time())}"]  # fmt: skip
+            results["elasticsearch"] = await ingest(overrides, messages)
+    rates = [r["messages_per_s"] for r in results.values()]
+    return {
+        "benchmark": "ingest",
+        "machine": machine(),
+        "config": "shipped default: offline heuristics, local e5 embeddings, no LLM; batches of 50",
+        "results": results,
+        "target_messages_per_s": 200,
+        "meets_target": bool(rates) and min(rates) >= 200,
+    }
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=4, help="copies of the 261-message sample chat")
+    parser.add_argument("--stores", default="local", help="comma-separated: local, elasticsearch")
+    parser.add_argument("--es-url", default=None, help="an Elasticsearch node to use (default: start one)")
+    print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2))
