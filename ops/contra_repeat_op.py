@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
 import numpy as np
@@ -63,25 +64,28 @@ class ContraRepeatOp(Op):
         vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
         new = [m.model_copy(update={"vector": v}) for m, v in zip(new, vectors, strict=True)]
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
+        # The searches go out together (they are independent); the decisions then run in order, each
+        # seeing what the ones before it changed.
+        flt = MemoryFilter(target=ctx["user_id"], status="valid")
+        found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
         state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
         actions: list[MemoryAction] = []
-        for memory in new:
+        for memory, hits in zip(new, found, strict=True):
             if memory.memory_id in stored or memory.memory_id in state:
                 actions.append(MemoryAction(action="skip", memory=memory, reason="already stored (a rerun)"))
                 continue
-            candidates = await self._candidates(ctx, memory, state)
+            candidates = self._candidates(memory, hits, state)
             decided = await self._decide_llm(ctx, memory, candidates) if use_llm else None
             for action in decided or self._decide_rules(memory, candidates):
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory
                 actions.append(action)
+        await self._fill_vectors(ctx, actions)
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
         ctx.note("decisions", counts)
         return actions
 
-    async def _candidates(self, ctx: OpContext, memory: Memory, state: dict[str, Memory]) -> list[Candidate]:
-        flt = MemoryFilter(target=ctx["user_id"], status="valid")
-        found = await self.vector_store.search(ctx["workspace_id"], memory.vector, self.params.top_k, flt)
+    def _candidates(self, memory: Memory, found: list[Memory], state: dict[str, Memory]) -> list[Candidate]:
         candidates: dict[str, Candidate] = {}
         for hit in found:
             current = state.get(hit.memory_id, hit)
@@ -90,14 +94,17 @@ class ContraRepeatOp(Op):
         for other in state.values():  # this batch's own memories are not in the store yet
             if other.status == "valid" and other.target == memory.target and other.vector is not None:
                 candidates[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
-        ranked = sorted(candidates.values(), key=lambda c: c[1], reverse=True)[: self.params.top_k]
-        return [(await self._with_vector(ctx, c), score) for c, score in ranked]
+        return sorted(candidates.values(), key=lambda c: c[1], reverse=True)[: self.params.top_k]
 
-    async def _with_vector(self, ctx: OpContext, memory: Memory) -> Memory:
-        if memory.vector is not None:
-            return memory
-        [full] = await self.vector_store.get(ctx["workspace_id"], [memory.memory_id], with_vectors=True)
-        return full
+    async def _fill_vectors(self, ctx: OpContext, actions: list[MemoryAction]) -> None:
+        """Stored memories that changed only in status or sources keep their vectors: fetched once, here."""
+        missing = [a.memory for a in actions if a.action != "skip" and a.memory.vector is None]
+        if not missing:
+            return
+        stored = await self.vector_store.get(ctx["workspace_id"], [m.memory_id for m in missing], with_vectors=True)
+        vectors = {m.memory_id: m.vector for m in stored}
+        for memory in missing:
+            memory.vector = vectors.get(memory.memory_id)
 
     def _decide_rules(self, memory: Memory, candidates: list[Candidate]) -> list[MemoryAction]:
         key = _normal(memory.content)
