@@ -97,8 +97,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             results["local"] = await ingest([f"vector_store.default.params.directory={directory}"], messages)
     if "elasticsearch" in stores:
         with elasticsearch_node(args.es_url) as info:
-            overrides = ["vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={info['url']}",
-                         f"vector_store.default.params.index=bench-ingest-{int(time.time())}"]  # fmt: skip
+            overrides = [
+                "vector_store.default.backend=elasticsearch",
+                f"vector_store.default.params.hosts={info['url']}",
+                f"vector_store.default.params.index=bench-ingest-{int(time.time())}",
+            ]
             results["elasticsearch"] = await ingest(overrides, messages)
     rates = [r["messages_per_s"] for r in results.values()]
     return {

@@ -25,7 +25,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     locomo.add_argument("path", metavar="PATH", help="a file in the LoCoMo format")
     locomo.add_argument("--flow", default="personal_retrieve", help="the flow to evaluate (default personal_retrieve)")
     locomo.add_argument("--k", default="1,5,10,20", help="the cut-offs, comma-separated (default 1,5,10,20)")
-    locomo.add_argument("--ingest", choices=["turns"], default="turns", help="how memories are made: turns")
+    locomo.add_argument(
+        "--ingest", choices=["turns", "summary"], default="turns",
+        help="turns: every turn a conversation memory; summary: the turns through personal_summary",
+    )  # fmt: skip
     locomo.add_argument(
         "--compare", nargs="+", action="extend", default=[], metavar="key=value",
         help="also run a baseline: the same flow with these overrides",
@@ -46,11 +49,11 @@ def cmd_locomo(args: argparse.Namespace) -> int:
     if not ks or ks[0] < 1:
         raise InputError(Problem("--k", f"cut-offs are whole numbers ≥ 1, got {args.k!r}"))
     conversations = load(args.path)
-    specs = [RunSpec(args.flow, args.flow, tuple(args.overrides))]
+    specs = [RunSpec(args.flow, args.flow, tuple(args.overrides), args.ingest)]
     if args.compare or args.compare_flow:
         flow = args.compare_flow or args.flow
         label = "baseline" if flow == args.flow else flow
-        specs.append(RunSpec(label, flow, (*args.overrides, *args.compare)))
+        specs.append(RunSpec(label, flow, (*args.overrides, *args.compare), args.ingest))
     cache = EmbeddingCache()
     progress = stderr_progress()
 

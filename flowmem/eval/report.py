@@ -36,6 +36,7 @@ def summarize(run: RunResult, ks: Sequence[int]) -> dict[str, Any]:
         "label": run.spec.label,
         "flow": run.spec.flow,
         "overrides": list(run.spec.overrides),
+        "ingest": run.spec.ingest,
         "questions": len(run.questions),
         "questions_with_evidence": len(scored),
         "missing_evidence_ids": run.missing_evidence,

@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -24,18 +25,24 @@ from flowmem.app import App
 from flowmem.config.loader import ConfigSource
 from flowmem.embedding.base import EmbeddingModel
 from flowmem.eval.locomo import Conversation, turn_memories
-from flowmem.schema.memory import Memory
+from flowmem.schema.memory import Memory, Message
 
 Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
 class RunSpec:
-    """One side of an evaluation: a flow and the config it runs with."""
+    """One side of an evaluation: a flow, the config it runs with, and how memories are made.
+
+    ``ingest``: ``turns`` stores every turn as a ``conversation`` memory; ``summary`` sends the
+    turns through the write flow ``summary_flow`` (``personal_summary``), as a user's chat would go.
+    """
 
     label: str
     flow: str
     overrides: tuple[str, ...] = ()
+    ingest: Literal["turns", "summary"] = "turns"
+    summary_flow: str = "personal_summary"
 
 
 @dataclass
@@ -100,13 +107,16 @@ async def run_locomo(
             target = conversation.sample_id
             started = time.perf_counter()
             memories = turn_memories(conversation, workspace, target)
-            if progress:
-                progress(f"{spec.label}: {conversation.sample_id}: embedding {len(memories)} turns")
-            vectors = await cache.embed(embedder, [m.content for m in memories])
-            stored = [m.model_copy(update={"vector": v}) for m, v in zip(memories, vectors, strict=True)]
-            async with store.bulk_load():
-                for start in range(0, len(stored), 500):
-                    await store.upsert(workspace, stored[start : start + 500])
+            if spec.ingest == "summary":
+                await _summarize(app, spec, conversation, workspace, target, progress)
+            else:
+                if progress:
+                    progress(f"{spec.label}: {conversation.sample_id}: embedding {len(memories)} turns")
+                vectors = await cache.embed(embedder, [m.content for m in memories])
+                stored = [m.model_copy(update={"vector": v}) for m, v in zip(memories, vectors, strict=True)]
+                async with store.bulk_load():
+                    for start in range(0, len(stored), 500):
+                        await store.upsert(workspace, stored[start : start + 500])
             result.ingest_seconds += time.perf_counter() - started
             try:
                 for number, question in enumerate(conversation.questions, 1):
@@ -134,8 +144,24 @@ async def run_locomo(
                         progress(f"{spec.label}: {conversation.sample_id}: {number}/{total} questions")
             finally:
                 if use_config_store:
-                    await store.delete(workspace, [m.memory_id for m in memories])
+                    made = [m.memory_id async for batch in store.iterate(workspace) for m in batch]
+                    await store.delete(workspace, made)
     return result
+
+
+async def _summarize(
+    app: App, spec: RunSpec, conversation: Conversation, workspace: str, target: str, progress: Progress | None
+) -> None:
+    """The turns as the target's chat messages (each turn's id is its ``dia_id``), through the write flow."""
+    messages = [
+        Message(message_id=m.memory_id, role="user", name=target, content=m.content, time_created=m.created_at)
+        for m in turn_memories(conversation, workspace, target)
+    ]
+    for start in range(0, len(messages), 50):
+        await app.run(spec.summary_flow, messages=messages[start : start + 50], user_id=target, workspace_id=workspace)
+        if progress:
+            progress(f"{spec.label}: {conversation.sample_id}: summarized {min(start + 50, len(messages))}"
+                     f"/{len(messages)} turns")  # fmt: skip
 
 
 def _dia_ids(memories: Sequence[object]) -> list[str]:

@@ -114,3 +114,14 @@ def test_bad_files_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, co
     assert code == 2 and fragment in err and "Traceback" not in err
     code, _, err = run_cli(capsys, "eval", "locomo", str(path), "--k", "0", *HASH)
     assert code == 2 and "cut-offs" in err
+
+
+def test_cli_summary_ingest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run_cli(capsys, "eval", "locomo", str(sample(tmp_path)), "--k", "1,4", "--ingest", "summary",
+                             "--json", *HASH)  # fmt: skip
+    assert code == 0, err
+    [run] = json.loads(out)["runs"]
+    assert run["ingest"] == "summary"
+    # The offline filter keeps first-person turns with personal facts: Ana's cat; Ben's sister and kayaking.
+    assert run["overall"]["R@4"] > 0
+    assert "summarized" in err
