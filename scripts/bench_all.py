@@ -1,0 +1,272 @@
+"""Run every benchmark and the LoCoMo dev evaluation, and write BENCHMARKS.md from what they print.
+
+Runs, each as its own process: the engine, store, retrieve and ingest benchmarks
+(`scripts/bench_*.py`) and `flowmem eval locomo` on the dev data — the default flow against the
+plain-vector baseline in one run, plus one run per default that is switched off, to show what each
+contributes. Comparisons are ratios measured in the same run. The embedding-model comparison
+(`scripts/compare_embedders.py`, which needs a virtualenv per candidate) is included as last
+measured, from `scripts/embedding_comparison.md`.
+
+Usage: python scripts/bench_all.py [--quick] [--no-elasticsearch] [--output BENCHMARKS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchlib import machine
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+LOCOMO = REPO.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
+ABLATIONS = {
+    "semantic_rank_op offline scorer `recall` instead of `lexical`": [
+        "op.semantic_rank_op.params.offline_scorer=recall"
+    ],
+    "retrieve_memory_op `time_recall_k=0`": ["op.retrieve_memory_op.params.time_recall_k=0"],
+    "fuse_rerank_op `fuse_time_ratio=2`": ["op.fuse_rerank_op.params.fuse_time_ratio=2"],
+}
+
+
+def run_json(argv: list[str]) -> dict[str, Any]:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=REPO, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    result["_seconds"] = round(time.perf_counter() - started, 1)
+    print(f"  {' '.join(argv)}: {result['_seconds']} s", file=sys.stderr)
+    return result
+
+
+def evaluate(*extra: str) -> dict[str, Any]:
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run(
+            [sys.executable, "-m", "flowmem", "eval", "locomo", str(LOCOMO), "-o", out.name, "--json", *extra],
+            cwd=REPO, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        result: dict[str, Any] = json.loads(Path(out.name).read_text())
+        return result
+
+
+def fmt(value: Any, unit: str = "") -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        text = f"{value:,.1f}" if value >= 100 else f"{value:.2f}" if value >= 1 else f"{value:.3f}"
+    else:
+        text = f"{value:,}"
+    return f"{text}{unit}"
+
+
+def ok(met: Any) -> str:
+    return "met" if met else "not met" if met is not None else "–"
+
+
+def engine_section(r: dict[str, Any]) -> list[str]:
+    return [
+        "## Engine overhead",
+        "",
+        f"Command: `python scripts/bench_engine.py --runs {r['runs_per_flow']}` — no-op ops through"
+        " `await app.run(...)`.",
+        "Target: p50 ≤ 25 µs per op and ≤ 0.5 ms per 10-op flow — " + ok(r["meets_targets"]) + ".",
+        "",
+        "| measure | p50 | p95 |",
+        "|---|---|---|",
+        f"| whole 10-op sequence | {fmt(r['flow_10_ops']['p50'])} µs | {fmt(r['flow_10_ops']['p95'])} µs |",
+        f"| per op in it | {fmt(r['per_op_in_10_op_flow']['p50'])} µs | {fmt(r['per_op_in_10_op_flow']['p95'])} µs |",
+        f"| one more op (marginal) | {fmt(r['marginal_per_op']['p50'])} µs | {fmt(r['marginal_per_op']['p95'])} µs |",
+        f"| 1-op flow | {fmt(r['flow_1_op']['p50'])} µs | {fmt(r['flow_1_op']['p95'])} µs |",
+        f"| 10 parallel branches | {fmt(r['flow_10_parallel_branches']['p50'])} µs | "
+        f"{fmt(r['flow_10_parallel_branches']['p95'])} µs |",
+        "",
+    ]
+
+
+def store_section(results: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    lines = [
+        "## Vector stores",
+        "",
+        "Random 384-dim unit vectors, upserts of 1,000, search top_k=10 over 200 queries after a warm-up.",
+        "Targets: local search p50 ≤ 2 ms @10k and ≤ 15 ms @100k, local ingest ≥ 20,000/s; Elasticsearch kNN p50",
+        "≤ 15 ms @100k, bulk ≥ 2,000/s.",
+        "",
+        "| store | mode | size | ingest /s | search p50 / p95 (ms) | with type filter p50 | recall@10 "
+        "| after merges p50 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for command, r in results:
+        for store, sizes in r["results"].items():
+            for size, runs in sizes.items():
+                modes = runs.items() if store == "local" else [(r["setup"].get("ingest", ""), runs)]
+                for mode, x in modes:
+                    if not isinstance(x, dict) or "ingest" not in x:
+                        continue
+                    merged = x.get("after_background_merges", {}).get("search_ms", {}).get("p50")
+                    lines.append(
+                        f"| {store} | {mode} | {int(size):,} | {fmt(x['ingest']['memories_per_s'])} | "
+                        f"{fmt(x['search_ms']['p50'])} / {fmt(x['search_ms']['p95'])} | "
+                        f"{fmt(x['search_ms_with_type_filter']['p50'])} | {fmt(x['search_ms'].get('recall_at_10'))} | "
+                        f"{fmt(merged)} |"
+                    )
+        lines.append("")
+        measured = [(name, t) for name, t in r["targets"].items() if t["measured"] is not None]
+        verdicts = "; ".join(f"{name} {fmt(t['measured'])} ({ok(t['met'])})" for name, t in measured)
+        lines.append(f"Command: `{command}`; targets: {verdicts}.")
+        lines.append("")
+    return lines
+
+
+def retrieve_section(r: dict[str, Any]) -> list[str]:
+    lines = [
+        "## Retrieval end to end",
+        "",
+        "`personal_retrieve` with the shipped defaults (local store, offline e5 embedder, no LLM) over synthetic",
+        "stores; the query embedding is measured apart. Target p50 ≤ 20 ms at 10k — "
+        + ok(r["meets_targets"]["p50_at_10k"])
+        + ".",
+        "Command: `python scripts/bench_retrieve.py`",
+        "",
+        "| memories | flow p50 / p95 | query embedding p50 / p95 | without embedding p50 / p95 |",
+        "|---|---|---|---|",
+    ]
+    for x in r["by_size"]:
+        lines.append(
+            f"| {x['memories']:,} | {fmt(x['flow_ms']['p50'])} / {fmt(x['flow_ms']['p95'])} ms | "
+            f"{fmt(x['query_embedding_ms']['p50'])} / {fmt(x['query_embedding_ms']['p95'])} ms | "
+            f"{fmt(x['flow_without_embedding_ms']['p50'])} / {fmt(x['flow_without_embedding_ms']['p95'])} ms |"
+        )
+    p = r["parallel_llm_branches"]["flow_ms"]
+    lines += [
+        "",
+        f"Two 300 ms LLM calls in parallel branches (fake LLM): p50 {fmt(p['p50'])} ms, p95 {fmt(p['p95'])} ms — "
+        f"{p['p50'] / 600:.2f}× the 600 ms they would take in sequence (target ≤ 350 ms: "
+        f"{ok(r['meets_targets']['parallel'])}).",
+        "",
+    ]
+    return lines
+
+
+def ingest_section(r: dict[str, Any]) -> list[str]:
+    lines = [
+        "## Offline ingest",
+        "",
+        "The sample chat four times over through `personal_summary` in batches of 50, shipped defaults.",
+        f"Target ≥ {r['target_messages_per_s']} messages/s offline. Command: `python scripts/bench_ingest.py`",
+        "",
+        "| store | messages | messages/s | embedding share | messages/s without embedding | decisions |",
+        "|---|---|---|---|---|---|",
+    ]
+    for store, x in r["results"].items():
+        decisions = ", ".join(f"{k} {v}" for k, v in sorted(x["decisions"].items()))
+        lines.append(
+            f"| {store} | {x['messages']:,} | {fmt(x['messages_per_s'])} | {x['embedding_share']:.0%} | "
+            f"{fmt(x['messages_per_s_without_embedding'])} | {decisions} |"
+        )
+    return [*lines, ""]
+
+
+def locomo_section(main: dict[str, Any], ablations: dict[str, dict[str, Any]], summary: dict[str, Any]) -> list[str]:
+    default, baseline = main["runs"]
+    ks = [f"R@{k}" for k in main["k"]]
+    lines = [
+        "## LoCoMo dev evaluation",
+        "",
+        "Evidence recall@k on `../shared/data/locomo/locomo_dev.json` (231 questions of categories 1–4), offline,",
+        "the baseline in the same run. Command: `flowmem eval locomo ../shared/data/locomo/locomo_dev.json "
+        "--compare-flow vector_baseline`",
+        "",
+        "| category | n | "
+        + " | ".join(f"default {k}" for k in ks)
+        + " | "
+        + " | ".join(f"baseline {k}" for k in ks)
+        + " |",
+        "|" + "---|" * (2 + 2 * len(ks)),
+    ]
+    rows = [("overall", default["questions_with_evidence"], default["overall"], baseline["overall"])]
+    rows += [(name, cat["n"], cat, baseline["per_category"][name]) for name, cat in default["per_category"].items()]
+    for name, n, a, b in rows:
+        lines.append(f"| {name} | {n} | " + " | ".join(f"{a[k]:.3f}" for k in ks) + " | "
+                     + " | ".join(f"{b[k]:.3f}" for k in ks) + " |")  # fmt: skip
+    r10 = "R@10"
+    lines += [
+        "",
+        f"Default vs baseline, overall {r10}: {default['overall'][r10]:.3f} vs {baseline['overall'][r10]:.3f} "
+        f"({default['overall'][r10] / baseline['overall'][r10]:.2f}×). Latency per question p50 "
+        f"{default['latency_ms']['p50']} ms (baseline {baseline['latency_ms']['p50']} ms).",
+        "",
+        "What each default contributes (one switched off at a time):",
+        "",
+        "| change | " + " | ".join(ks) + " |",
+        "|---|" + "---|" * len(ks),
+        "| default `personal_retrieve` | " + " | ".join(f"{default['overall'][k]:.3f}" for k in ks) + " |",
+    ]
+    for label, result in ablations.items():
+        run = result["runs"][0]["overall"]
+        lines.append(f"| {label} | " + " | ".join(f"{run[k]:.3f}" for k in ks) + " |")
+    s_default, s_baseline = summary["runs"]
+    lines += [
+        "",
+        "With `--ingest summary` (the turns through `personal_summary`, offline): default "
+        + ", ".join(f"{k} {s_default['overall'][k]:.3f}" for k in ks)
+        + "; baseline "
+        + ", ".join(f"{k} {s_baseline['overall'][k]:.3f}" for k in ks)
+        + ".",
+        "",
+    ]
+    return lines
+
+
+def main(args: argparse.Namespace) -> None:
+    sizes = "1000,10000" if args.quick else "1000,10000,100000"
+    store_sizes = "10000" if args.quick else "10000,100000"
+    started = time.perf_counter()
+    engine = run_json(["scripts/bench_engine.py", "--runs", "5000" if args.quick else "20000"])
+    stores = [(f"python scripts/bench_store.py --stores local --sizes {store_sizes}",
+               run_json(["scripts/bench_store.py", "--stores", "local", "--sizes", store_sizes]))]  # fmt: skip
+    if not args.no_elasticsearch:
+        for extra in ([], ["--no-bulk-load"]):
+            argv = ["scripts/bench_store.py", "--stores", "elasticsearch", "--sizes", store_sizes, *extra]
+            stores.append((f"python {' '.join(argv)}", run_json(argv)))
+    retrieve = run_json(["scripts/bench_retrieve.py", "--sizes", sizes])
+    ingest_stores = "local" if args.no_elasticsearch else "local,elasticsearch"
+    ingest = run_json(["scripts/bench_ingest.py", "--stores", ingest_stores])
+    locomo = evaluate("--compare-flow", "vector_baseline")
+    ablations = {label: evaluate(*overrides) for label, overrides in ABLATIONS.items()}
+    summary = evaluate("--ingest", "summary", "--compare-flow", "vector_baseline")
+    facts = machine()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `python scripts/bench_all.py` — every figure below comes from the run it describes.",
+        "",
+        f"Machine: {facts['cpu']}, {facts['cores']} cores, {facts['memory_gib']} GiB, {facts['os']}, "
+        f"Python {facts['python']}; {facts['date']}; commit {commit.strip()}; "
+        f"{round(time.perf_counter() - started)} s in all.",
+        "",
+        *engine_section(engine),
+        *store_section(stores),
+        *retrieve_section(retrieve),
+        *ingest_section(ingest),
+        *locomo_section(locomo, ablations, summary),
+        (HERE / "embedding_comparison.md").read_text(encoding="utf-8").rstrip(),
+        "",
+    ]
+    Path(args.output).write_text("\n".join(lines), encoding="utf-8")
+    print(f"wrote {args.output}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (no 100k), fewer runs")
+    parser.add_argument("--no-elasticsearch", action="store_true", help="leave Elasticsearch out")
+    parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"), help="where to write (default BENCHMARKS.md)")
+    main(parser.parse_args())
