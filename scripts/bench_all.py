@@ -97,15 +97,20 @@ def store_section(results: list[tuple[str, dict[str, Any]]]) -> list[str]:
         "Random 384-dim unit vectors, upserts of 1,000, search top_k=10 over 200 queries after a warm-up.",
         "Targets: local search p50 ≤ 2 ms @10k and ≤ 15 ms @100k, local ingest ≥ 20,000/s; Elasticsearch kNN p50",
         "≤ 15 ms @100k, bulk ≥ 2,000/s.",
-        "",
-        "| store | mode | size | ingest /s | search p50 / p95 (ms) | with type filter p50 | recall@10 "
-        "| after merges p50 |",
-        "|---|---|---|---|---|---|---|---|",
     ]
-    for command, r in results:
-        for store, sizes in r["results"].items():
-            for size, runs in sizes.items():
-                modes = runs.items() if store == "local" else [(r["setup"].get("ingest", ""), runs)]
+    for store in ("local", "elasticsearch"):
+        runs = [(command, r) for command, r in results if store in r["results"]]
+        if not runs:
+            continue
+        lines += [
+            "",
+            "| store | mode | size | ingest /s | search p50 / p95 (ms) | with type filter p50 | recall@10 "
+            "| after merges p50 |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for _, r in runs:
+            for size, by_mode in r["results"][store].items():
+                modes = by_mode.items() if store == "local" else [(r["setup"].get("ingest", ""), by_mode)]
                 for mode, x in modes:
                     if not isinstance(x, dict) or "ingest" not in x:
                         continue
@@ -117,11 +122,11 @@ def store_section(results: list[tuple[str, dict[str, Any]]]) -> list[str]:
                         f"{fmt(merged)} |"
                     )
         lines.append("")
-        measured = [(name, t) for name, t in r["targets"].items() if t["measured"] is not None]
-        verdicts = "; ".join(f"{name} {fmt(t['measured'])} ({ok(t['met'])})" for name, t in measured)
-        lines.append(f"Command: `{command}`; targets: {verdicts}.")
-        lines.append("")
-    return lines
+        for command, r in runs:
+            measured = [(name, t) for name, t in r["targets"].items() if t["measured"] is not None]
+            verdicts = "; ".join(f"{name} {fmt(t['measured'])} ({ok(t['met'])})" for name, t in measured)
+            lines.append(f"- `{command}`: {verdicts}.")
+    return [*lines, ""]
 
 
 def retrieve_section(r: dict[str, Any]) -> list[str]:
@@ -257,6 +262,8 @@ def main(args: argparse.Namespace) -> None:
         *retrieve_section(retrieve),
         *ingest_section(ingest),
         *locomo_section(locomo, ablations, summary),
+        (HERE / "benchmark_notes.md").read_text(encoding="utf-8").rstrip(),
+        "",
         (HERE / "embedding_comparison.md").read_text(encoding="utf-8").rstrip(),
         "",
     ]

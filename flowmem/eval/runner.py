@@ -141,7 +141,7 @@ async def run_locomo(
                     )
                     total = len(conversation.questions)
                     if progress and (number % 10 == 0 or number == total):
-                        progress(f"{spec.label}: {conversation.sample_id}: {number}/{total} questions")
+                        progress(f"{spec.label}: {conversation.sample_id}: {bar(number, total)} questions")
             finally:
                 if use_config_store:
                     made = [m.memory_id async for batch in store.iterate(workspace) for m in batch]
@@ -160,8 +160,8 @@ async def _summarize(
     for start in range(0, len(messages), 50):
         await app.run(spec.summary_flow, messages=messages[start : start + 50], user_id=target, workspace_id=workspace)
         if progress:
-            progress(f"{spec.label}: {conversation.sample_id}: summarized {min(start + 50, len(messages))}"
-                     f"/{len(messages)} turns")  # fmt: skip
+            done = min(start + 50, len(messages))
+            progress(f"{spec.label}: {conversation.sample_id}: {bar(done, len(messages))} turns summarized")
 
 
 def _dia_ids(memories: Sequence[object]) -> list[str]:
@@ -173,6 +173,12 @@ def _dia_ids(memories: Sequence[object]) -> list[str]:
             if dia_id not in found:
                 found.append(dia_id)
     return found
+
+
+def bar(done: int, total: int, width: int = 20) -> str:
+    """``[#########...........] 45/100``."""
+    filled = int(width * done / total) if total else width
+    return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
 
 
 def stderr_progress() -> Progress:

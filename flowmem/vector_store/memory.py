@@ -123,7 +123,8 @@ class MemoryStore(VectorStore):
 
     async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         events = [e for e in self._events.get(workspace_id, {}).values() if memory_id in (None, e.memory_id)]
-        return [e.model_copy(deep=True) for e in sorted(events, key=lambda e: e.time)[-limit:]]
+        latest = sorted(events, key=lambda e: e.time)[-limit:] if limit > 0 else []
+        return [e.model_copy(deep=True) for e in latest]
 
     async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
         self._memorized_ids.setdefault(workspace_id, set()).update(message_ids)
