@@ -335,20 +335,28 @@ def test_unreachable_embedding_server_raises_backend_unavailable() -> None:
 # -- a whole flow, switched to OpenAI-compatible servers by config alone ------------------------
 
 
-def test_personal_retrieve_with_the_openai_preset(
+@pytest.fixture
+def openai_preset(
     chat_server: LocalServer, embedding_server: LocalServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from flowmem import App
-    from flowmem.samples import DEMO_NOW, load_memories
-
+) -> list[str]:
+    """The `openai` preset's variables pointed at the local servers; returns the overrides every run needs."""
     monkeypatch.setenv("FLOWMEM_LLM_BASE_URL", chat_server.base_url)
     monkeypatch.setenv("FLOWMEM_LLM_MODEL", chat_server.model)
     monkeypatch.setenv("FLOWMEM_EMBEDDING_BASE_URL", embedding_server.base_url)
     monkeypatch.setenv("FLOWMEM_EMBEDDING_MODEL", embedding_server.model)
-    overrides = [
+    return [
         "vector_store.default.backend=memory",
         "embedding_model.default.params.query_input_type=query",
         "embedding_model.default.params.document_input_type=passage",
+    ]
+
+
+def test_personal_retrieve_with_the_openai_preset(openai_preset: list[str]) -> None:
+    from flowmem import App
+    from flowmem.samples import DEMO_NOW, load_memories
+
+    overrides = [
+        *openai_preset,
         "llm.default.params.max_tokens=64",
     ]
     memories = [m for m in load_memories() if m.target == "alice"][:30]
@@ -372,21 +380,13 @@ def test_personal_retrieve_with_the_openai_preset(
     assert spans["extract_time_op"].usage is not None and spans["extract_time_op"].usage.llm_calls == 1
 
 
-def test_personal_summary_with_the_openai_preset(
-    chat_server: LocalServer, embedding_server: LocalServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_personal_summary_with_the_openai_preset(openai_preset: list[str]) -> None:
     from datetime import datetime, timedelta
 
     from flowmem import App
 
-    monkeypatch.setenv("FLOWMEM_LLM_BASE_URL", chat_server.base_url)
-    monkeypatch.setenv("FLOWMEM_LLM_MODEL", chat_server.model)
-    monkeypatch.setenv("FLOWMEM_EMBEDDING_BASE_URL", embedding_server.base_url)
-    monkeypatch.setenv("FLOWMEM_EMBEDDING_MODEL", embedding_server.model)
     overrides = [
-        "vector_store.default.backend=memory",
-        "embedding_model.default.params.query_input_type=query",
-        "embedding_model.default.params.document_input_type=passage",
+        *openai_preset,
         "llm.default.params.max_tokens=200",
         "op.contra_repeat_op.params.policy=llm",
     ]
