@@ -15,7 +15,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from flowmem.errors import ContextKeyError, OpExecutionError
-from flowmem.inputs import MISSING
 from flowmem.trace import OpSpan, Trace, Usage
 
 if TYPE_CHECKING:
@@ -70,10 +69,6 @@ class Context:
 
     def set(self, key: str, value: Any) -> None:
         self._data[key] = value
-
-    def data(self) -> dict[str, Any]:
-        """A shallow copy of every value in the context (inputs and ops' writes)."""
-        return dict(self._data)
 
     def _missing(self, key: str, reader: str) -> ContextKeyError:
         writers = self.writers.get(key, ())
@@ -167,4 +162,4 @@ class OpContext:
         self.span.usage.add(Usage(llm_calls, prompt_tokens, completion_tokens))
 
 
-__all__ = ["MISSING", "Context", "OpContext", "new_flow_id"]
+__all__ = ["Context", "OpContext", "new_flow_id"]

@@ -35,10 +35,6 @@ class Override:
     value: Any
     raw: str
 
-    @property
-    def key(self) -> str:
-        return ".".join(self.path)
-
 
 def parse_override(text: str) -> Override:
     """Parse ``a.b.c=value``.

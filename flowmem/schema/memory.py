@@ -142,10 +142,6 @@ class Memory(BaseModel):
         self.scores[name] = value
         self.score_sources[name] = op
 
-    def public(self) -> dict[str, Any]:
-        """A JSON-ready dict for responses: everything but the vector, scores included."""
-        return self.model_dump(mode="json")
-
 
 def _from_parts(year: int, month: int, day: int, hour: int) -> datetime | None:
     if UNKNOWN in (year, month, day):

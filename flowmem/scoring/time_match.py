@@ -32,7 +32,7 @@ def time_match(memory: Memory, query_time: ExtractedTime) -> tuple[bool, str]:
             explicit = memory.event_start is not None
             if explicit or span[1] - span[0] <= end - start:
                 return True, "event range overlaps the query's time" if explicit else "event time is the query's"
-    said = _message_time(memory)
+    said = memory.message_time
     if said is not None and start <= said < end:
         return True, "said within the query's time"
     return False, "time does not match the query's"
@@ -67,7 +67,3 @@ def _event_span(memory: Memory) -> tuple[datetime, datetime] | None:
         return first, first + (timedelta(hours=1) if hour != UNKNOWN else timedelta(days=1))
     except ValueError:
         return None
-
-
-def _message_time(memory: Memory) -> datetime | None:
-    return memory.message_time
