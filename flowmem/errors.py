@@ -80,6 +80,17 @@ class ConfigError(ProblemsError):
     summary = "in the configuration"
 
 
+def caret_under(text: str, column: int, width: int = 100) -> str:
+    """Two lines: ``text`` and a caret under ``column``; a long text is cut to ``width`` characters around it."""
+    start = 0
+    if len(text) > width:
+        start = max(0, min(column - width // 2, len(text) - width))
+    shown = text[start : start + width]
+    lead = "…" if start > 0 else ""
+    tail = "…" if start + width < len(text) else ""
+    return f"    {lead}{shown}{tail}\n    {' ' * (len(lead) + column - start)}^"
+
+
 class FlowSyntaxError(ProblemsError):
     """A flow expression does not parse. The message shows the text with a caret under the column."""
 
@@ -88,7 +99,7 @@ class FlowSyntaxError(ProblemsError):
     def __init__(self, text: str, column: int, message: str, where: str = "flow expression"):
         self.text = text
         self.column = column  # 0-based character offset into `text`
-        caret = f"    {text}\n    {' ' * column}^"
+        caret = caret_under(text, column)
         super().__init__([Problem(where, f"{message} (column {column + 1})", caret)])
 
 

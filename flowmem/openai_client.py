@@ -10,15 +10,27 @@ from typing import Any
 from flowmem.errors import BackendUnavailableError, FlowmemError
 
 OPENAI_URL = "https://api.openai.com/v1"
+INSTALL_HINT = "pip install 'flowmem[openai]'"
+
+
+def import_openai(what: str) -> Any:
+    """The ``openai`` package, or an error naming it and how to install it (every import of it goes here).
+
+    Args:
+        what: Who needs it, e.g. ``llm backend openai_compatible``.
+    """
+    try:
+        import openai
+    except ImportError:
+        raise BackendUnavailableError(
+            f"{what} needs the openai package, which is not installed: {INSTALL_HINT}"
+        ) from None
+    return openai
 
 
 def make_client(what: str, base_url: str | None, api_key: str | None, timeout: float, max_retries: int) -> Any:
     """An ``openai.AsyncOpenAI``; ``what`` (e.g. ``llm backend openai_compatible``) names the user of it."""
-    try:
-        from openai import AsyncOpenAI
-    except ImportError:
-        raise BackendUnavailableError(f"{what} needs the openai package: pip install 'flowmem[openai]'") from None
-    return AsyncOpenAI(
+    return import_openai(what).AsyncOpenAI(
         base_url=base_url,
         # The client insists on a key; local servers ignore it.
         api_key=api_key or os.environ.get("OPENAI_API_KEY") or "not-needed",
@@ -37,8 +49,7 @@ def server_errors(server: str, where: str | None, model: str, timeout: float) ->
         model: The model asked for.
         timeout: The request timeout, for the message when it runs out.
     """
-    import openai
-
+    openai = import_openai(f"talking to the {server}")
     at = where or OPENAI_URL
     try:
         yield

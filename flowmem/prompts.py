@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-import yaml
+from flowmem.config.safe_yaml import safe_load
 
 
 @dataclass(frozen=True)
@@ -22,5 +22,5 @@ class Prompt:
 def load_prompt(name: str) -> Prompt:
     """``ops/prompts/<name>.yaml`` with keys ``system``, ``user`` and optionally ``examples``."""
     text = resources.files("flowmem.ops").joinpath(f"prompts/{name}.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = safe_load(text)
     return Prompt(system=data["system"].strip(), user=data["user"].strip(), examples=data.get("examples") or [])

@@ -13,6 +13,7 @@ from flowmem.annotations import is_text
 from flowmem.app import App
 from flowmem.cli import render
 from flowmem.cli.explain import explain
+from flowmem.config.safe_yaml import safe_load
 from flowmem.errors import FlowValidationError, InputError, Problem
 from flowmem.inputs import STANDARD_INPUTS
 from flowmem.op import OPS
@@ -51,7 +52,7 @@ def _inputs(args: argparse.Namespace) -> dict[str, Any]:
             inputs[key] = raw
             continue
         try:
-            inputs[key] = yaml.safe_load(raw) if raw.strip() else raw
+            inputs[key] = safe_load(raw) if raw.strip() else raw
         except yaml.YAMLError:
             inputs[key] = raw
     for key in ("query", "user_id", "workspace_id"):

@@ -1,13 +1,15 @@
 """The ``flowmem`` command.
 
 User mistakes (bad config, flow, override or input) end with one message on stderr saying what
-was wrong and what is valid, and exit code 2; an op failing at run time exits 1.
+was wrong and what is valid, and exit code 2; an op failing at run time exits 1. Anything else is
+a bug in flowmem: one line and exit code 1 (``-vv`` prints the traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from collections.abc import Sequence
 
 from loguru import logger
@@ -39,8 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--plugin",
         action="append",
         default=[],
-        metavar="MODULE",
-        help="import a module that registers ops or backends (repeatable)",
+        metavar="MODULE|FILE.py",
+        help="import a module (mypkg.ops) or a .py file (./my_ops.py) that registers ops or backends (repeatable)",
     )
 
     run = sub.add_parser("run", parents=[common], help="run a flow", description="Run a flow and print its response.")
@@ -100,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
         return code
     except FlowmemError as exc:
+        if args.verbose > 1 and exc.__cause__ is not None:
+            traceback.print_exception(exc.__cause__, file=sys.stderr)  # e.g. where a plugin's own code failed
         print(f"flowmem: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
@@ -108,6 +112,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (`flowmem ops | head`); nothing left to say
         return 0
+    except Exception as exc:
+        # Not a user's mistake (those raise FlowmemError): a bug in flowmem. One line, and the way to see more.
+        if args.verbose > 1:
+            traceback.print_exc(file=sys.stderr)
+        reason = " ".join(str(exc).split())
+        reason = reason if len(reason) <= 200 else reason[:200] + "…"
+        print(
+            f"flowmem: internal error: {type(exc).__name__}: {reason} (run with -vv for the traceback)", file=sys.stderr
+        )
+        return 1
 
 
 if __name__ == "__main__":

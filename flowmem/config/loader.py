@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from flowmem.backend import BACKEND_KINDS
 from flowmem.config.interpolate import interpolate
 from flowmem.config.overrides import Override, apply_override, parse_override
+from flowmem.config.safe_yaml import safe_load
 from flowmem.config.schema import ENTRY_MODELS, SECTIONS, Config
 from flowmem.config.settings import BackendSetting, OpSetting, resolve_backend, resolve_op
 from flowmem.errors import ConfigError, Problem
@@ -157,8 +158,12 @@ def _read_layer(source: ConfigSource, problems: list[Problem]) -> tuple[dict[str
         except OSError as exc:
             problems.append(Problem(where, f"cannot be read: {exc.strerror or exc}"))
             return None, where
+        except UnicodeDecodeError as exc:
+            byte = exc.object[exc.start : exc.start + 1].hex()
+            problems.append(Problem(where, f"not UTF-8 text (byte 0x{byte} at offset {exc.start}); save it as UTF-8"))
+            return None, where
     try:
-        data = yaml.safe_load(body)
+        data = safe_load(body)
     except yaml.YAMLError as exc:
         problems.append(Problem(where, "is not valid YAML: " + " ".join(str(exc).split())))
         return None, where

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from flowmem.annotations import accepts_mapping, allows_none, is_text
 from flowmem.backend import BACKENDS
+from flowmem.config.safe_yaml import safe_load
 from flowmem.config.schema import BACKEND_SECTIONS, ENTRY_MODELS, SECTIONS
 from flowmem.errors import ConfigError, Problem
 from flowmem.op import OPS
@@ -58,7 +59,7 @@ def parse_override(text: str) -> Override:
         )
         raise ConfigError(Problem(where, f"malformed key '{key}': {reason}"))
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
+        value = safe_load(raw) if raw.strip() else ""
     except yaml.YAMLError as exc:
         reason = str(exc).replace("\n", " ")
         raise ConfigError(Problem(where, f"the value is not valid YAML: {reason}")) from None

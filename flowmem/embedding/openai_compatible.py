@@ -64,8 +64,9 @@ class OpenAICompatibleEmbedding(EmbeddingModel):
         input_type = self.params.query_input_type if kind == "query" else self.params.document_input_type
         if input_type is not None:
             request["extra_body"] = {"input_type": input_type}
+        client = self._get_client()  # first: a missing openai package is named by this backend
         with server_errors("embedding server", self.params.base_url, self.params.model, self.params.timeout):
-            response = await self._get_client().embeddings.create(**request)
+            response = await client.embeddings.create(**request)
         rows = sorted(response.data, key=lambda item: item.index)
         matrix = np.asarray([row.embedding for row in rows], dtype=np.float32)
         if self._learned_dims is None and matrix.ndim == 2:

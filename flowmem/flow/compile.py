@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from flowmem.config.loader import ResolvedConfig
 from flowmem.config.schema import FlowEntry
 from flowmem.config.settings import OpSetting
-from flowmem.errors import FlowSyntaxError, FlowValidationError, InputError, Problem
+from flowmem.errors import FlowSyntaxError, FlowValidationError, InputError, Problem, caret_under
 from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
 from flowmem.inputs import STANDARD_INPUTS, InputSpec
 from flowmem.suggest import unknown
@@ -172,7 +172,7 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
 
 
 def _at(problem: Problem, text: str, column: int) -> Problem:
-    return Problem(problem.where, f"{problem.message} (column {column + 1})", f"    {text}\n    {' ' * column}^")
+    return Problem(problem.where, f"{problem.message} (column {column + 1})", caret_under(text, column))
 
 
 class _Analysis:

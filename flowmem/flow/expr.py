@@ -4,17 +4,28 @@
 ``>>`` binds tighter than ``|``, so ``a >> b | c`` is ``(a >> b) | c``. The text is parsed with
 :mod:`ast` (never ``eval``) and only names, ``>>``, ``|`` and parentheses are accepted; any other
 construct is a :class:`~flowmem.errors.FlowSyntaxError` pointing at its column.
+
+Limits, checked before parsing so that no text can exhaust the parser's stack: at most
+:data:`MAX_LENGTH` characters, :data:`MAX_OPS` op occurrences (and as many operators), and
+parentheses nested at most :data:`MAX_DEPTH` deep. Real flows have a handful of ops.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from flowmem.errors import FlowSyntaxError
 
 MAX_LENGTH = 20_000
+MAX_OPS = 500
+MAX_DEPTH = 50
+
+# Names, and the operator-like runs between them; only used to bound what the parser is given.
+_NAME = re.compile(r"[^\W\d]\w*")
+_OPERATOR = re.compile(r">>|[^\w\s()]")
 
 
 @dataclass(frozen=True)
@@ -63,18 +74,37 @@ def parse_flow(text: str, *, where: str = "flow expression") -> Node:
         raise FlowSyntaxError(src[:80] + "…", 0, f"flow expression longer than {MAX_LENGTH} characters", where)
     if "\x00" in body:
         raise FlowSyntaxError(src.replace("\x00", "?"), src.index("\x00"), "NUL character in flow expression", where)
+    _check_size(src, where)
     try:
         tree = ast.parse(body, mode="eval")
     except SyntaxError as exc:
         column, message = _syntax_problem(exc, body, indent)
         raise FlowSyntaxError(src, indent + column, message, where) from None
-    except (RecursionError, MemoryError, ValueError) as exc:
-        raise FlowSyntaxError(src, 0, f"flow expression cannot be parsed: {type(exc).__name__}", where) from None
-    converter = _Converter(body, indent, src, where)
-    try:
-        return converter.convert(tree.body)
-    except RecursionError:
-        raise FlowSyntaxError(src, 0, "flow expression is nested too deeply", where) from None
+    except (RecursionError, MemoryError):
+        # Only under an already deep call stack: the limits above keep ordinary callers far from it.
+        raise FlowSyntaxError(src, 0, "flow expression too complex to parse here", where) from None
+    return _Converter(body, indent, src, where).convert(tree.body)
+
+
+def _check_size(src: str, where: str) -> None:
+    """Refuse expressions beyond the documented limits, pointing at where the limit is passed."""
+    names = list(_NAME.finditer(src))
+    if len(names) > MAX_OPS:
+        message = f"flow expression has {len(names)} op names; at most {MAX_OPS} are allowed"
+        raise FlowSyntaxError(src, names[MAX_OPS].start(), message, where)
+    operators = list(_OPERATOR.finditer(src))
+    if len(operators) > MAX_OPS:
+        message = f"flow expression has {len(operators)} operators; at most {MAX_OPS} are allowed"
+        raise FlowSyntaxError(src, operators[MAX_OPS].start(), message, where)
+    depth = 0
+    for column, char in enumerate(src):
+        if char == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                message = f"parentheses nested more than {MAX_DEPTH} deep"
+                raise FlowSyntaxError(src, column, message, where)
+        elif char == ")":
+            depth -= 1
 
 
 def format_flow(node: Node) -> str:
@@ -183,6 +213,9 @@ def _syntax_problem(exc: SyntaxError, body: str, indent: int) -> tuple[int, str]
     offset = exc.offset or 0
     column = len(body) if exc.lineno not in (None, 1) or offset <= 0 or offset > len(body) else offset - 1
     message = (exc.msg or "invalid syntax").split(". Perhaps")[0]
+    if message.startswith("Exceeds the limit"):  # Python's cap on int literals: not an op name either way
+        long_number = re.search(r"\d{100,}", body)
+        return (long_number.start() if long_number else column), "expected an op name, found a number"
     if message.startswith("invalid syntax"):
         message = "invalid flow syntax: expected op names joined by >> and |, grouped by parentheses"
     return column, message

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
-from flowmem.openai_client import make_client, server_errors
+from flowmem.openai_client import import_openai, make_client, server_errors
 
 
 class OpenAIChatParams(BackendParams):
@@ -55,8 +55,7 @@ class OpenAICompatibleLLM(LLM):
         temperature: float | None = None,
         max_tokens: int | None = None,
     ) -> ChatResult:
-        import openai
-
+        openai = import_openai("llm backend openai_compatible")
         request: dict[str, Any] = {
             "model": self.params.model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flowmem.errors import FlowSyntaxError
-from flowmem.flow.expr import OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
+from flowmem.flow.expr import MAX_DEPTH, MAX_OPS, OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
 
 PERSONAL = "set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op)) >> fuse_rerank_op"
 
@@ -74,11 +74,42 @@ def test_unclosed_paren_is_named_with_its_column() -> None:
 
 
 def test_very_long_chains_parse_or_fail_cleanly() -> None:
-    assert len(parse_flow(" >> ".join(["a"] * 2000)).steps) == 2000  # type: ignore[union-attr]
+    assert len(parse_flow(" >> ".join(["a"] * MAX_OPS)).steps) == MAX_OPS  # type: ignore[union-attr]
     with pytest.raises(FlowSyntaxError):
         parse_flow("(" * 500 + "a" + ")" * 500)
     with pytest.raises(FlowSyntaxError, match="longer than"):
         parse_flow("a >> " * 5000 + "a")
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "fragment"),
+    [
+        (">>".join(["a"] * 5000), 1500, "flow expression has 5000 op names; at most 500 are allowed"),
+        ("a|" * 700 + "a", 1000, "flow expression has 701 op names; at most 500 are allowed"),
+        ("~" * 3000 + "a", 500, "flow expression has 3000 operators; at most 500 are allowed"),
+        ("(" * 3000 + "a" + ")" * 3000, 50, "parentheses nested more than 50 deep"),
+        ("(" * 51 + "a" + ")" * 51, 50, "parentheses nested more than 50 deep"),
+        ("a >> " + "1" * 5000, 5, "expected an op name, found a number"),
+    ],
+)
+def test_documented_limits_are_refused_before_parsing(text: str, column: int, fragment: str) -> None:
+    with pytest.raises(FlowSyntaxError) as info:
+        parse_flow(text)
+    assert info.value.column == column
+    message = str(info.value)
+    assert fragment in message
+    assert "RecursionError" not in message and "set_int_max_str_digits" not in message
+    assert len(message) < 400  # the caret line shows a window around the column, not the whole text
+    text_line, caret_line = message.splitlines()[-2:]
+    assert text_line[caret_line.index("^")] == text[column]
+
+
+def test_at_the_limits_flows_parse() -> None:
+    assert parse_flow("(" * MAX_DEPTH + "a" + ")" * MAX_DEPTH) == OpRef("a")
+    deep = "a"
+    for _ in range(MAX_DEPTH):
+        deep = f"b >> ({deep} | c)"
+    assert len(list(op_refs(parse_flow(deep)))) == 2 * MAX_DEPTH + 1
 
 
 # -- properties ------------------------------------------------------------------------------

@@ -1,0 +1,183 @@
+"""Inputs that once ended in a traceback, a hang or a leaked secret: each now ends in one message and exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flowmem.cli.main import main
+
+BIG_INT = "9" * 5000
+TESTING = ["--plugin", "flowmem.testing.ops"]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse's own usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_user_error(code: int, err: str, *fragments: str) -> None:
+    assert code == 2, err
+    assert err.startswith("flowmem: error: "), err
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+# -- point 1: one message, exit 2 --------------------------------------------------------------
+
+
+def test_invalid_date_in_an_override(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "validate", "op.set_query_op.params.timestamp=2024-13-45")
+    assert_user_error(code, err, "'2024-13-45' is not a valid date", "month must be in 1..12")
+
+
+def test_invalid_date_in_a_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("op:\n  set_query_op:\n    params: {timestamp: 2024-02-30}\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "validate", "-c", str(path))
+    assert_user_error(code, err, f"config file '{path}'", "'2024-02-30' is not a valid date", "line 3")
+
+
+def test_a_flow_nested_3000_deep(capsys: pytest.CaptureFixture[str]) -> None:
+    flow = "(" * 3000 + "set_query_op" + ")" * 3000
+    code, _, err = run_cli(capsys, "validate", f"flow.deep.flow_content={flow}")
+    assert_user_error(code, err, "flow 'deep': parentheses nested more than 50 deep (column 51)")
+    assert len(err) < 1000  # a window of the text around the caret, not all 6,000 characters
+
+
+def test_a_5000_op_chain_is_refused_by_a_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    flow = ">>".join(["set_query_op"] * 1200)  # shorter than 20,000 characters: the op limit decides
+    code, _, err = run_cli(capsys, "validate", f"flow.long.flow_content={flow}")
+    assert_user_error(code, err, "flow expression has 1200 op names; at most 500 are allowed")
+    assert "RecursionError" not in err
+    flow = ">>".join(["a"] * 5000)
+    code, _, err = run_cli(capsys, "validate", f"flow.long.flow_content={flow}")
+    assert_user_error(code, err, "flow expression has 5000 op names; at most 500 are allowed")
+
+
+def test_a_500_op_chain_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    flow = " >> ".join(["noop_op"] * 499 + ["set_query_op"])
+    code, out, err = run_cli(
+        capsys, "run", "long", "-q", "q", *TESTING, f"flow.long.flow_content={flow}", "flow.long.outputs=[query]"
+    )
+    assert code == 0, err
+    assert "query: q" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["validate", f"op.fuse_rerank_op.params.fuse_time_ratio={BIG_INT}"], "has 5,000 digits; at most 4,300"),
+        (["validate", f"flow.f.flow_content=set_query_op >> {BIG_INT}"], "expected an op name, found a number"),
+        (["run", "set_query", "-q", "x", "--input", f"top_k={BIG_INT}"], "input 'top_k'"),
+    ],
+)
+def test_integers_beyond_pythons_digit_limit(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    code, _, err = run_cli(capsys, *argv)
+    assert_user_error(code, err, fragment)
+    assert "set_int_max_str_digits" not in err
+
+
+def test_integer_beyond_the_digit_limit_in_a_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(f"op:\n  retrieve_memory_op:\n    params: {{top_k: {BIG_INT}}}\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "validate", "-c", str(path))
+    assert_user_error(code, err, "has 5,000 digits; at most 4,300 are supported")
+
+
+def test_invalid_utf8_in_a_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(b"op:\n  x: \xff\xfe\n")
+    code, _, err = run_cli(capsys, "validate", "-c", str(path))
+    assert_user_error(code, err, f"config file '{path}': not UTF-8 text (byte 0xff at offset 9); save it as UTF-8")
+
+
+PLUGIN = '''
+from flowmem.op import Op, register_op
+
+
+@register_op
+class HelloFileOp(Op):
+    """Answer hello."""
+
+    writes = ("answer",)
+
+    async def execute(self, ctx):
+        ctx["answer"] = "hello from a plugin file"
+'''
+
+
+def flowmem(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "flowmem", *argv], capture_output=True, text=True, cwd=cwd, timeout=60, check=False
+    )
+
+
+def test_plugin_given_as_a_py_file(tmp_path: Path) -> None:
+    (tmp_path / "my_ops.py").write_text(PLUGIN, encoding="utf-8")
+    result = flowmem("run", "hi", "--plugin", "./my_ops.py", "flow.hi.flow_content=hello_file_op", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "hello from a plugin file"
+
+
+@pytest.mark.parametrize(
+    ("plugin", "fragment"),
+    [
+        ("./missing.py", "plugin file './missing.py' does not exist; give a .py file or a module name"),
+        ("../x", "plugin file '../x' does not exist"),
+        (".relative", "is neither a module name (e.g. mypkg.ops) nor a path to a .py file"),
+        ("./broken.py", "plugin file './broken.py' failed while importing: ZeroDivisionError: division by zero"),
+    ],
+)
+def test_plugin_mistakes(tmp_path: Path, plugin: str, fragment: str) -> None:
+    (tmp_path / "broken.py").write_text("1 / 0\n", encoding="utf-8")
+    result = flowmem("ops", "--plugin", plugin, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert fragment in result.stderr
+
+
+def test_openai_preset_without_the_openai_package(tmp_path: Path) -> None:
+    # sys.modules[name] = None makes `import openai` fail as if the package were not installed.
+    script = (
+        "import sys; sys.modules['openai'] = None\nfrom flowmem.cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = ["run", "personal_retrieve", "-q", "hi", "-u", "alice", "-c", "openai"]
+    argv += ["vector_store.default={backend: memory}", "llm.default={backend: none}"]
+    result = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and "ModuleNotFoundError" not in result.stderr
+    assert "needs the openai package, which is not installed: pip install 'flowmem[openai]'" in result.stderr
+
+
+def test_an_internal_error_is_one_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flowmem.cli import commands
+
+    def broken(args: object) -> int:
+        raise RuntimeError("a bug\nover two lines")
+
+    monkeypatch.setattr(commands, "ops", broken)
+    code, _, err = run_cli(capsys, "ops")
+    assert code == 1
+    assert err == "flowmem: internal error: RuntimeError: a bug over two lines (run with -vv for the traceback)\n"
+    code, _, err = run_cli(capsys, "-vv", "ops")
+    assert "Traceback" in err and err.endswith("(run with -vv for the traceback)\n")
