@@ -12,14 +12,15 @@ from flowmem.schema.memory import Memory, Message
 @register_op
 class UpdateVectorStoreOp(Op):
     """Store the added, updated and expired memories, record each change in the history, and mark
-    every message of the run memorized — in one transaction on the local store.
+    every message of the run memorized for the run's user — in one transaction on the local store.
+    The ledger is per (workspace, user, message id): another user's message of the same id stays unmemorized.
 
     Memory ids and history event ids derive from their content and the message they came from, so a
     run cut short by a crash leaves nothing half-written there, and running the same messages again
     finishes the job without duplicates.
     """
 
-    reads = ("memory_actions", "messages", "workspace_id")
+    reads = ("memory_actions", "messages", "workspace_id", "user_id")
     writes = ("answer",)
     uses = ("vector_store",)
 
@@ -38,7 +39,9 @@ class UpdateVectorStoreOp(Op):
                 )
             )
         memorized = [m.message_id for m in messages]
-        await self.vector_store.write(ctx["workspace_id"], list(final.values()), history=history, memorized=memorized)
+        await self.vector_store.write(
+            ctx["workspace_id"], list(final.values()), history=history, user_id=ctx["user_id"], memorized=memorized
+        )
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
         ctx.note("applied", counts)
         ctx["answer"] = (

@@ -1,8 +1,9 @@
 """``flowmem ingest FILE.jsonl -u ID``: chat messages (or ready-made memories) into memories, resumably.
 
 Messages go through the write flow (``personal_summary``) in batches, oldest first. Messages the
-store already marks memorized are skipped, so an interrupted ingest is finished by running the
-same command again. A bad line stops with its line number (``--skip-bad`` skips it instead).
+store already marks memorized *for this user* are skipped (the ledger is per workspace, user and
+message id, so two users' files may both use ``m1``), so an interrupted ingest is finished by
+running the same command again. A bad line stops with its line number (``--skip-bad`` skips it instead).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ async def _ingest_messages(app: App, args: argparse.Namespace, messages: list[Me
     store = app.vector_store()
     app.flow(args.flow)  # an invalid flow fails before anything is written
     messages = sorted(messages, key=lambda m: m.time_created)
-    done = await store.memorized(args.workspace, [m.message_id for m in messages])
+    done = await store.memorized(args.workspace, args.user_id, [m.message_id for m in messages])
     todo = [m for m in messages if m.message_id not in done and not m.memorized]
     counts: Counter[str] = Counter({"messages already memorized": len(messages) - len(todo)})
     for start in range(0, len(todo), args.batch):

@@ -13,10 +13,16 @@ from flowmem.timeexpr import extract_all
 from flowmem.timeexpr.model import ExtractedTime, canonical_parts
 
 
-def derived_id(workspace_id: str, message_id: str, index: int) -> str:
-    """The id of the ``index``-th memory derived from a message: the same on every run, so a rerun
-    after a crash rewrites the same memories instead of adding copies."""
-    return hashlib.sha256(f"{workspace_id}\0{message_id}\0{index}".encode()).hexdigest()[:32]
+def derived_id(workspace_id: str, user_id: str, message_id: str, index: int) -> str:
+    """The id of the ``index``-th memory derived from ``user_id``'s message: the same on every run, so
+    a rerun after a crash rewrites the same memories instead of adding copies.
+
+    A message is identified by (workspace, user, message id), so the user is part of the id: Bob's
+    ``m1`` must not derive the id of Alice's ``m1`` memory and overwrite it. Each part is length-
+    prefixed, so no two triples share a digest whatever characters the ids contain.
+    """
+    key = "".join(f"{len(part)}\0{part}\0" for part in (workspace_id, user_id, message_id))
+    return hashlib.sha256(f"{key}{index}".encode()).hexdigest()[:32]
 
 
 def keywords_of(text: str, limit: int = 5) -> list[str]:
@@ -33,13 +39,15 @@ def memory_from_message(
     *,
     workspace_id: str,
     target: str,
+    user_id: str | None = None,
     index: int = 0,
     content: str | None = None,
     memory_type: MemoryType = "conversation",
     when_to_use: str = "",
     keywords: list[str] | None = None,
 ) -> Memory:
-    """A memory of a message: said at the message's time, about the event time its words name.
+    """A memory of ``user_id``'s message (default: ``target``'s): said at the message's time, about the
+    event time its words name.
 
     The event time is read from the message's own words (not a rephrasing), relative to when it
     was said: "I'm flying to Chicago next Thursday", said on 2024-04-25, is an event on 2024-05-02.
@@ -48,7 +56,7 @@ def memory_from_message(
     said = message.time_created
     memory = Memory(
         workspace_id=workspace_id,
-        memory_id=derived_id(workspace_id, message.message_id, index),
+        memory_id=derived_id(workspace_id, target if user_id is None else user_id, message.message_id, index),
         target=target,
         memory_type=memory_type,
         when_to_use=when_to_use,

@@ -23,6 +23,8 @@ from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 
 SIMILARITY = "similarity"
+# What a write marks memorized: (user id, message ids). A message is identified by (workspace, user, message id).
+Ledger = tuple[str, list[str]]
 
 
 class ScopeError(FlowmemError):
@@ -94,6 +96,7 @@ class VectorStore(Backend):
         memories: Sequence[Memory] = (),
         *,
         history: Sequence[HistoryEvent] = (),
+        user_id: str | None = None,
         memorized: Sequence[str] = (),
     ) -> None:
         """One step of the write path: upsert ``memories``, record ``history``, mark messages ``memorized``.
@@ -101,13 +104,27 @@ class VectorStore(Backend):
         Atomic where the store can be (``local``: one transaction; ``memory``); elsewhere the three
         happen in that order and each is idempotent (memory ids and history event ids are derived
         from their content), so a rerun after a crash finishes the job without duplicates.
+
+        Args:
+            workspace_id: The workspace everything belongs to.
+            memories: Memories to insert or replace (each with a vector).
+            history: Events to record (each of ``workspace_id``).
+            user_id: Whose messages ``memorized`` are; required with ``memorized``. A message is
+                identified by (workspace, user, message id): two users may both send ``m1``.
+            memorized: Ids of ``user_id``'s messages the write path has now turned into memories.
+
+        Raises:
+            ScopeError: A memory or event of another workspace, or ``memorized`` without a user id.
         """
         _check_scope(workspace_id)
         for event in history:
             if event.workspace_id != workspace_id:
                 raise ScopeError(f"history event of workspace '{event.workspace_id}' written to '{workspace_id}'")
+        if memorized:
+            _check_user(user_id, "marking messages memorized")
         vectors = self._vectors(workspace_id, memories) if memories else None
-        await self._write(workspace_id, list(memories), vectors, list(history), list(dict.fromkeys(memorized)))
+        ledger = (user_id, list(dict.fromkeys(memorized))) if memorized and user_id else None
+        await self._write(workspace_id, list(memories), vectors, list(history), ledger)
 
     async def record_history(self, workspace_id: str, events: Sequence[HistoryEvent]) -> None:
         """Record changes made outside :meth:`write` (e.g. a delete from the CLI)."""
@@ -118,10 +135,19 @@ class VectorStore(Backend):
         _check_scope(workspace_id)
         return [e for e in await self._history(workspace_id, memory_id, limit) if e.workspace_id == workspace_id]
 
-    async def memorized(self, workspace_id: str, message_ids: Sequence[str]) -> set[str]:
-        """Which of these messages the write path has already turned into memories."""
+    async def memorized(self, workspace_id: str, user_id: str, message_ids: Sequence[str]) -> set[str]:
+        """Which of ``user_id``'s messages the write path has already turned into memories.
+
+        The ledger is per (workspace, user, message id): another user's ``m1`` is not this user's ``m1``.
+
+        Raises:
+            ScopeError: No workspace or no user id.
+        """
         _check_scope(workspace_id)
-        return await self._memorized(workspace_id, list(dict.fromkeys(message_ids))) if message_ids else set()
+        _check_user(user_id, "looking up memorized messages")
+        if not message_ids:
+            return set()
+        return await self._memorized(workspace_id, user_id, list(dict.fromkeys(message_ids)))
 
     def _vectors(self, workspace_id: str, memories: Sequence[Memory]) -> np.ndarray:
         problems, seen = [], set()
@@ -202,15 +228,18 @@ class VectorStore(Backend):
         memories: list[Memory],
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
-        memorized: list[str],
+        ledger: Ledger | None,
     ) -> None:
-        """In order, each step idempotent; stores that can do it atomically override this."""
+        """In order, each step idempotent; stores that can do it atomically override this.
+
+        ``ledger`` is (user id, message ids) to mark memorized, already checked, or ``None``.
+        """
         if memories and vectors is not None:
             await self._upsert(workspace_id, memories, vectors)
         if history:
             await self._record_history(workspace_id, history)
-        if memorized:
-            await self._mark_memorized(workspace_id, memorized)
+        if ledger is not None:
+            await self._mark_memorized(workspace_id, *ledger)
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         raise NotImplementedError
@@ -218,10 +247,10 @@ class VectorStore(Backend):
     async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         raise NotImplementedError
 
-    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
+    async def _mark_memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> None:
         raise NotImplementedError
 
-    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+    async def _memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
         raise NotImplementedError
 
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
@@ -248,3 +277,9 @@ class VectorStore(Backend):
 def _check_scope(workspace_id: str) -> None:
     if not isinstance(workspace_id, str) or not workspace_id:
         raise ScopeError(f"every store call needs a workspace id (a non-empty string), got {workspace_id!r}")
+
+
+def _check_user(user_id: str | None, doing: str) -> None:
+    # The message ledger is per user: without one, one user's "m1" would shadow another's.
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise ScopeError(f"{doing} needs the user id the messages belong to (a non-empty string), got {user_id!r}")

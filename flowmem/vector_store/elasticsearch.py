@@ -32,7 +32,9 @@ Design choices, and why:
   index and named from it, ``<index>-history`` and ``<index>-messages`` (``dynamic: strict``
   too, same shards and replicas), created by their first write; an index made before they
   existed simply gains them then. Their documents get the same tenant-proof ids, from
-  (workspace_id, event_id) and (workspace_id, message_id), and are written with bulk ``create``
+  (workspace_id, event_id) and (workspace_id, user_id, message_id) — a message is identified by
+  its user too; a ledger from before that is migrated on first use (:mod:`~flowmem.vector_store.es_ledger`
+  says how) — and are written with bulk ``create``
   (a 409 means "already there"), so a rerun changes nothing, with the same refresh as memory
   writes. An event also stores ``seq``, its recording order (wall-clock ns, never decreasing in
   a store object): events of one write share a ``time`` to the second, and ``history`` sorts by
@@ -67,7 +69,8 @@ from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, I
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_query as q
-from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, VectorStore
+from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, Ledger, VectorStore
+from flowmem.vector_store.es_ledger import migrate_legacy_ledger
 from flowmem.vector_store.es_query import ElasticsearchStoreParams
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -160,6 +163,7 @@ class ElasticsearchStore(VectorStore):
         self._events = _SideIndex(self.history_index, "history", "event_id", q.history_properties())
         self._ledger = _SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
         self._last_seq = 0
+        self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
 
     # -- connection and index ------------------------------------------------------------------
     def _new_client(self) -> AsyncElasticsearch:
@@ -581,24 +585,34 @@ class ElasticsearchStore(VectorStore):
         events.reverse()
         return events
 
-    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
+    async def _has_ledger(self, *, create: bool) -> bool:
+        """Whether the message ledger exists (see :meth:`_has_side`); the first time it does, legacy
+        entries (from before the ledger was per user) are migrated (:mod:`~flowmem.vector_store.es_ledger`)."""
+        if not await self._has_side(self._ledger, create=create):
+            return False
+        if not self._ledger_migrated:
+            await migrate_legacy_ledger(self)
+            self._ledger_migrated = True
+        return True
+
+    async def _mark_memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> None:
         side = self._ledger
-        await self._has_side(side, create=True)
+        await self._has_ledger(create=True)
         now = datetime.now().replace(microsecond=0)
-        names = {q.doc_id(workspace_id, m): m for m in message_ids}
+        names = {q.message_doc_id(workspace_id, user_id, m): m for m in message_ids}
 
         def create(item: tuple[str, str]) -> dict[str, Any]:  # `create`: a rerun keeps the first memorized_at
             _id, message_id = item
-            source = q.message_doc(workspace_id, message_id, now)
+            source = q.message_doc(workspace_id, user_id, message_id, now)
             return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": source}
 
         succeeded, failures = await self._bulk(list(names.items()), create, names, index=side.name, ignore_status=409)
         if failures:
             raise BulkWriteError("mark as memorized", side.name, failures, succeeded, noun=("message", "messages"))
 
-    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+    async def _memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
         side = self._ledger
-        if not await self._has_side(side, create=False):
+        if not await self._has_ledger(create=False):
             return set()
         client = await self._ready()
         found: set[str] = set()
@@ -606,15 +620,15 @@ class ElasticsearchStore(VectorStore):
             chunk = message_ids[start : start + MEMORIZED_CHUNK]
             response = await self._call(
                 client.search(
-                    index=side.name, query=q.memorized_query(workspace_id, chunk), size=len(chunk),
-                    source_includes=["workspace_id", "message_id"], track_total_hits=False,
+                    index=side.name, query=q.memorized_query(workspace_id, user_id, chunk), size=len(chunk),
+                    source_includes=["workspace_id", "user_id", "message_id"], track_total_hits=False,
                 ),
                 side.name,
             )  # fmt: skip
             found.update(
                 hit["_source"]["message_id"]
                 for hit in response["hits"]["hits"]
-                if hit["_source"].get("workspace_id") == workspace_id
+                if hit["_source"].get("workspace_id") == workspace_id and hit["_source"].get("user_id") == user_id
             )
         return found & set(message_ids)
 
@@ -664,17 +678,17 @@ class ElasticsearchStore(VectorStore):
         memories: list[Memory],
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
-        memorized: list[str],
+        ledger: Ledger | None,
     ) -> None:
         # Memories, then history, then the ledger, each durable when Elasticsearch acknowledges it (a
         # crash between steps leaves earlier ones whole; reruns are idempotent) — but made searchable
         # together by one refresh at the end, instead of a refresh wait per step (3 s → tens of ms).
         if self._bulk_depth or self.params.refresh == "false":
-            await super()._write(workspace_id, memories, vectors, history, memorized)
+            await super()._write(workspace_id, memories, vectors, history, ledger)
             return
         self._bulk_depth += 1
         try:
-            await super()._write(workspace_id, memories, vectors, history, memorized)
+            await super()._write(workspace_id, memories, vectors, history, ledger)
         finally:
             self._bulk_depth -= 1
         await self._end_bulk_load()

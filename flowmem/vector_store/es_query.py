@@ -199,8 +199,18 @@ def history_properties() -> dict[str, Any]:
 
 
 def messages_properties() -> dict[str, Any]:
-    """The ``properties`` of the message ledger index: which messages the write path has memorized."""
-    return {"workspace_id": _KEYWORD, "message_id": _KEYWORD, "memorized_at": _DATE}
+    """The ``properties`` of the message ledger index: which messages of which user the write path has memorized.
+
+    ``user_id`` was added with per-user ledger keys; a ledger without it gains it (``put_mapping``),
+    and its entries without it are legacy ones (see :func:`legacy_ledger_query`).
+    """
+    return {"workspace_id": _KEYWORD, "user_id": _KEYWORD, "message_id": _KEYWORD, "memorized_at": _DATE}
+
+
+def message_doc_id(workspace_id: str, user_id: str, message_id: str) -> str:
+    """The ``_id`` of a ledger entry: one per (workspace, user, message), length-prefixed so no two
+    triples share it (two users may both send ``m1``)."""
+    return doc_id(workspace_id, f"{len(user_id)}\x00{user_id}\x00{message_id}")
 
 
 def history_doc(event: HistoryEvent, seq: int) -> dict[str, Any]:
@@ -216,9 +226,10 @@ def event_from_source(source: dict[str, Any]) -> HistoryEvent:
     return HistoryEvent.model_validate(source)
 
 
-def message_doc(workspace_id: str, message_id: str, memorized_at: datetime) -> dict[str, Any]:
-    """The ``_source`` of a memorized message's ledger entry."""
-    return {"workspace_id": workspace_id, "message_id": message_id, "memorized_at": iso(memorized_at)}
+def message_doc(workspace_id: str, user_id: str, message_id: str, memorized_at: datetime | str) -> dict[str, Any]:
+    """The ``_source`` of a memorized message's ledger entry (``memorized_at`` as a datetime or ISO text)."""
+    when = memorized_at if isinstance(memorized_at, str) else iso(memorized_at)
+    return {"workspace_id": workspace_id, "user_id": user_id, "message_id": message_id, "memorized_at": when}
 
 
 def history_query(workspace_id: str, memory_id: str | None) -> dict[str, Any]:
@@ -234,10 +245,25 @@ def history_query(workspace_id: str, memory_id: str | None) -> dict[str, Any]:
 HISTORY_NEWEST_FIRST: list[dict[str, Any]] = [{"time": "desc"}, {SEQ_FIELD: "desc"}, {"event_id": "desc"}]
 
 
-def memorized_query(workspace_id: str, message_ids: list[str]) -> dict[str, Any]:
-    """The ledger entries of these messages in a workspace (by document id, and the workspace term)."""
-    ids = [doc_id(workspace_id, message_id) for message_id in message_ids]
-    return {"bool": {"filter": [{"term": {"workspace_id": workspace_id}}, {"ids": {"values": ids}}]}}
+def memorized_query(workspace_id: str, user_id: str, message_ids: list[str]) -> dict[str, Any]:
+    """The ledger entries of a user's messages in a workspace (by document id, and the workspace and user terms)."""
+    ids = [message_doc_id(workspace_id, user_id, message_id) for message_id in message_ids]
+    terms = [{"term": {"workspace_id": workspace_id}}, {"term": {"user_id": user_id}}]
+    return {"bool": {"filter": [*terms, {"ids": {"values": ids}}]}}
+
+
+def legacy_ledger_query() -> dict[str, Any]:
+    """Ledger entries written before the ledger was per user: they have no ``user_id``."""
+    return {"bool": {"must_not": [{"exists": {"field": "user_id"}}]}}
+
+
+# Legacy entries are unique by (workspace, message), so this order is total for `search_after`.
+LEGACY_LEDGER_ORDER: list[dict[str, Any]] = [{"workspace_id": "asc"}, {"message_id": "asc"}]
+
+
+def derived_from_query(workspace_id: str, message_ids: list[str]) -> dict[str, Any]:
+    """Memories of a workspace (any status) derived from any of these messages."""
+    return {"bool": {"filter": [{"term": {"workspace_id": workspace_id}}, {"terms": {"source": message_ids}}]}}
 
 
 def to_doc(memory: Memory, vector: np.ndarray) -> dict[str, Any]:

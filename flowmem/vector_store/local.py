@@ -29,7 +29,7 @@ from pydantic import Field
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.base import SIMILARITY, VectorStore
+from flowmem.vector_store.base import SIMILARITY, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import Row, WorkspaceIndex
 from flowmem.vector_store.local_db import LocalDB
@@ -89,7 +89,7 @@ class LocalStore(VectorStore):
 
     # -- operations (each runs whole on the worker thread) --------------------------------------
     def _upsert_sync(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
-        self._write_sync(workspace_id, memories, vectors, [], [])
+        self._write_sync(workspace_id, memories, vectors, [], None)
 
     def _write_sync(
         self,
@@ -97,10 +97,10 @@ class LocalStore(VectorStore):
         memories: list[Memory],
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
-        memorized: list[str],
+        ledger: Ledger | None,
     ) -> None:
         rows = [Row.of(m) for m in memories]
-        revision = self._open().write(workspace_id, memories, rows, vectors, history, memorized)
+        revision = self._open().write(workspace_id, memories, rows, vectors, history, ledger)
         if revision is None or vectors is None:
             return
         cached = self._indexes.get(workspace_id)
@@ -161,22 +161,22 @@ class LocalStore(VectorStore):
         memories: list[Memory],
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
-        memorized: list[str],
+        ledger: Ledger | None,
     ) -> None:
         # One SQLite transaction: a crash leaves all of it or none of it.
-        await self._call(self._write_sync, workspace_id, memories, vectors, history, memorized)
+        await self._call(self._write_sync, workspace_id, memories, vectors, history, ledger)
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
-        await self._write(workspace_id, [], None, events, [])
+        await self._write(workspace_id, [], None, events, None)
 
-    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
-        await self._write(workspace_id, [], None, [], message_ids)
+    async def _mark_memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> None:
+        await self._write(workspace_id, [], None, [], (user_id, message_ids))
 
     async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         return await self._call(lambda: self._open().history(workspace_id, memory_id, limit))
 
-    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
-        return await self._call(lambda: self._open().memorized(workspace_id, message_ids))
+    async def _memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
+        return await self._call(lambda: self._open().memorized(workspace_id, user_id, message_ids))
 
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         return await self._call(lambda: self._open().records(workspace_id, ids, with_vectors))

@@ -2,9 +2,15 @@
 
 Layout: ``memories`` holds one row per (workspace, memory) with the record as JSON, the unit
 vector as float32 bytes and the columns filters need; ``tombstones`` records deletions; ``meta``
-holds the schema version, the vector width and a revision counter. Every write transaction bumps
-the revision and stamps the rows it touches with it, so a process can bring its in-memory index
-up to date with what other processes wrote by reading only the rows newer than its revision.
+holds the schema version, the vector width and a revision counter; ``history`` and ``messages``
+are the write path's change log and message ledger (keyed by workspace, user and message id).
+Every write transaction bumps the revision and stamps the rows it touches with it, so a process
+can bring its in-memory index up to date with what other processes wrote by reading only the
+rows newer than its revision.
+
+Existing stores: a schema-1 file (ledger keyed by workspace and message id only) is migrated to
+schema 2 in the transaction that opens it; :mod:`flowmem.vector_store.local_migrate` says how,
+and which legacy ledger entries it keeps.
 """
 
 from __future__ import annotations
@@ -22,11 +28,12 @@ import numpy as np
 from flowmem.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.base import DimensionMismatchError
+from flowmem.vector_store.base import DimensionMismatchError, Ledger
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
+from flowmem.vector_store.local_migrate import can_migrate, migrate
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: the message ledger is per user (see local_migrate)
 FILE_NAME = "memories.sqlite3"
 # Tombstones are pruned past this many; a process whose index is older then reloads it whole.
 TOMBSTONE_LIMIT = 50_000
@@ -69,9 +76,10 @@ CREATE TABLE IF NOT EXISTS history (
 CREATE INDEX IF NOT EXISTS history_memory ON history (workspace_id, memory_id, time);
 CREATE TABLE IF NOT EXISTS messages (
     workspace_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
     message_id TEXT NOT NULL,
     memorized_at TEXT NOT NULL,
-    PRIMARY KEY (workspace_id, message_id)
+    PRIMARY KEY (workspace_id, user_id, message_id)
 );
 """
 
@@ -113,6 +121,8 @@ class LocalDB:
                 self._set_meta("schema", SCHEMA_VERSION)
                 self._set_meta("revision", "0")
                 self._set_meta("pruned_through", "0")
+            elif version != SCHEMA_VERSION and can_migrate(version, SCHEMA_VERSION):
+                migrate(self.conn, version, SCHEMA_VERSION, self.path)  # in this transaction: all or nothing
             elif version != SCHEMA_VERSION:
                 raise BackendUnavailableError(
                     f"the local store at {self.path} has schema {version}; this flowmem reads schema {SCHEMA_VERSION}"
@@ -163,7 +173,7 @@ class LocalDB:
         rows: list[Row],
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
-        memorized: list[str],
+        ledger: Ledger | None,
     ) -> int | None:
         """Memories, their history and the messages they came from, in one transaction.
 
@@ -177,11 +187,14 @@ class LocalDB:
                 " VALUES (?, ?, ?, ?, ?)",
                 ((e.event_id, e.workspace_id, e.memory_id, e.time.isoformat(), e.model_dump_json()) for e in history),
             )
-            now = datetime.now().isoformat(timespec="seconds")
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO messages (workspace_id, message_id, memorized_at) VALUES (?, ?, ?)",
-                ((workspace_id, message_id, now) for message_id in memorized),
-            )
+            if ledger is not None:
+                user_id, message_ids = ledger
+                now = datetime.now().isoformat(timespec="seconds")
+                self.conn.executemany(
+                    "INSERT OR IGNORE INTO messages (workspace_id, user_id, message_id, memorized_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    ((workspace_id, user_id, message_id, now) for message_id in message_ids),
+                )
         return revision
 
     def history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
@@ -196,12 +209,14 @@ class LocalDB:
         rows = self.conn.execute(f"{query} ORDER BY time DESC, rowid DESC LIMIT ?", (*args, limit)).fetchall()
         return [HistoryEvent.model_validate_json(r[0]) for r in reversed(rows)]
 
-    def memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
+    def memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
         found: set[str] = set()
         for chunk in _chunks(message_ids):
             marks = ",".join("?" * len(chunk))
-            query = f"SELECT message_id FROM messages WHERE workspace_id = ? AND message_id IN ({marks})"
-            found.update(r[0] for r in self.conn.execute(query, (workspace_id, *chunk)))
+            query = (
+                f"SELECT message_id FROM messages WHERE workspace_id = ? AND user_id = ? AND message_id IN ({marks})"
+            )
+            found.update(r[0] for r in self.conn.execute(query, (workspace_id, user_id, *chunk)))
         return found
 
     def _upsert(self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray) -> int:

@@ -11,7 +11,7 @@ import numpy as np
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, VectorStore
+from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import Row, WorkspaceIndex
 
@@ -35,7 +35,7 @@ class MemoryStore(VectorStore):
         self._indexes: dict[str, WorkspaceIndex] = {}
         self._dims: int | None = None
         self._events: dict[str, dict[str, HistoryEvent]] = {}
-        self._memorized_ids: dict[str, set[str]] = {}
+        self._memorized_ids: dict[tuple[str, str], set[str]] = {}  # (workspace, user) → message ids
 
     def _check_dims(self, width: int) -> None:
         if self._dims is None:
@@ -108,13 +108,14 @@ class MemoryStore(VectorStore):
         memories: list[Memory],
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
-        memorized: list[str],
+        ledger: Ledger | None,
     ) -> None:
         if memories and vectors is not None:
             self._check_dims(vectors.shape[1])  # before anything changes: all or nothing
             await self._upsert(workspace_id, memories, vectors)
         await self._record_history(workspace_id, history)
-        await self._mark_memorized(workspace_id, memorized)
+        if ledger is not None:
+            await self._mark_memorized(workspace_id, *ledger)
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         recorded = self._events.setdefault(workspace_id, {})
@@ -126,11 +127,11 @@ class MemoryStore(VectorStore):
         latest = sorted(events, key=lambda e: e.time)[-limit:] if limit > 0 else []
         return [e.model_copy(deep=True) for e in latest]
 
-    async def _mark_memorized(self, workspace_id: str, message_ids: list[str]) -> None:
-        self._memorized_ids.setdefault(workspace_id, set()).update(message_ids)
+    async def _mark_memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> None:
+        self._memorized_ids.setdefault((workspace_id, user_id), set()).update(message_ids)
 
-    async def _memorized(self, workspace_id: str, message_ids: list[str]) -> set[str]:
-        return set(message_ids) & self._memorized_ids.get(workspace_id, set())
+    async def _memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
+        return set(message_ids) & self._memorized_ids.get((workspace_id, user_id), set())
 
     async def stats(self) -> dict[str, Any]:
         return {

@@ -201,7 +201,9 @@ class TestElasticsearchSpecifics:
             assert stats["dims"] == DIMS and stats["similarity"] == "dot_product"
             assert stats["index_options"]["type"] == "hnsw"
             assert stats["workspaces"][ws] == 3
-            await store.write(ws, history=[HistoryEvent.of("add", new=memory(ws, "s0", 0))], memorized=["a", "b"])
+            await store.write(
+                ws, history=[HistoryEvent.of("add", new=memory(ws, "s0", 0))], user_id="u", memorized=["a", "b"]
+            )
             stats = await store.stats()
             assert stats["history_index"] == self.es_index + "-history" and stats["history_events"] >= 1
             assert stats["messages_index"] == self.es_index + "-messages" and stats["memorized_messages"] >= 2
@@ -315,12 +317,12 @@ class TestIndexLifecycle:
 
         async def after(store: ElasticsearchStore) -> None:
             # reads find nothing, and create nothing
-            assert await store.history(ws) == [] and await store.memorized(ws, ["msg-1"]) == set()
+            assert await store.history(ws) == [] and await store.memorized(ws, "u", ["msg-1"]) == set()
             assert not await exists(store, store.history_index) and not await exists(store, store.messages_index)
             new = memory(ws, "new", 2, source=["msg-1"])
-            await store.write(ws, [new], history=[HistoryEvent.of("add", new=new)], memorized=["msg-1"])
+            await store.write(ws, [new], history=[HistoryEvent.of("add", new=new)], user_id="u", memorized=["msg-1"])
             assert [e.memory_id for e in await store.history(ws)] == ["new"]
-            assert await store.memorized(ws, ["msg-1", "msg-2"]) == {"msg-1"}
+            assert await store.memorized(ws, "u", ["msg-1", "msg-2"]) == {"msg-1"}
             assert await store.count(ws) == 2
             client = store._new_client()
             try:
@@ -339,7 +341,7 @@ class TestIndexLifecycle:
 
         async def case(store: ElasticsearchStore) -> None:
             await store.write(ws, [memory(ws, "a", 1)], history=[HistoryEvent.of("add", new=memory(ws, "a", 1))])
-            await store.write(ws, memorized=["msg-0"])  # all three indices exist now
+            await store.write(ws, user_id="u", memorized=["msg-0"])  # all three indices exist now
             client = store._new_client()
             names = [index, store.history_index, store.messages_index]
             try:
@@ -347,11 +349,13 @@ class TestIndexLifecycle:
                 await client.indices.put_settings(index=names, settings={"index": {"refresh_interval": "-1"}})
                 b = memory(ws, "b", 2)
                 async with store.bulk_load():
-                    await store.write(ws, [b], history=[HistoryEvent.of("add", new=b)], memorized=["msg-1"])
+                    await store.write(
+                        ws, [b], history=[HistoryEvent.of("add", new=b)], user_id="u", memorized=["msg-1"]
+                    )
                     assert await store.count(ws) == 1 and len(await store.history(ws)) == 1
-                    assert await store.memorized(ws, ["msg-1"]) == set()
+                    assert await store.memorized(ws, "u", ["msg-1"]) == set()
                 assert await store.count(ws) == 2 and len(await store.history(ws)) == 2
-                assert await store.memorized(ws, ["msg-1"]) == {"msg-1"}
+                assert await store.memorized(ws, "u", ["msg-1"]) == {"msg-1"}
             finally:
                 await client.close()
 
@@ -546,7 +550,7 @@ class TestWritePath:
         assert sorted(m.content.split(",")[0] for m in expired) == ["Also", "I live in Oakland"]
         history = es_app.run_coroutine(store.history("w", expired[0].memory_id))
         assert [e.event for e in history] == ["add", "expire"]
-        assert es_app.run_coroutine(store.memorized("w", [m.message_id for m in messages])) == {
+        assert es_app.run_coroutine(store.memorized("w", "alice", [m.message_id for m in messages])) == {
             m.message_id for m in messages
         }
         again = es_app.run_sync("personal_summary", messages=messages[:50], user_id="alice", workspace_id="w")

@@ -402,7 +402,7 @@ def test_personal_summary_with_the_openai_preset(openai_preset: list[str]) -> No
         async with App(config="openai", overrides=overrides) as app:
             response = await app.run("personal_summary", messages=messages, user_id="alice", workspace_id="w")
             memories = [m async for batch in app.vector_store().iterate("w") for m in batch]
-            memorized = await app.vector_store().memorized("w", ["m0", "m1", "m2"])
+            memorized = await app.vector_store().memorized("w", "alice", ["m0", "m1", "m2"])
             return response, memories, memorized
 
     response, memories, memorized = asyncio.run(main())
