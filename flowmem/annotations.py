@@ -5,11 +5,13 @@ from __future__ import annotations
 import collections.abc
 import types
 import typing
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 
 def members(annotation: Any) -> tuple[Any, ...]:
-    """The non-``None`` members of a union annotation (or the annotation itself)."""
+    """The non-``None`` members of a union annotation (or the annotation itself), ``Annotated`` unwrapped."""
+    if typing.get_origin(annotation) is Annotated:  # Annotated[str, validator] is text, like str
+        annotation = typing.get_args(annotation)[0]
     origin = typing.get_origin(annotation)
     if origin is Union or origin is types.UnionType:
         return tuple(m for m in typing.get_args(annotation) if m is not type(None))

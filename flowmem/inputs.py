@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import TypeAdapter
+from pydantic import AfterValidator, TypeAdapter
 
 from flowmem.schema.memory import Message
 
@@ -68,8 +68,18 @@ def define_input(name: str, type_: Any, description: str, *, default: Any = MISS
     return spec
 
 
+def _a_user(value: str) -> str:
+    # An empty user would match every unnamed message, and every memory without a target.
+    if not value.strip():
+        raise ValueError("must name the user: a non-empty id")
+    return value
+
+
+UserId = Annotated[str, AfterValidator(_a_user)]
+
+
 define_input("query", str, "the question, or text to recall memories for", cli="-q/--query")
-define_input("user_id", str, "whose memories: the person the memories are about", cli="-u/--user")
+define_input("user_id", UserId, "whose memories: the person the memories are about", cli="-u/--user")
 define_input("workspace_id", str, "tenant scope; no read or write leaves it", default="default", cli="-w/--workspace")
 define_input("messages", list[Message], "chat messages (role, name, content, time_created, memorized)")
 define_input("timestamp", datetime, "when the query is asked (default: now)")

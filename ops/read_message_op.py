@@ -13,8 +13,14 @@ from flowmem.schema.memory import Message
 class ReadMessageOp(Op):
     """Keep the chat messages not yet memorized that involve the user, newest N, oldest first.
 
-    A message involves the user when its ``name`` is the user's id (case-insensitive) or its
-    content mentions it. Written to ``context_messages``, beside the recalled memories.
+    A message involves the user when the user sent it: its ``name`` equals the user id, ignoring
+    case and surrounding spaces (:meth:`~flowmem.schema.memory.Message.is_from`). Exact, because
+    these messages are handed to whoever asks as that user: matching a substring of the content
+    gave ``al`` Bob's "My salary is 250k", and even a whole-word mention of Alice in Bob's message
+    is Bob's to share, not Alice's. So messages without a name, and the assistant's replies, are
+    left out: name the user's messages to have them considered. An empty user id is refused
+    before the flow runs (the ``user_id`` input). Written to ``context_messages``, beside the
+    recalled memories.
     """
 
     class Params(OpParams):
@@ -25,8 +31,8 @@ class ReadMessageOp(Op):
     writes = ("context_messages",)
 
     async def execute(self, ctx: OpContext) -> None:
-        user = str(ctx["user_id"]).lower()
+        user = str(ctx["user_id"])
         messages: list[Message] = ctx["messages"]
-        involved = [m for m in messages if not m.memorized and (m.name.lower() == user or user in m.content.lower())]
+        involved = [m for m in messages if not m.memorized and m.is_from(user)]
         newest = sorted(involved, key=lambda m: m.time_created)[-self.params.contextual_msg_max_count :]
         ctx["context_messages"] = newest if self.params.contextual_msg_max_count else []

@@ -164,3 +164,13 @@ class Message(BaseModel):
     time_created: WallClock = Field(default_factory=_now)
     memorized: bool = False
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def is_from(self, user_id: str) -> bool:
+        """Whether ``user_id`` sent this message: its ``name`` equals the user id, ignoring case and
+        surrounding spaces (``name`` comes from chat transcripts, "Alice " for ``alice``).
+
+        Exact, never a substring or a mention: ``al`` is not ``alice``, and Bob's message that
+        mentions Alice is still Bob's. A message without a name is nobody's.
+        """
+        wanted = user_id.strip().casefold()
+        return bool(wanted) and self.name.strip().casefold() == wanted

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from tests.unit.ops.conftest import NOW, Maker, mem, put, run
+import pytest
+
+from flowmem.errors import InputError
+from tests.unit.cli.test_cli import run_cli
+from tests.unit.ops.conftest import FAST, NOW, Maker, mem, put, run
 
 
 def test_personal_print_formats_for_people(make_app: Maker) -> None:
@@ -34,5 +38,40 @@ def test_personal_context_returns_recent_unmemorized_messages(make_app: Maker) -
         {"role": "user", "name": "alice", "content": "second", "time_created": base + timedelta(minutes=1)},
     ]  # fmt: skip
     response = run(app, "personal_context", query="Alice lives in which city, Berkeley?", messages=messages)
-    assert [m.content for m in response.outputs["context_messages"]] == ["Hi Alice, noted.", "newest"]
+    # alice's own (name "Alice" too), never a reply that merely mentions her
+    assert [m.content for m in response.outputs["context_messages"]] == ["second", "newest"]
     assert [m.memory_id for m in response.memories] == ["m1"]
+
+
+SHARED_CHAT = [
+    {"role": "user", "name": "bob", "content": "My salary is 250k", "time_created": NOW - timedelta(hours=2)},
+    {"role": "user", "name": "alice", "content": "Bob told me about Alice's party", "time_created": NOW},
+    {"role": "user", "name": " Alice ", "content": "I prefer tea", "time_created": NOW},
+    {"role": "user", "name": "", "content": "nobody's", "time_created": NOW},
+    {"role": "user", "name": "alicia", "content": "I'm Alicia", "time_created": NOW},
+]
+
+
+def test_personal_context_matches_the_user_exactly_never_a_substring(make_app: Maker) -> None:
+    app = make_app()
+
+    def context(user: str) -> list[str]:
+        response = run(app, "personal_context", query="salary", messages=SHARED_CHAT, user_id=user)
+        return sorted(m.content for m in response.outputs["context_messages"])
+
+    assert context("al") == []  # "al" is in "salary", "alice" and "alicia": none of them is al's
+    assert context("alice") == ["Bob told me about Alice's party", "I prefer tea"]
+    assert context("ALICE") == context("alice")  # names come from transcripts: case and spaces do not matter
+    assert context("bob") == ["My salary is 250k"]  # mentioned in Alice's message, it is still Alice's
+
+
+def test_personal_context_refuses_an_empty_user(make_app: Maker, capsys: pytest.CaptureFixture[str]) -> None:
+    app = make_app()
+    for user in ("", "   "):
+        with pytest.raises(InputError, match=r"input 'user_id': .*must name the user"):
+            run(app, "personal_context", query="salary", messages=SHARED_CHAT, user_id=user)
+    chat = "messages=[{role: user, name: bob, content: My salary is 250k}]"
+    code, out, err = run_cli(capsys, "run", "personal_context", "-q", "salary", "-u", "", "--input", chat, *FAST)
+    assert code == 2 and out == "", err
+    assert err.startswith("flowmem: error: ") and "must name the user" in err and "250k" not in err
+    assert "Traceback" not in err
