@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 from benchlib import machine, percentiles
 
+from flowmem.config.safe_yaml import safe_load
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
@@ -292,7 +292,7 @@ def verdicts(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     stores = [s.strip() for s in args.stores.split(",") if s.strip()]
-    extra = {k: yaml.safe_load(v) for k, v in (p.split("=", 1) for p in args.es_param)}
+    extra = {k: safe_load(v) for k, v in (p.split("=", 1) for p in args.es_param)}
     results: dict[str, dict[str, Any]] = {store: {} for store in stores}
     report: dict[str, Any] = {"benchmark": "vector_store", "machine": machine(), "load_average": os.getloadavg()}
     global BULK_LOAD

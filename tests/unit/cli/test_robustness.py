@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -164,7 +165,8 @@ def test_openai_preset_without_the_openai_package(tmp_path: Path) -> None:
     )
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and "ModuleNotFoundError" not in result.stderr
-    assert "needs the openai package, which is not installed: pip install 'flowmem[openai]'" in result.stderr
+    assert "embedding_model backend openai_compatible needs the openai package, which is not installed" in result.stderr
+    assert "pip install '" in result.stderr  # the install hint
 
 
 def test_an_internal_error_is_one_line_and_exit_1(
@@ -181,3 +183,76 @@ def test_an_internal_error_is_one_line_and_exit_1(
     assert err == "flowmem: internal error: RuntimeError: a bug over two lines (run with -vv for the traceback)\n"
     code, _, err = run_cli(capsys, "-vv", "ops")
     assert "Traceback" in err and err.endswith("(run with -vv for the traceback)\n")
+
+
+# -- point 2: YAML alias bombs are refused at once ----------------------------------------------
+
+
+def laughs(levels: str, value: str) -> str:
+    """Nine or ten nested lists of aliases of the list before ("billion laughs"): tiny text, 9⁹ values."""
+    width = 10 if len(value) == 3 else 9
+    parts = [f"a: &a [{','.join([value] * width)}]"]
+    parts += [f"{n}: &{n} [{','.join(['*' + b] * width)}]" for b, n in itertools.pairwise(levels)]
+    return "{" + ", ".join(parts) + "}"
+
+
+LAUGHS = laughs("abcdefghi", "x")
+
+
+def bounded_flowmem(*argv: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The command with 1 GiB of address space and 30 s: the old code needed 1.2 GB and 26 s for these."""
+    import resource
+    import time
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    started = time.perf_counter()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "flowmem", *argv],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            timeout=30,
+            check=False,
+            preexec_fn=limit,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("flowmem took more than 30 s")
+    return result, time.perf_counter() - started
+
+
+def test_alias_bomb_in_an_override(tmp_path: Path) -> None:
+    override = f"op.fuse_rerank_op.params={LAUGHS}"
+    assert len(override) < 350
+    result, seconds = bounded_flowmem("config", "show", override, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+    assert "aliases expand to more than 10,000 values" in result.stderr
+    assert seconds < 10  # mostly interpreter start-up; the refusal itself takes milliseconds
+
+
+def test_alias_bomb_in_a_config_file(tmp_path: Path) -> None:
+    text = f"op:\n  fuse_rerank_op:\n    params:\n      fuse_ratio_dict: {laughs('abcdefghij', 'lol')}\n"
+    assert len(text) < 500
+    (tmp_path / "bomb.yaml").write_text(text, encoding="utf-8")
+    result, seconds = bounded_flowmem("validate", "-c", "bomb.yaml", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "config file 'bomb.yaml': is not valid YAML: aliases expand to more than 10,000 values" in result.stderr
+    assert seconds < 10
+
+
+def test_alias_bomb_in_an_input_value(tmp_path: Path) -> None:
+    result, seconds = bounded_flowmem("run", "set_query", "-q", "x", "--input", f"top_k={LAUGHS}", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "input 'top_k'" in result.stderr  # not YAML it accepts: the text itself, which is no integer
+    assert len(result.stderr) < 1000
+    assert seconds < 10
+
+
+def test_deep_yaml_in_a_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text("op: {fuse_rerank_op: {params: {fuse_ratio_dict: " + "[" * 3000 + "]" * 3000 + "}}}\n")
+    code, _, err = run_cli(capsys, "validate", "-c", str(path))
+    assert_user_error(code, err, "is not valid YAML: nested more than 100 levels deep")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import itertools
+import re
 
 import pytest
 import yaml
 
-from flowmem.config.safe_yaml import safe_load
+from flowmem.config.safe_yaml import MAX_ALIAS_NODES, MAX_DEPTH, safe_load
 
 
 def test_reads_what_safe_load_reads() -> None:
@@ -33,3 +35,44 @@ def test_values_that_cannot_exist_are_yaml_errors(text: str, fragment: str) -> N
     assert fragment in message
     assert "line 1, column" in message
     assert len(message) < 300  # the value is cut, not printed whole
+
+
+def laughs(levels: int, width: int = 9) -> str:
+    """The "billion laughs": each list holds ``width`` aliases of the one before; 9 levels are 9⁹ values."""
+    names = "abcdefghijklmnop"[:levels]
+    parts = [f"a: &a [{','.join(['x'] * width)}]"]
+    for before, name in itertools.pairwise(names):
+        parts.append(f"{name}: &{name} [{','.join(['*' + before] * width)}]")
+    return "{" + ", ".join(parts) + "}"
+
+
+def test_a_few_aliases_are_fine() -> None:
+    assert safe_load("base: &b {x: 1, y: [1, 2]}\nother: *b\nmerged: {<<: *b, z: 3}")["merged"] == {
+        "x": 1,
+        "y": [1, 2],
+        "z": 3,
+    }
+    assert safe_load(laughs(3))["c"] == [[["x"] * 9] * 9] * 9  # 9 + 90 + 819 values
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        (laughs(9), "aliases expand to more than 10,000 values"),
+        (laughs(5, width=10), "aliases expand to more than 10,000 values"),  # 111,110 values: cheap, still refused
+        ("&a [*a]", "alias *a refers to itself"),
+        ("a: &a {b: [1, *a]}", "alias *a refers to itself"),
+        ("[" * 101 + "]" * 101, "nested more than 100 levels deep"),
+        ("[" * 5000 + "]" * 5000, "nested more than 100 levels deep"),
+        # Aliases stacked in aliases nest deeper than the text: refused all the same.
+        ("a: &a " + "[" * 60 + "]" * 60 + "\nb: " + "[" * 60 + "*a" + "]" * 60, "nested more than 100 levels deep"),
+    ],
+)
+def test_alias_bombs_and_deep_nesting_are_refused(text: str, fragment: str) -> None:
+    with pytest.raises(yaml.YAMLError, match=re.escape(fragment)):
+        safe_load(text)
+
+
+def test_nesting_up_to_the_limit_is_read() -> None:
+    assert safe_load("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    assert MAX_ALIAS_NODES == 10_000
