@@ -13,6 +13,7 @@ from flowmem.annotations import is_text
 from flowmem.app import App
 from flowmem.cli import render
 from flowmem.cli.explain import explain
+from flowmem.cli.options import checked_workspace
 from flowmem.config.safe_yaml import safe_load
 from flowmem.errors import FlowValidationError, InputError, Problem
 from flowmem.inputs import STANDARD_INPUTS
@@ -55,6 +56,7 @@ def _inputs(args: argparse.Namespace) -> dict[str, Any]:
             inputs[key] = safe_load(raw) if raw.strip() else raw
         except yaml.YAMLError:
             inputs[key] = raw
+    checked_workspace(args.workspace_id)  # `-w ""` is a mistake, not "no -w"
     for key in ("query", "user_id", "workspace_id"):
         value = getattr(args, key)
         if value is not None:

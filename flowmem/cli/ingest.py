@@ -14,13 +14,13 @@ from collections import Counter
 from typing import Any
 
 from flowmem.app import App
+from flowmem.cli.options import add_import_options, import_target
 from flowmem.cli.store import _input
 from flowmem.errors import InputError, Problem
+from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.schema.actions import MemoryAction
-from flowmem.schema.history import HistoryEvent
 from flowmem.schema.jsonl import read_jsonl
 from flowmem.schema.memory import Memory, Message
-from flowmem.vector_store.base import VectorStore
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -31,7 +31,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     ingest.add_argument("file", metavar="FILE", help="a JSONL file (- for stdin)")
     ingest.add_argument("-u", "--user", dest="user_id", help="whose messages (required for messages)")
-    ingest.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope)")
+    add_import_options(ingest)  # -w, and for --memories where lines of other workspaces go
     ingest.add_argument("--flow", default="personal_summary", help="the write flow (default personal_summary)")
     ingest.add_argument("--batch", type=int, default=50, help="messages per flow run (default 50)")
     ingest.add_argument("--memories", action="store_true", help="the lines are memories, not messages")
@@ -45,11 +45,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         raise InputError(Problem("--batch", f"must be at least 1, got {args.batch}"))
     if not args.memories and not args.user_id:
         raise InputError(Problem("ingest", "messages need the user they belong to: give -u/--user ID"))
+    target = import_target(args)  # checks -w (an empty one is an error) for messages too
+    args.workspace = target.workspace
     source = "<stdin>" if args.file == "-" else args.file
     with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, _input(args.file) as lines:
         if args.memories:
-            memories = [m for _, m in read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)]
-            counts = app.run_coroutine(_ingest_memories(app, app.vector_store(), memories, args.workspace))
+            records = list(read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad))
+            counts = app.run_coroutine(_ingest_memories(app, records, target, source))
         else:
             messages = [m for _, m in read_jsonl(lines, Message, source=source, skip_bad=args.skip_bad)]
             counts = app.run_coroutine(_ingest_messages(app, args, messages))
@@ -75,21 +77,17 @@ async def _ingest_messages(app: App, args: argparse.Namespace, messages: list[Me
     return counts
 
 
-async def _ingest_memories(app: App, store: VectorStore, memories: list[Memory], workspace: str) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    async with store.bulk_load():
-        for start in range(0, len(memories), 500):
-            batch = [m.model_copy(update={"workspace_id": workspace}) for m in memories[start : start + 500]]
-            missing = [m for m in batch if m.vector is None]
-            if missing:
-                vectors = await app.embedding_model().embed([m.content for m in missing])
-                for memory, vector in zip(missing, vectors, strict=True):
-                    memory.vector = vector
-            history = [HistoryEvent.of("add", new=m, reason="ingested from a file") for m in batch]
-            await store.write(workspace, batch, history=history)
-            counts["add"] += len(batch)
-            _progress(start + len(batch), len(memories), counts)
-    return counts
+async def _ingest_memories(
+    app: App, records: list[tuple[int, Memory]], target: ImportTarget, source: str
+) -> Counter[str]:
+    # The same import as `flowmem store import` (one shared function), with this command's progress bar.
+    def progress(done: int, counts: ImportCounts) -> None:
+        _progress(done, len(records), Counter(add=counts.added.total(), update=counts.updated.total()))
+
+    store, embedder = app.vector_store(), app.embedding_model()
+    counts = await import_memories(records, store, embedder, target, source=source, reason="ingested from a file",
+                                   progress=progress)  # fmt: skip
+    return Counter(add=counts.added.total(), update=counts.updated.total())
 
 
 def _progress(done: int, total: int, counts: Counter[str]) -> None:

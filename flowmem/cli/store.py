@@ -1,8 +1,9 @@
 """``flowmem store …``: look into a vector store, delete from it, move memories between stores.
 
-Export and import use JSON Lines, one memory per line with its vector, so moving from the
-embedded store to Elasticsearch is ``flowmem store export > all.jsonl`` then
-``flowmem store import all.jsonl -c elasticsearch``.
+Export and import use JSON Lines, one memory per line with its vector, so moving a workspace from
+the embedded store to Elasticsearch is ``flowmem store export -w alice > alice.jsonl`` then
+``flowmem store import alice.jsonl -w alice -c elasticsearch``. Import writes into the workspace
+the command names (see :mod:`flowmem.importing`), never silently into one a line names.
 """
 
 from __future__ import annotations
@@ -11,21 +12,21 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from flowmem.app import App
+from flowmem.cli.options import add_import_options, checked_workspace, import_target
 from flowmem.config.schema import SECTIONS
 from flowmem.errors import InputError, Problem
+from flowmem.importing import import_memories
 from flowmem.samples import memories_path
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.jsonl import dump_line, read_jsonl
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.filters import MemoryFilter
-
-IMPORT_BATCH = 500
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -80,7 +81,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     load.add_argument("file", metavar="FILE", nargs="?", help="a JSONL file (- for stdin)")
     load.add_argument("--sample", action="store_true", help="import the bundled sample memories (Alice, Jan–Jun 2024)")
     load.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
-    load.add_argument("-w", "--workspace", help="put every memory into this workspace (default: each keeps its own)")
+    add_import_options(load)
     load.add_argument(
         "--embedding", default="default", metavar="NAME", help="embedding_model for lines without vectors"
     )
@@ -90,6 +91,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _app(args: argparse.Namespace) -> App:
+    checked_workspace(args.workspace)  # every store command: `-w ""` is a mistake, not "no -w"
     if hasattr(args, "ids"):  # `get ID… key=value…`: ids and overrides share the positionals
         overrides = [token for token in args.ids if is_override(token)]
         args.ids = [token for token in args.ids if not is_override(token)]
@@ -230,59 +232,21 @@ def cmd_import(args: argparse.Namespace) -> int:
         args.file = None
     if (args.file is None) == (not args.sample):
         raise InputError(Problem("store import", "give a JSONL FILE (or - for stdin), or --sample, not both"))
+    target = import_target(args)
     path = str(memories_path()) if args.sample else args.file
     with _app(args) as app, _input(path) as lines:
-        store = app.vector_store(args.store)
         source = "<stdin>" if path == "-" else path
         records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)
-        counts = app.run_coroutine(_import(app, store, records, args.workspace, args.embedding))
-    summary = ", ".join(f"{n} into '{ws}'" for ws, n in sorted(counts.items())) or "nothing"
-    print(f"imported {summary}", file=sys.stderr)
+        store, embedder = app.vector_store(args.store), app.embedding_model(args.embedding)
+        counts = app.run_coroutine(
+            import_memories(records, store, embedder, target, source=source, reason=f"imported from {source}")
+        )
+    parts = []
+    for ws in sorted({*counts.added, *counts.updated}):
+        replaced = f" ({counts.updated[ws]} replaced)" if counts.updated[ws] else ""
+        parts.append(f"{counts.added[ws] + counts.updated[ws]} into '{ws}'{replaced}")
+    print(f"imported {', '.join(parts) or 'nothing'}", file=sys.stderr)
     return 0
-
-
-async def _import(
-    app: App, store: VectorStore, records: Iterator[tuple[int, Memory]], workspace: str | None, embedding: str
-) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    async with store.bulk_load():
-        await _import_batches(app, store, records, workspace, embedding, counts)
-    return counts
-
-
-async def _import_batches(
-    app: App,
-    store: VectorStore,
-    records: Iterator[tuple[int, Memory]],
-    workspace: str | None,
-    embedding: str,
-    counts: dict[str, int],
-) -> None:
-    async for batch in _batches(records, workspace):
-        missing = [m for m in batch if m.vector is None]
-        if missing:
-            vectors = await app.embedding_model(embedding).embed([m.content for m in missing])
-            for memory, vector in zip(missing, vectors, strict=True):
-                memory.vector = vector
-        by_workspace: dict[str, list[Memory]] = {}
-        for memory in batch:
-            by_workspace.setdefault(memory.workspace_id, []).append(memory)
-        for ws, memories in by_workspace.items():
-            await store.upsert(ws, memories)
-            counts[ws] = counts.get(ws, 0) + len(memories)
-
-
-async def _batches(records: Iterator[tuple[int, Memory]], workspace: str | None) -> AsyncIterator[list[Memory]]:
-    batch: list[Memory] = []
-    for _, memory in records:
-        if workspace:
-            memory = memory.model_copy(update={"workspace_id": workspace})
-        batch.append(memory)
-        if len(batch) >= IMPORT_BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 @contextlib.contextmanager

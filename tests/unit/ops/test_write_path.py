@@ -168,7 +168,7 @@ def test_ingest_bad_lines_and_memories_mode(capsys: pytest.CaptureFixture[str], 
     code, _, err = run_cli(capsys, "ingest", str(bad), *EPHEMERAL)
     assert code == 2 and "-u/--user" in err
     memories = tmp_path / "memories.jsonl"
-    memories.write_text(json.dumps({"workspace_id": "x", "content": "Alice likes tea"}) + "\n")
+    memories.write_text(json.dumps({"workspace_id": "w", "content": "Alice likes tea"}) + "\n")
     code, _, err = run_cli(capsys, "ingest", str(memories), "--memories", "-w", "w", *EPHEMERAL)
     assert code == 0 and "add 1" in err
 

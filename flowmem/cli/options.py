@@ -1,0 +1,48 @@
+"""Options several commands share, checked once: the workspace (``-w``) and how imports place memories."""
+
+from __future__ import annotations
+
+import argparse
+
+from flowmem.errors import InputError, Problem
+from flowmem.importing import DEFAULT_WORKSPACE, ImportTarget
+
+
+def checked_workspace(value: str | None, option: str = "-w/--workspace") -> str | None:
+    """``value`` unchanged, unless it is an empty or blank workspace id (a user error, exit 2).
+
+    ``None`` (the option was not given) passes; each command decides what that means.
+    """
+    if value is not None and not value.strip():
+        raise InputError(
+            Problem(option, f"is empty ({value!r}); give a workspace id, e.g. -w alice, or leave {option} out")
+        )
+    return value
+
+
+def add_import_options(parser: argparse.ArgumentParser) -> None:
+    """``-w``, ``--keep-workspaces`` and ``--from-workspace`` of the commands that import memories."""
+    parser.add_argument(
+        "-w", "--workspace", default=None,
+        help=f"import into this workspace (default: {DEFAULT_WORKSPACE}); a line naming another is an error",
+    )  # fmt: skip
+    place = parser.add_mutually_exclusive_group()
+    place.add_argument(
+        "--keep-workspaces", action="store_true",
+        help="write each memory into the workspace its line names (instead of -w)",
+    )  # fmt: skip
+    place.add_argument(
+        "--from-workspace", metavar="NAME",
+        help="the file's memories of workspace NAME go into -w (to copy a workspace under another name)",
+    )  # fmt: skip
+
+
+def import_target(args: argparse.Namespace) -> ImportTarget:
+    """Where an import's memories go, from the options :func:`add_import_options` added."""
+    workspace = checked_workspace(args.workspace)
+    source = checked_workspace(args.from_workspace, "--from-workspace")
+    if args.keep_workspaces and workspace is not None:
+        raise InputError(
+            Problem("--keep-workspaces", f"writes each memory into the workspace its line names; drop -w {workspace}")
+        )
+    return ImportTarget(workspace or DEFAULT_WORKSPACE, keep_workspaces=args.keep_workspaces, from_workspace=source)
