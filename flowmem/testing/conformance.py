@@ -371,6 +371,31 @@ class VectorStoreConformance:
 
         self.run_case(case)
 
+    def test_one_id_rule_on_every_store(self) -> None:
+        # Every store accepts these and refuses those (base.ID_RULE), before any backend sees them.
+        accepted = ["a", "x" * 256, "日本語-メモ", "emoji 🧠 id", "a/b:c?d#e&f=g%20", "uuid-" + uuid.uuid4().hex]
+        refused = ["x" * 257, "y" * 32_000, "tab\there", "new\nline", "nul\x00", "del\x7f", "c1\x85"]
+
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            await store.upsert(ws, [memory(ws, memory_id, seed) for seed, memory_id in enumerate(accepted)])
+            assert [m.memory_id for m in await store.get(ws, accepted)] == accepted
+            for seed, bad in enumerate(refused):
+                with pytest.raises(InputError, match="an id is 1 to 256 characters, none of them a control"):
+                    await store.upsert(ws, [memory(ws, "fine", seed), memory(ws, bad, seed)])
+                with pytest.raises(InputError, match="1 to 256 characters"):
+                    await store.write(ws, history=[HistoryEvent.of("delete", old=memory(ws, bad, seed))])
+                with pytest.raises(InputError, match="1 to 256 characters"):
+                    await store.write(ws, user_id="alice", memorized=["fine", bad])
+                with pytest.raises(InputError, match="1 to 256 characters"):
+                    await store.write(ws, user_id=bad, memorized=["fine"])
+            assert await store.count(ws) == len(accepted)  # nothing of a refused write was stored
+            assert await store.history(ws) == [] and await store.memorized(ws, "alice", ["fine"]) == set()
+            await store.write(ws, user_id=accepted[1], memorized=accepted)
+            assert await store.memorized(ws, accepted[1], accepted) == set(accepted)
+
+        self.run_case(case)
+
     def test_empty_workspace(self) -> None:
         async def case(store: VectorStore) -> None:
             ws = self.workspace()

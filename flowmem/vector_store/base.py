@@ -6,11 +6,17 @@ them. Backends implement the underscored methods.
 
 Scores: ``search`` returns memories with ``scores["similarity"]`` = cosine similarity of the
 (unit-length) query and memory vectors, in [-1, 1], on every backend.
+
+Ids: every id a write stores as a key — memory ids (of memories and of history events), and the
+message ledger's user and message ids — follows one rule, :data:`ID_RULE`, checked here before
+any backend sees it, so every store accepts and refuses the same ids. Reads and deletes take any
+string (an id that breaks the rule is simply not there).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
@@ -23,6 +29,14 @@ from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 
 SIMILARITY = "similarity"
+# One id rule for every store. 256 characters fit every backend with room to spare: Elasticsearch
+# indexes ids as keywords, whose terms are capped at 32 766 UTF-8 bytes (it refused ~32 KB ids the
+# local store took); 256 characters are at most 1 KiB. Control characters (NUL, tab, newline, …)
+# and lone surrogates are refused: they cannot be shown on one line, a lone surrogate cannot be
+# encoded as UTF-8 at all, and stores would differ on them.
+MAX_ID_LENGTH = 256
+ID_RULE = f"1 to {MAX_ID_LENGTH} characters, none of them a control character (e.g. a uuid hex, or 'trip-2024')"
+_FORBIDDEN_IN_IDS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 # What a write marks memorized: (user id, message ids). A message is identified by (workspace, user, message id).
 Ledger = tuple[str, list[str]]
 
@@ -120,8 +134,10 @@ class VectorStore(Backend):
         for event in history:
             if event.workspace_id != workspace_id:
                 raise ScopeError(f"history event of workspace '{event.workspace_id}' written to '{workspace_id}'")
+        check_ids("history event of memory", (event.memory_id for event in history))
         if memorized:
             _check_user(user_id, "marking messages memorized")
+            check_ids("message", memorized)
         vectors = self._vectors(workspace_id, memories) if memories else None
         ledger = (user_id, list(dict.fromkeys(memorized))) if memorized and user_id else None
         await self._write(workspace_id, list(memories), vectors, list(history), ledger)
@@ -150,6 +166,7 @@ class VectorStore(Backend):
         return await self._memorized(workspace_id, user_id, list(dict.fromkeys(message_ids)))
 
     def _vectors(self, workspace_id: str, memories: Sequence[Memory]) -> np.ndarray:
+        check_ids("memory", (m.memory_id for m in memories))
         problems, seen = [], set()
         for memory in memories:
             if memory.workspace_id != workspace_id:
@@ -221,6 +238,13 @@ class VectorStore(Backend):
         """What the store holds: backend facts, dims, and memories per workspace."""
         raise NotImplementedError
 
+    async def check(self) -> list[tuple[str, str | None]]:
+        """The store's own health checks, read-only: (what was checked, ``None`` when sound, else the problem).
+
+        ``flowmem store check`` prints them. Stores with nothing to check but being reachable return ``[]``.
+        """
+        return []
+
     # -- what backends implement -------------------------------------------------------------
     async def _write(
         self,
@@ -283,3 +307,37 @@ def _check_user(user_id: str | None, doing: str) -> None:
     # The message ledger is per user: without one, one user's "m1" would shadow another's.
     if not isinstance(user_id, str) or not user_id.strip():
         raise ScopeError(f"{doing} needs the user id the messages belong to (a non-empty string), got {user_id!r}")
+    check_ids("user", [user_id])
+
+
+def id_problem(value: str) -> str | None:
+    """What is wrong with ``value`` as an id (see :data:`ID_RULE`), or ``None`` when it is a valid id."""
+    if not value:
+        return "is empty"
+    if len(value) > MAX_ID_LENGTH:
+        return f"is {len(value)} characters long"
+    bad = _FORBIDDEN_IN_IDS.search(value)
+    if bad is not None:
+        char = bad.group()
+        what = "an unpaired surrogate" if "\ud800" <= char <= "\udfff" else "a control character"
+        return f"contains {what} (U+{ord(char):04X}) at position {bad.start()}"
+    return None
+
+
+def check_ids(kind: str, ids: Iterable[str]) -> None:
+    """Refuse ids that break :data:`ID_RULE`, naming each (shortened) and the rule.
+
+    Raises:
+        InputError: Some ids are invalid (every one is listed, up to 20).
+    """
+    problems = [Problem(f"{kind} id {_shown(i)}", f"{why}; an id is {ID_RULE}") for i in ids if (why := id_problem(i))]
+    if problems:
+        if len(problems) > 20:
+            problems = [*problems[:20], Problem("", f"… and {len(problems) - 20} more invalid ids")]
+        raise InputError(problems)
+
+
+def _shown(value: str) -> str:
+    # Ids too long to read, or holding characters a terminal would act on, are shown escaped and cut short.
+    text = repr(value[:40])
+    return text + (f"… ({len(value)} characters)" if len(value) > 40 else "")
