@@ -13,6 +13,7 @@ FlowmemError
 ├── PluginError              a plugin module that cannot be imported
 ├── RegistryError            a duplicate or unknown registered name
 ├── BackendUnavailableError  a backend that cannot be reached or is not installed
+│   └── StoreDamagedError    a store file that is damaged (named, with what to do)
 └── OpExecutionError         an op that failed while running (names op and flow id)
     ├── OpTimeoutError       an op that exceeded its timeout
     └── ContextKeyError      an op read a key nobody wrote
@@ -131,6 +132,15 @@ class BackendUnavailableError(FlowmemError):
     """A backend cannot be reached, or its optional dependency is not installed."""
 
     exit_code = 2
+
+
+class StoreDamagedError(BackendUnavailableError):
+    """A store's files are damaged (truncated, not a database, tables missing). Nothing was written to them."""
+
+    advice = (
+        "restore the file from a backup, or move it aside and import an export into a new store "
+        "(`flowmem store import FILE -w WORKSPACE`)"
+    )
 
 
 class OpExecutionError(FlowmemError):

@@ -8,9 +8,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from flowmem.errors import BackendUnavailableError, FlowmemError
+from flowmem.redact import redact_url
 
 OPENAI_URL = "https://api.openai.com/v1"
-INSTALL_HINT = "pip install 'flowmem[openai]'"
+# openai is one of flowmem's own dependencies: missing only from an environment set up by hand.
+INSTALL_HINT = "pip install 'openai>=1.40'"
 
 
 def import_openai(what: str) -> Any:
@@ -50,7 +52,7 @@ def server_errors(server: str, where: str | None, model: str, timeout: float) ->
         timeout: The request timeout, for the message when it runs out.
     """
     openai = import_openai(f"talking to the {server}")
-    at = where or OPENAI_URL
+    at = redact_url(where or OPENAI_URL)
     try:
         yield
     except openai.APITimeoutError:

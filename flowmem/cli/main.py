@@ -17,6 +17,7 @@ from loguru import logger
 from flowmem._version import __version__
 from flowmem.cli import commands, eval_cmd, ingest, store
 from flowmem.errors import FlowmemError
+from flowmem.redact import redact_text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FlowmemError as exc:
         if args.verbose > 1 and exc.__cause__ is not None:
             traceback.print_exception(exc.__cause__, file=sys.stderr)  # e.g. where a plugin's own code failed
-        print(f"flowmem: error: {exc}", file=sys.stderr)
+        print(f"flowmem: error: {redact_text(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("flowmem: interrupted", file=sys.stderr)
@@ -116,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Not a user's mistake (those raise FlowmemError): a bug in flowmem. One line, and the way to see more.
         if args.verbose > 1:
             traceback.print_exc(file=sys.stderr)
-        reason = " ".join(str(exc).split())
+        reason = " ".join(redact_text(str(exc)).split())
         reason = reason if len(reason) <= 200 else reason[:200] + "…"
         print(
             f"flowmem: internal error: {type(exc).__name__}: {reason} (run with -vv for the traceback)", file=sys.stderr

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from pydantic import BaseModel
@@ -13,12 +12,10 @@ from flowmem.annotations import type_name
 from flowmem.app import App
 from flowmem.flow.compile import CompiledFlow
 from flowmem.op import Op
+from flowmem.redact import redact
 from flowmem.response import Response
 from flowmem.schema.memory import Memory
 from flowmem.trace import Trace
-
-REDACTED = "***"
-_SECRET_KEY = re.compile(r"api_?key|password|passwd|secret|token|credential|authorization", re.IGNORECASE)
 
 
 def response(resp: Response) -> str:
@@ -147,9 +144,7 @@ def resolved_config(app: App) -> dict[str, Any]:
             entry = data["op"].setdefault(label, {})
             entry["backend"] = setting.op_cls.name
             entry["params"] = setting.params.model_dump(mode="json")
-    for path in app.resolved.secret_paths:
-        _redact_path(data, path)
-    redacted: dict[str, Any] = _redact_keys(data)
+    redacted: dict[str, Any] = redact(data, app.resolved.secret_paths)
     return redacted
 
 
@@ -163,21 +158,3 @@ def _op_labels(text: str) -> list[str]:
         return []
 
 
-def _redact_path(data: Any, path: tuple[str, ...]) -> None:
-    for segment in path[:-1]:
-        if not isinstance(data, dict) or segment not in data:
-            return
-        data = data[segment]
-    if isinstance(data, dict) and path and path[-1] in data:
-        data[path[-1]] = REDACTED
-
-
-def _redact_keys(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {
-            k: (REDACTED if _SECRET_KEY.search(str(k)) and v not in (None, "") else _redact_keys(v))
-            for k, v in data.items()
-        }
-    if isinstance(data, list):
-        return [_redact_keys(v) for v in data]
-    return data

@@ -13,17 +13,16 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
 from flowmem.app import App
 from flowmem.cli.options import add_import_options, checked_workspace, import_target
 from flowmem.config.schema import SECTIONS
-from flowmem.errors import InputError, Problem
+from flowmem.errors import InputError, Problem, StoreDamagedError
 from flowmem.importing import import_memories
 from flowmem.samples import memories_path
 from flowmem.schema.history import HistoryEvent
-from flowmem.schema.jsonl import dump_line, read_jsonl
+from flowmem.schema.jsonl import dump_line, open_jsonl, read_jsonl, skipped_summary
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -77,6 +76,13 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     export.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
     export.set_defaults(handler=cmd_export)
 
+    check = commands.add_parser(
+        "check", parents=[common], help="check the store's files: schema and SQLite's integrity check"
+    )
+    check.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
+    check.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
+    check.set_defaults(handler=cmd_check)
+
     load = commands.add_parser("import", parents=[common], help="read memories from JSON lines into a store")
     load.add_argument("file", metavar="FILE", nargs="?", help="a JSONL file (- for stdin)")
     load.add_argument("--sample", action="store_true", help="import the bundled sample memories (Alice, Jan–Jun 2024)")
@@ -91,7 +97,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _app(args: argparse.Namespace) -> App:
-    checked_workspace(args.workspace)  # every store command: `-w ""` is a mistake, not "no -w"
+    checked_workspace(getattr(args, "workspace", None))  # every store command: `-w ""` is a mistake, not "no -w"
     if hasattr(args, "ids"):  # `get ID… key=value…`: ids and overrides share the positionals
         overrides = [token for token in args.ids if is_override(token)]
         args.ids = [token for token in args.ids if not is_override(token)]
@@ -118,6 +124,23 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"workspaces: {len(workspaces)}")
         for workspace, count in workspaces.items():
             print(f"  {workspace}: {count} memories")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    with _app(args) as app:
+        store = app.vector_store(args.store)
+        checks = app.run_coroutine(store.check())
+    print(f"vector_store '{args.store}' ({store.backend_name})")
+    for name, problem in checks:
+        print(f"  {name}: {'ok' if problem is None else 'DAMAGED: ' + problem}")
+    if not checks:
+        print("  nothing to check for this backend beyond reaching it: reachable")
+    failed = [name.split()[0] for name, problem in checks if problem is not None]
+    if failed:
+        raise StoreDamagedError(
+            f"vector_store '{args.store}' is damaged (failed: {', '.join(failed)}); {StoreDamagedError.advice}"
+        )
     return 0
 
 
@@ -234,9 +257,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise InputError(Problem("store import", "give a JSONL FILE (or - for stdin), or --sample, not both"))
     target = import_target(args)
     path = str(memories_path()) if args.sample else args.file
-    with _app(args) as app, _input(path) as lines:
+    skipped: list[Problem] = []
+    with _app(args) as app, open_jsonl(path) as lines:
         source = "<stdin>" if path == "-" else path
-        records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)
+        records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, skipped=skipped)
         store, embedder = app.vector_store(args.store), app.embedding_model(args.embedding)
         counts = app.run_coroutine(
             import_memories(records, store, embedder, target, source=source, reason=f"imported from {source}")
@@ -246,6 +270,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         replaced = f" ({counts.updated[ws]} replaced)" if counts.updated[ws] else ""
         parts.append(f"{counts.added[ws] + counts.updated[ws]} into '{ws}'{replaced}")
     print(f"imported {', '.join(parts) or 'nothing'}", file=sys.stderr)
+    if skipped:
+        print(skipped_summary(skipped), file=sys.stderr)
     return 0
 
 
@@ -255,17 +281,4 @@ def _output(path: str | None) -> Iterator[IO[str]]:
         yield sys.stdout
         return
     with open(path, "w", encoding="utf-8") as handle:
-        yield handle
-
-
-@contextlib.contextmanager
-def _input(path: str) -> Iterator[IO[str]]:
-    if path == "-":
-        yield sys.stdin
-        return
-    try:
-        handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 (opened apart: only its own error is bad input)
-    except OSError as exc:
-        raise InputError(Problem(path, f"cannot be read: {exc.strerror or exc}")) from None
-    with handle:
         yield handle

@@ -8,23 +8,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from flowmem.errors import Problem
+from flowmem.redact import SECRET_VARIABLE
 
 _REFERENCE = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-_SECRET_NAME = re.compile(r"key|token|secret|password|passwd|credential|auth", re.IGNORECASE)
 
 
 def interpolate(
     value: Any, environ: Mapping[str, str] | None = None, path: tuple[str, ...] = ()
-) -> tuple[Any, list[Problem], set[tuple[str, ...]]]:
+) -> tuple[Any, list[Problem], set[tuple[str, ...]], set[str]]:
     """Replace environment references in every string of ``value``.
 
     Returns:
         The new value, the problems (unset variables without a default, malformed references),
-        and the paths whose value came from a variable with a secret-looking name (to redact).
+        the paths whose value came from a variable with a secret-looking name, and the values
+        those variables gave (both to redact, see :mod:`flowmem.redact`).
     """
     env = os.environ if environ is None else environ
     problems: list[Problem] = []
     secrets: set[tuple[str, ...]] = set()
+    secret_values: set[str] = set()
 
     def walk(item: Any, at: tuple[str, ...]) -> Any:
         if isinstance(item, dict):
@@ -40,12 +42,14 @@ def interpolate(
             if match.group(0) == "$${":
                 return "${"
             name, default = match.group(1), match.group(2)
-            if _SECRET_NAME.search(name):
+            secret = SECRET_VARIABLE.search(name) is not None
+            if secret:
                 secrets.add(at)
-            if name in env:
-                return env[name]
-            if default is not None:
-                return default
+            if name in env or default is not None:
+                given = env[name] if name in env else str(default)
+                if secret and given:
+                    secret_values.add(given)
+                return given
             problems.append(
                 Problem(
                     ".".join(at),
@@ -59,4 +63,4 @@ def interpolate(
             return text
         return _REFERENCE.sub(replace, text)
 
-    return walk(value, path), problems, secrets
+    return walk(value, path), problems, secrets, secret_values

@@ -23,6 +23,7 @@ from flowmem.config.schema import ENTRY_MODELS, SECTIONS, Config
 from flowmem.config.settings import BackendSetting, OpSetting, resolve_backend, resolve_op
 from flowmem.errors import ConfigError, Problem
 from flowmem.plugins import load_builtins
+from flowmem.redact import SECRET_SETTING, redact_text
 from flowmem.suggest import did_you_mean, one_of, unknown
 
 ConfigSource = str | Path | Mapping[str, Any]
@@ -37,7 +38,8 @@ class ResolvedConfig:
     Attributes:
         config: The merged, interpolated, validated config.
         layers: Where each layer came from, in order.
-        secret_paths: Dotted paths whose values must not be printed.
+        secret_paths: Paths whose values came from secret variables and must not be printed.
+        secret_values: The values of those variables (error messages leave them out, too).
         ops: Resolved op entries of the ``op`` section, by name.
         backends: Resolved backend entries, by (kind, name).
     """
@@ -45,6 +47,7 @@ class ResolvedConfig:
     config: Config
     layers: list[str] = field(default_factory=list)
     secret_paths: set[tuple[str, ...]] = field(default_factory=set)
+    secret_values: set[str] = field(default_factory=set)
     ops: dict[str, OpSetting] = field(default_factory=dict)
     backends: dict[tuple[str, str], BackendSetting] = field(default_factory=dict)
 
@@ -98,7 +101,11 @@ def load_config(
         if layer is not None:
             _merge_layer(tree, layer, where, problems)
 
+    secret_values: set[str] = set()
     for text in overrides:
+        key, _, raw = text.partition("=")
+        if SECRET_SETTING.search(key.rsplit(".", 1)[-1]) and raw:
+            secret_values.add(raw)  # `llm.default.params.api_key=sk-…` is as secret as ${OPENAI_API_KEY}
         try:
             override: Override = parse_override(text)
         except ConfigError as exc:
@@ -110,17 +117,18 @@ def load_config(
         else:
             described.append(f"override {text}")
 
-    tree, env_problems, secrets = interpolate(tree, env)
+    tree, env_problems, secrets, env_secrets = interpolate(tree, env)
+    secret_values |= env_secrets
     problems += env_problems
     if problems:
-        raise ConfigError(problems)
+        raise _config_error(problems, secret_values)
 
     try:
         config = Config.model_validate(tree)
     except ValidationError as exc:
-        raise ConfigError([_schema_problem(e) for e in exc.errors()]) from None
+        raise _config_error([_schema_problem(e) for e in exc.errors()], secret_values) from None
 
-    resolved = ResolvedConfig(config, described, secrets)
+    resolved = ResolvedConfig(config, described, secrets, secret_values)
     for label in config.op:
         setting, op_problems = resolve_op(label, config, f"op.{label}")
         problems += op_problems
@@ -133,8 +141,18 @@ def load_config(
             if backend:
                 resolved.backends[(kind, name)] = backend
     if problems:
-        raise ConfigError(problems)
+        raise _config_error(problems, secret_values)
     return resolved
+
+
+def _config_error(problems: list[Problem], secret_values: set[str]) -> ConfigError:
+    """The error for ``problems``, with secrets and URL credentials left out of every message."""
+    return ConfigError(
+        [
+            Problem(*(redact_text(part, secret_values) for part in (p.where, p.message, p.detail)))
+            for p in problems
+        ]
+    )
 
 
 def _read_layer(source: ConfigSource, problems: list[Problem]) -> tuple[dict[str, Any] | None, str]:

@@ -66,6 +66,7 @@ from loguru import logger
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, InputError, Problem
+from flowmem.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_query as q
@@ -149,7 +150,7 @@ class ElasticsearchStore(VectorStore):
         super().__init__(params, name=name)
         _import_client()
         hosts = self.params.hosts if isinstance(self.params.hosts, list) else [self.params.hosts]
-        self.url = ", ".join(q.without_credentials(h) for h in hosts)
+        self.url = ", ".join(redact_url(h) for h in hosts)
         self.index = self.params.index
         self._client: AsyncElasticsearch | None = None
         self._lock: asyncio.Lock | None = None

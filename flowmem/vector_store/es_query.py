@@ -11,7 +11,7 @@ import hashlib
 import re
 from datetime import datetime
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import numpy as np
 from pydantic import Field, field_validator, model_validator
@@ -115,16 +115,6 @@ class ElasticsearchStoreParams(BackendParams):
         if (self.username is None) != (self.password is None):
             raise ValueError("basic auth needs both username and password")
         return self
-
-
-def without_credentials(url: str) -> str:
-    """``url`` without ``user:password@`` (error messages and stats must not show secrets)."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def doc_id(workspace_id: str, key: str) -> str:

@@ -18,6 +18,7 @@ on one worker thread per store, never on the event loop.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,10 +30,11 @@ from pydantic import Field
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.vector_store import local_check
 from flowmem.vector_store.base import SIMILARITY, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import Row, WorkspaceIndex
-from flowmem.vector_store.local_db import LocalDB
+from flowmem.vector_store.local_db import FILE_NAME, LocalDB
 from flowmem.vector_store.paths import data_home
 
 T = TypeVar("T")
@@ -62,7 +64,15 @@ class LocalStore(VectorStore):
     # -- plumbing ------------------------------------------------------------------------------
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, *args)
+        return await loop.run_in_executor(self._executor, self._guarded, fn, *args)
+
+    def _guarded(self, fn: Callable[..., T], *args: Any) -> T:
+        # Every SQLite call of this store runs through here: any SQLite error becomes one clear error
+        # naming the file (StoreDamagedError for damage), never a raw sqlite3 traceback.
+        try:
+            return fn(*args)
+        except sqlite3.Error as exc:
+            raise local_check.sqlite_failure(self.directory / FILE_NAME, exc) from exc
 
     def _open(self) -> LocalDB:
         if self._db is None:
@@ -200,6 +210,10 @@ class LocalStore(VectorStore):
 
     async def stats(self) -> dict[str, Any]:
         return await self._call(self._stats_sync)
+
+    async def check(self) -> list[tuple[str, str | None]]:
+        """The file's size and header, its schema, and SQLite's ``integrity_check``; never writes to the file."""
+        return await self._call(local_check.report, self.directory / FILE_NAME)
 
     async def integrity_check(self) -> str:
         """SQLite's own check of the file: ``"ok"`` when sound."""

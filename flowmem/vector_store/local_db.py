@@ -28,6 +28,7 @@ import numpy as np
 from flowmem.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.vector_store import local_check
 from flowmem.vector_store.base import DimensionMismatchError, Ledger
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
@@ -38,6 +39,7 @@ FILE_NAME = "memories.sqlite3"
 # Tombstones are pruned past this many; a process whose index is older then reloads it whole.
 TOMBSTONE_LIMIT = 50_000
 SQL_VARIABLES = 900
+PAGE_SIZE = 16384  # rows of ~2.5 kB (vector + record): few overflow pages
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,6 +85,17 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 """
 
+
+def _initialise(conn: sqlite3.Connection) -> None:
+    """A new store file: the current schema at revision 0 (local_check.create runs it in a transaction)."""
+    for statement in _statements(_SCHEMA):
+        conn.execute(statement)
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)",
+        [("schema", SCHEMA_VERSION), ("revision", "0"), ("pruned_through", "0")],
+    )
+
+
 _PARTS = struct.Struct(f"<{len(PART_FIELDS)}i")
 _ROW_COLUMNS = "memory_id, target, memory_type, status, parts, created, sources, said, event_from, event_to, vector"
 
@@ -106,10 +119,16 @@ class LocalDB:
         self.store_name = store_name
         try:
             directory.mkdir(parents=True, exist_ok=True)
+            # Only a missing file is a new store (made whole); an existing one must be sound before
+            # anything below may write to it (local_check raises StoreDamagedError, file untouched).
+            if self.path.exists():
+                local_check.verify(self.path)
+            else:
+                local_check.create(self.path, _initialise, PAGE_SIZE)
             self.conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise BackendUnavailableError(f"cannot open the local store at {self.path}: {exc}") from None
-        self.conn.execute("PRAGMA page_size=16384")  # rows of ~2.5 kB (vector + record): few overflow pages
+        self.conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute(f"PRAGMA synchronous={synchronous}")
         self.conn.execute("PRAGMA busy_timeout=60000")

@@ -468,7 +468,7 @@ def test_credentials_never_appear_in_messages() -> None:
     async def case(store: ElasticsearchStore) -> None:
         with pytest.raises(BackendUnavailableError) as caught:
             await store.count("ws")
-        assert "s3cret" not in str(caught.value) and f"http://127.0.0.1:{port}" in str(caught.value)
+        assert "s3cret" not in str(caught.value) and f"http://***@127.0.0.1:{port}" in str(caught.value)
 
     _run(f"http://elastic:s3cret@127.0.0.1:{port}", "flowmem-unused", case)
 

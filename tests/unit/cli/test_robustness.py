@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -256,3 +257,72 @@ def test_deep_yaml_in_a_config_file(capsys: pytest.CaptureFixture[str], tmp_path
     path.write_text("op: {fuse_rerank_op: {params: {fuse_ratio_dict: " + "[" * 3000 + "]" * 3000 + "}}}\n")
     code, _, err = run_cli(capsys, "validate", "-c", str(path))
     assert_user_error(code, err, "is not valid YAML: nested more than 100 levels deep")
+
+
+# -- point 3: secrets stay out of `config show` and error messages ------------------------------
+
+
+def test_config_show_redacts_a_secret_inside_a_list(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ES_PASSWORD", "correct-horse")
+    path = tmp_path / "es.yaml"
+    path.write_text(
+        "vector_store:\n  default:\n    backend: elasticsearch\n"
+        '    params:\n      hosts: ["http://elastic:${ES_PASSWORD}@localhost:9200", "http://other:9200"]\n',
+        encoding="utf-8",
+    )
+    code, out, err = run_cli(capsys, "config", "show", "-c", str(path))
+    assert code == 0, err
+    assert "correct-horse" not in out
+    assert "- '***'\n      - http://other:9200" in out
+
+
+def test_config_show_redacts_credentials_in_urls(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLOWMEM_ES_URL", "http://elastic:correct-horse@localhost:9200")
+    code, out, err = run_cli(
+        capsys,
+        "config",
+        "show",
+        "-c",
+        "elasticsearch",
+        "-c",
+        "openai",
+        "llm.default.params.base_url=https://me:pw@llm.ex/v1",
+    )
+    assert code == 0, err
+    assert "correct-horse" not in out and "me:pw" not in out
+    assert "hosts: http://***@localhost:9200" in out
+    assert "base_url: https://***@llm.ex/v1" in out
+
+
+def test_unreachable_servers_are_named_without_credentials(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://elastic:correct-horse@127.0.0.1:{port}"
+    result = subprocess.run(
+        [sys.executable, "-m", "flowmem", "store", "stats", "-c", "elasticsearch"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+        env={**os.environ, "FLOWMEM_ES_URL": url},
+    )
+    assert result.returncode == 2, result.stderr
+    assert "correct-horse" not in result.stderr
+    assert f"cannot reach Elasticsearch at http://***@127.0.0.1:{port}" in result.stderr
+    result = flowmem(
+        "run", "personal_retrieve", "-q", "hi", "-u", "alice", "vector_store.default={backend: memory}",
+        "embedding_model.default={backend: openai_compatible, "
+        f"params: {{base_url: 'http://me:correct-horse@127.0.0.1:{port}/v1', max_retries: 0}}}}",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "correct-horse" not in result.stderr
+    assert f"cannot reach the embedding server at http://***@127.0.0.1:{port}/v1" in result.stderr
