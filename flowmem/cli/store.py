@@ -13,6 +13,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 from flowmem.app import App
@@ -22,7 +23,7 @@ from flowmem.errors import InputError, Problem, StoreDamagedError
 from flowmem.importing import import_memories
 from flowmem.samples import memories_path
 from flowmem.schema.history import HistoryEvent
-from flowmem.schema.jsonl import dump_line, open_jsonl, read_jsonl, skipped_summary
+from flowmem.schema.jsonl import dump_line, read_jsonl
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -257,10 +258,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise InputError(Problem("store import", "give a JSONL FILE (or - for stdin), or --sample, not both"))
     target = import_target(args)
     path = str(memories_path()) if args.sample else args.file
-    skipped: list[Problem] = []
-    with _app(args) as app, open_jsonl(path) as lines:
+    with _app(args) as app, _input(path) as lines:
         source = "<stdin>" if path == "-" else path
-        records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, skipped=skipped)
+        records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)
         store, embedder = app.vector_store(args.store), app.embedding_model(args.embedding)
         counts = app.run_coroutine(
             import_memories(records, store, embedder, target, source=source, reason=f"imported from {source}")
@@ -270,8 +270,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         replaced = f" ({counts.updated[ws]} replaced)" if counts.updated[ws] else ""
         parts.append(f"{counts.added[ws] + counts.updated[ws]} into '{ws}'{replaced}")
     print(f"imported {', '.join(parts) or 'nothing'}", file=sys.stderr)
-    if skipped:
-        print(skipped_summary(skipped), file=sys.stderr)
     return 0
 
 
@@ -281,4 +279,17 @@ def _output(path: str | None) -> Iterator[IO[str]]:
         yield sys.stdout
         return
     with open(path, "w", encoding="utf-8") as handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def _input(path: str) -> Iterator[IO[str]]:
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 (opened apart: only its own error is bad input)
+    except OSError as exc:
+        raise InputError(Problem(path, f"cannot be read: {exc.strerror or exc}")) from None
+    with handle:
         yield handle
