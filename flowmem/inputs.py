@@ -8,13 +8,13 @@ Standard inputs are defined here, once, with their types. A flow may accept more
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from functools import cached_property
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, TypeAdapter
 
 from flowmem.schema.memory import Message
+from flowmem.schema.timeparts import WallClock
 
 
 class _Missing:
@@ -82,5 +82,5 @@ define_input("query", str, "the question, or text to recall memories for", cli="
 define_input("user_id", UserId, "whose memories: the person the memories are about", cli="-u/--user")
 define_input("workspace_id", str, "tenant scope; no read or write leaves it", default="default", cli="-w/--workspace")
 define_input("messages", list[Message], "chat messages (role, name, content, time_created, memorized)")
-define_input("timestamp", datetime, "when the query is asked (default: now)")
+define_input("timestamp", WallClock, "when the query is asked (default: now; wall-clock time, zone dropped)")
 define_input("top_k", int, "how many memories to return")

@@ -27,3 +27,11 @@ def unknown(kind: str, name: str, choices: Iterable[str]) -> str:
     """A complete "unknown X" message with a suggestion and the valid choices."""
     choices = list(choices)
     return f"unknown {kind} '{name}'{did_you_mean(name, choices)} ({one_of(choices)})"
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters with ``…`` and its length, so a 5 MB value stays a short message."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}… ({len(text):,} characters)"

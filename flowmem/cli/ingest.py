@@ -15,11 +15,10 @@ from typing import Any
 
 from flowmem.app import App
 from flowmem.cli.options import add_import_options, import_target
-from flowmem.cli.store import _input
 from flowmem.errors import InputError, Problem
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.schema.actions import MemoryAction
-from flowmem.schema.jsonl import read_jsonl
+from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
 from flowmem.schema.memory import Memory, Message
 
 
@@ -27,7 +26,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     ingest = sub.add_parser(
         "ingest", parents=[common], help="turn chat messages (JSONL) into memories",
         description="Messages: one JSON object per line with role, name, content, time_created and optionally "
-        "message_id. With --memories: one memory per line (as `flowmem store export` writes).",
+        "message_id. With --memories: one memory per line (as `flowmem store export` writes). Times are ISO text "
+        "or Unix epoch seconds (UTC); a time zone is dropped, keeping the clock time, so naive, offset and epoch "
+        "times mix. UTF-8, with or without a byte order mark.",
     )  # fmt: skip
     ingest.add_argument("file", metavar="FILE", help="a JSONL file (- for stdin)")
     ingest.add_argument("-u", "--user", dest="user_id", help="whose messages (required for messages)")
@@ -48,15 +49,19 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     target = import_target(args)  # checks -w (an empty one is an error) for messages too
     args.workspace = target.workspace
     source = "<stdin>" if args.file == "-" else args.file
-    with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, _input(args.file) as lines:
+    skipped: list[Problem] = []
+    with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, open_jsonl(args.file) as lines:
         if args.memories:
-            records = list(read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad))
+            records = list(read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, skipped=skipped))
             counts = app.run_coroutine(_ingest_memories(app, records, target, source))
         else:
-            messages = [m for _, m in read_jsonl(lines, Message, source=source, skip_bad=args.skip_bad)]
+            read = read_jsonl(lines, Message, source=source, skip_bad=args.skip_bad, skipped=skipped)
+            messages = [m for _, m in read]
             counts = app.run_coroutine(_ingest_messages(app, args, messages))
     summary = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "nothing to do"
     print(f"\r\033[K{summary}" if sys.stderr.isatty() else summary, file=sys.stderr)
+    if skipped:
+        print(skipped_summary(skipped), file=sys.stderr)
     return 0
 
 

@@ -20,7 +20,7 @@ from flowmem.config.settings import OpSetting
 from flowmem.errors import FlowSyntaxError, FlowValidationError, InputError, Problem, caret_under
 from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
 from flowmem.inputs import STANDARD_INPUTS, InputSpec
-from flowmem.suggest import unknown
+from flowmem.suggest import shown, unknown
 
 
 class OpStep:
@@ -99,7 +99,7 @@ class CompiledFlow:
                     values[key] = spec.adapter.validate_python(value)
                 except ValidationError as exc:
                     reason = exc.errors()[0]["msg"]
-                    problems.append(Problem(where, f"input '{key}': {reason} (got {value!r})"))
+                    problems.append(Problem(where, f"input '{key}': {reason} (got {shown(value)})"))
         for key, spec in self.accepted_inputs.items():
             if key not in values and spec.has_default:
                 values[key] = spec.default

@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from flowmem.schema.memory import Memory, WallClock
+from flowmem.schema.memory import Memory
+from flowmem.schema.timeparts import WallClock
 
 HistoryKind = Literal["add", "update", "expire", "delete"]
 

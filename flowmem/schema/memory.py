@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, field_validator, model_validator
 
-from flowmem.schema.timeparts import TIME_PARTS, UNKNOWN, format_when, prefixed_parts, wall_clock
+from flowmem.schema.timeparts import TIME_PARTS, UNKNOWN, WallClock, format_when, prefixed_parts, wall_clock
 
 MemoryType = Literal["conversation", "observation", "obs_customized", "insight"]
 MEMORY_TYPES: tuple[MemoryType, ...] = ("conversation", "observation", "obs_customized", "insight")
@@ -29,9 +29,15 @@ def _now() -> datetime:
 def _as_vector(value: Any) -> np.ndarray | None:
     if value is None:
         return None
-    array = np.asarray(value, dtype=np.float32)
+    try:
+        with np.errstate(over="ignore"):  # a number beyond float32 becomes inf, refused below
+            array = np.asarray(value, dtype=np.float32)
+    except (TypeError, OverflowError) as exc:  # pydantic reports only ValueError as invalid input
+        raise ValueError(f"a vector is a non-empty 1-d sequence of numbers ({exc})") from None
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"a vector is a non-empty 1-d sequence of numbers, got shape {array.shape}")
+    if not np.isfinite(array).all():  # 1e400 parses as inf; inf and nan would poison every similarity
+        raise ValueError("a vector's numbers must be finite (within ±3.4e38), got inf or nan")
     return array
 
 
@@ -40,8 +46,14 @@ Vector = Annotated[
     BeforeValidator(_as_vector),
     PlainSerializer(lambda v: None if v is None else [float(x) for x in v], return_type=Any),
 ]
-WallClock = Annotated[datetime, BeforeValidator(lambda v: wall_clock(v) if isinstance(v, datetime) else v)]
-Part = Annotated[int, Field(ge=UNKNOWN), BeforeValidator(lambda v: UNKNOWN if v is None else v)]
+_Unknown = BeforeValidator(lambda v: UNKNOWN if v is None else v)
+# Time parts are bounded like the calendar (-1 = unknown), so a stored part always fits the stores' integer columns.
+Year = Annotated[int, Field(ge=UNKNOWN, le=9999), _Unknown]
+Month = Annotated[int, Field(ge=UNKNOWN, le=12), _Unknown]
+Day = Annotated[int, Field(ge=UNKNOWN, le=31), _Unknown]
+Week = Annotated[int, Field(ge=UNKNOWN, le=53), _Unknown]  # ISO week
+Weekday = Annotated[int, Field(ge=UNKNOWN, le=7), _Unknown]  # ISO weekday, 1 = Monday
+Hour = Annotated[int, Field(ge=UNKNOWN, le=23), _Unknown]
 
 
 class Memory(BaseModel):
@@ -67,18 +79,18 @@ class Memory(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     created_at: WallClock = Field(default_factory=_now)
     updated_at: WallClock = Field(default_factory=_now)
-    msg_year: Part = UNKNOWN
-    msg_month: Part = UNKNOWN
-    msg_day: Part = UNKNOWN
-    msg_week: Part = UNKNOWN
-    msg_weekday: Part = UNKNOWN
-    msg_hour: Part = UNKNOWN
-    event_year: Part = UNKNOWN
-    event_month: Part = UNKNOWN
-    event_day: Part = UNKNOWN
-    event_week: Part = UNKNOWN
-    event_weekday: Part = UNKNOWN
-    event_hour: Part = UNKNOWN
+    msg_year: Year = UNKNOWN
+    msg_month: Month = UNKNOWN
+    msg_day: Day = UNKNOWN
+    msg_week: Week = UNKNOWN
+    msg_weekday: Weekday = UNKNOWN
+    msg_hour: Hour = UNKNOWN
+    event_year: Year = UNKNOWN
+    event_month: Month = UNKNOWN
+    event_day: Day = UNKNOWN
+    event_week: Week = UNKNOWN
+    event_weekday: Weekday = UNKNOWN
+    event_hour: Hour = UNKNOWN
     event_start: WallClock | None = None
     event_end: WallClock | None = None
     status: MemoryStatus = "valid"

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
-from flowmem.schema.timeparts import TimePart, wall_clock
+from flowmem.schema.timeparts import TimePart, WallClock
 
 Granularity = Literal["hour", "day", "week", "weekend", "month", "season", "year"]
-WallClock = Annotated[datetime, BeforeValidator(lambda v: wall_clock(v) if isinstance(v, datetime) else v)]
 
 
 def canonical_parts(granularity: Granularity, start: datetime) -> dict[TimePart, int]:

@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from flowmem.schema.memory import EVENT_PARTS, MSG_PARTS, MemoryStatus, MemoryType, WallClock
+from flowmem.schema.memory import EVENT_PARTS, MSG_PARTS, MemoryStatus, MemoryType
+from flowmem.schema.timeparts import WallClock
 from flowmem.suggest import unknown
 
 PART_FIELDS: tuple[str, ...] = (*MSG_PARTS, *EVENT_PARTS)
