@@ -45,7 +45,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     stats.set_defaults(handler=cmd_stats)
 
     listing = commands.add_parser("list", parents=[scoped], help="list memories of a workspace, oldest first")
-    listing.add_argument("--limit", type=int, default=20, help="at most this many (0: all)")
+    listing.add_argument("--limit", type=int, default=20, help="at most this many, oldest first (0: all)")
     listing.add_argument("--target", action="append", help="only these targets (repeatable)")
     listing.add_argument("--type", action="append", choices=MEMORY_TYPES, dest="memory_type", help="only these types")
     listing.add_argument("--status", choices=("valid", "expired"), help="only this status")
@@ -67,7 +67,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
     history = commands.add_parser("history", parents=[scoped], help="what happened to a memory (or to all)")
     history.add_argument("ids", nargs="*", metavar="ID", help="memory ids (none: the workspace's latest changes)")
-    history.add_argument("--limit", type=int, default=50, help="at most this many events per memory")
+    history.add_argument("--limit", type=int, default=50, help="at most this many events per memory (1 or more)")
     history.add_argument("--json", action="store_true", help="print JSON lines")
     history.set_defaults(handler=cmd_history, overrides=[])
 
@@ -145,6 +145,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+    if args.limit < 0:  # never a silent slice: found[:-1] dropped the newest memory
+        raise InputError(Problem("--limit", f"must be 0 (all) or a positive number of memories, got {args.limit}"))
 def cmd_list(args: argparse.Namespace) -> int:
     flt = MemoryFilter(target=args.target, memory_type=args.memory_type, status=args.status)
 
@@ -203,6 +205,9 @@ def cmd_delete(args: argparse.Namespace) -> int:
     print(f"deleted {deleted} of {asked} memories from workspace '{args.workspace}'")
     return 0
 
+
+    if args.limit < 1:  # a store would read LIMIT -1 as "all" and 0 as "none": neither is what was asked
+        raise InputError(Problem("--limit", f"must be a positive number of events (1 or more), got {args.limit}"))
 
 def cmd_history(args: argparse.Namespace) -> int:
     async def collect(store: VectorStore) -> list[HistoryEvent]:

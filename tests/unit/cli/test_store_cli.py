@@ -252,3 +252,29 @@ def test_import_writes_memories_and_history_in_one_call(tmp_path: Path, monkeypa
         return calls
 
     assert asyncio.run(main()) == [(2, 2), (1, 1)]
+
+
+# -- limits are checked, never a silent slice -----------------------------------------------------
+
+
+def test_list_and_history_limits(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, stores: tuple[list[str], list[str]]
+) -> None:
+    a, _ = stores
+    assert (
+        run_cli(capsys, "store", "import", str(write_jsonl(tmp_path / "in.jsonl", SAMPLE[:2])), "-w", "alice", *a)[0]
+        == 0
+    )
+    for limit in ("-1", "-5"):
+        code, out, err = run_cli(capsys, "store", "list", "-w", "alice", "--limit", limit, *a)
+        assert code == 2 and out == "", limit
+        assert f"--limit: must be 0 (all) or a positive number of memories, got {limit}" in err
+    code, out, _ = run_cli(capsys, "store", "list", "-w", "alice", "--limit", "0", "--json", *a)
+    assert code == 0 and [json.loads(line)["memory_id"] for line in out.splitlines()] == ["m2", "m1"]
+    code, out, _ = run_cli(capsys, "store", "list", "-w", "alice", "--limit", "1", "--json", *a)
+    assert [json.loads(line)["memory_id"] for line in out.splitlines()] == ["m2"]
+    for limit in ("0", "-1"):
+        code, _, err = run_cli(capsys, "store", "history", "-w", "alice", "--limit", limit, *a)
+        assert code == 2 and f"must be a positive number of events (1 or more), got {limit}" in err
+    code, out, _ = run_cli(capsys, "store", "history", "-w", "alice", "--limit", "1", "--json", *a)
+    assert code == 0 and len(out.splitlines()) == 1
