@@ -3,7 +3,9 @@
 ``>>`` runs its sides in sequence, ``|`` runs them in parallel, parentheses group. As in Python,
 ``>>`` binds tighter than ``|``, so ``a >> b | c`` is ``(a >> b) | c``. The text is parsed with
 :mod:`ast` (never ``eval``) and only names, ``>>``, ``|`` and parentheses are accepted; any other
-construct is a :class:`~flowmem.errors.FlowSyntaxError` pointing at its column.
+construct is a :class:`~flowmem.errors.FlowSyntaxError` pointing at its column. Python's leniencies
+are refused too: a ``#`` (Python would drop the rest as a comment) and op names Python would
+normalise (``ｓｅｔ_query_op`` in full-width letters reads as ``set_query_op``).
 
 Limits, checked before parsing so that no text can exhaust the parser's stack: at most
 :data:`MAX_LENGTH` characters, :data:`MAX_OPS` op occurrences (and as many operators), and
@@ -75,6 +77,9 @@ def parse_flow(text: str, *, where: str = "flow expression") -> Node:
     if "\x00" in body:
         raise FlowSyntaxError(src.replace("\x00", "?"), src.index("\x00"), "NUL character in flow expression", where)
     _check_size(src, where)
+    if "#" in body:  # Python would read the rest as a comment: `a >> b # >> c` would silently drop c
+        message = "'#' is not allowed: a flow expression has no comments (put notes in the flow's description)"
+        raise FlowSyntaxError(src, src.index("#"), message, where)
     try:
         tree = ast.parse(body, mode="eval")
     except SyntaxError as exc:
@@ -136,6 +141,10 @@ class _Converter:
 
     def convert(self, node: ast.expr) -> Node:
         if isinstance(node, ast.Name):
+            written = self._text(node)
+            if written != node.id:  # Python reads `ｓｅｔ_op` or `ﬁnd_op` as `set_op`, `find_op` (NFKC)
+                message = f"op name '{written}' is not written in plain characters: write '{node.id}'"
+                raise self._error(node, message)
             return OpRef(node.id, self._column(node))
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.RShift, ast.BitOr)):
             kind = type(node.op)
@@ -152,6 +161,10 @@ class _Converter:
                 parts.extend(_children_if(converted, Sequence if kind is ast.RShift else Parallel))
             return Sequence(tuple(parts)) if kind is ast.RShift else Parallel(tuple(parts))
         raise self._error(node, _describe_unsupported(node))
+
+    def _text(self, node: ast.expr) -> str:
+        end = node.end_col_offset if node.end_col_offset is not None else len(self._body_bytes)
+        return self._body_bytes[node.col_offset : end].decode("utf-8", errors="replace")
 
     def _column(self, node: ast.expr) -> int:
         # ast gives UTF-8 byte offsets; messages need character offsets.

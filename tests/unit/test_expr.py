@@ -104,6 +104,34 @@ def test_documented_limits_are_refused_before_parsing(text: str, column: int, fr
     assert text_line[caret_line.index("^")] == text[column]
 
 
+@pytest.mark.parametrize(
+    ("text", "column", "fragment"),
+    [
+        ("set_query_op # >> retrieve_memory_op", 13, "'#' is not allowed: a flow expression has no comments"),
+        ("a >> (b | c)  # why", 14, "has no comments"),
+        ("a >>\n# b\n c", 5, "has no comments"),
+        ("#a", 0, "has no comments"),
+        (
+            "ｓｅｔ_query_op >> b",
+            0,
+            "op name 'ｓｅｔ_query_op' is not written in plain characters: write 'set_query_op'",
+        ),
+        ("a >> ﬁnd_op", 5, "op name 'ﬁnd_op' is not written in plain characters: write 'find_op'"),
+    ],
+)
+def test_what_python_would_silently_accept_is_refused(text: str, column: int, fragment: str) -> None:
+    with pytest.raises(FlowSyntaxError) as info:
+        parse_flow(text)
+    assert info.value.column == column
+    assert fragment in str(info.value)
+    caret_line = str(info.value).splitlines()[-1]
+    assert caret_line.index("^") - 4 == column
+
+
+def test_non_ascii_op_names_in_plain_form_are_fine() -> None:
+    assert parse_flow("é_op >> b") == Sequence((OpRef("é_op"), OpRef("b")))
+
+
 def test_at_the_limits_flows_parse() -> None:
     assert parse_flow("(" * MAX_DEPTH + "a" + ")" * MAX_DEPTH) == OpRef("a")
     deep = "a"

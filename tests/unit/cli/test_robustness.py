@@ -326,3 +326,15 @@ def test_unreachable_servers_are_named_without_credentials(tmp_path: Path) -> No
     assert result.returncode == 2, result.stderr
     assert "correct-horse" not in result.stderr
     assert f"cannot reach the embedding server at http://***@127.0.0.1:{port}/v1" in result.stderr
+
+
+# -- point 4: a flow expression has no comments -------------------------------------------------
+
+
+def test_a_comment_in_a_flow_is_refused_with_its_column(capsys: pytest.CaptureFixture[str]) -> None:
+    flow = "set_query_op # >> retrieve_memory_op"
+    code, _, err = run_cli(capsys, "run", "f", "-q", "x", f"flow.f.flow_content={flow}", "flow.f.outputs=[query]")
+    assert_user_error(code, err, "flow 'f': '#' is not allowed: a flow expression has no comments", "(column 14)")
+    assert err.splitlines()[-2:] == [f"    {flow}", "                 ^"]
+    code, out, err = run_cli(capsys, "validate", f"flow.f.flow_content={flow}")
+    assert code == 2 and "BAD f" in out
