@@ -79,7 +79,8 @@ if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch
 
 T = TypeVar("T")
-INSTALL_HINT = "pip install 'flowmem[elasticsearch]'"
+# The client is one of flowmem's own dependencies: missing only from an environment set up by hand.
+INSTALL_HINT = "pip install 'elasticsearch[async]>=8.19,<10' (for an 8.x server: 'elasticsearch[async]>=8.19,<9')"
 # The first request only finds out whether anybody is there: no retries, at most this long.
 FIRST_CONTACT_TIMEOUT = 5.0
 # Message ids per ledger lookup: one search each, well below the ids query's and page's limits.

@@ -516,7 +516,7 @@ def test_missing_client_gives_the_install_hint() -> None:
         "try:\n    ElasticsearchStore()\nexcept BackendUnavailableError as e:\n    print(e)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'flowmem[elasticsearch]'" in done.stdout
+    assert "pip install 'elasticsearch[async]>=8.19,<10'" in done.stdout
 
 
 # -- the write path on Elasticsearch (the same behaviours as on the embedded store) --------------
