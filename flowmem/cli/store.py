@@ -145,9 +145,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_list(args: argparse.Namespace) -> int:
     if args.limit < 0:  # never a silent slice: found[:-1] dropped the newest memory
         raise InputError(Problem("--limit", f"must be 0 (all) or a positive number of memories, got {args.limit}"))
-def cmd_list(args: argparse.Namespace) -> int:
     flt = MemoryFilter(target=args.target, memory_type=args.memory_type, status=args.status)
 
     async def collect(store: VectorStore) -> list[Memory]:
@@ -206,10 +206,10 @@ def cmd_delete(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_history(args: argparse.Namespace) -> int:
     if args.limit < 1:  # a store would read LIMIT -1 as "all" and 0 as "none": neither is what was asked
         raise InputError(Problem("--limit", f"must be a positive number of events (1 or more), got {args.limit}"))
 
-def cmd_history(args: argparse.Namespace) -> int:
     async def collect(store: VectorStore) -> list[HistoryEvent]:
         if not args.ids:
             return await store.history(args.workspace, None, args.limit)
