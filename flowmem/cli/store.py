@@ -39,10 +39,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     scoped.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope) to work in")
 
-    stats = commands.add_parser("stats", parents=[scoped], help="what the store holds, per workspace")
+    stats = commands.add_parser(
+        "stats", parents=[scoped], help="what the store holds: every workspace, or with -w only that one"
+    )
     stats.add_argument("--json", action="store_true", help="print as JSON")
     stats.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
-    stats.set_defaults(handler=cmd_stats)
+    stats.set_defaults(handler=cmd_stats, workspace=None)  # no -w: all workspaces (the operator's view)
 
     listing = commands.add_parser("list", parents=[scoped], help="list memories of a workspace, oldest first")
     listing.add_argument("--limit", type=int, default=20, help="at most this many, oldest first (0: all)")
@@ -114,13 +116,16 @@ def is_override(token: str) -> bool:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     with _app(args) as app:
-        stats = app.run_coroutine(app.vector_store(args.store).stats())
+        store = app.vector_store(args.store)
+        scoped = args.workspace is not None  # -w: nothing about any other workspace, not even its name
+        stats = app.run_coroutine(store.workspace_stats(args.workspace) if scoped else store.stats())
     if args.json:
         print(json.dumps(stats, indent=2, default=str))
-    else:
-        for key, value in stats.items():
-            if key != "workspaces":
-                print(f"{key}: {value}")
+        return 0
+    for key, value in stats.items():
+        if key != "workspaces":
+            print(f"{key}: {value}")
+    if not scoped:
         workspaces = stats.get("workspaces") or {}
         print(f"workspaces: {len(workspaces)}")
         for workspace, count in workspaces.items():

@@ -29,6 +29,12 @@ from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 
 SIMILARITY = "similarity"
+# The keys of stats() that say nothing about any tenant: an allow-list, so a new store-wide figure
+# is not shown to a caller scoped to one workspace until someone decides it may be.
+SHARED_STATS = frozenset(
+    {"backend", "path", "url", "server_version", "index", "index_exists", "dims", "similarity", "index_options",
+     "history_index", "messages_index"}
+)  # fmt: skip
 # One id rule for every store. 256 characters fit every backend with room to spare: Elasticsearch
 # indexes ids as keywords, whose terms are capped at 32 766 UTF-8 bytes (it refused ~32 KB ids the
 # local store took); 256 characters are at most 1 KiB. Control characters (NUL, tab, newline, …)
@@ -237,6 +243,17 @@ class VectorStore(Backend):
     async def stats(self) -> dict[str, Any]:
         """What the store holds: backend facts, dims, and memories per workspace."""
         raise NotImplementedError
+
+    async def workspace_stats(self, workspace_id: str) -> dict[str, Any]:
+        """What the store holds for ``workspace_id``, and nothing about any other workspace.
+
+        The backend facts of :meth:`stats` that describe no tenant (:data:`SHARED_STATS`: backend,
+        where it lives, vector settings) plus ``workspace`` and its ``memories`` count. Store-wide
+        figures (other workspaces' names and counts, totals, sizes, revisions) are left out.
+        """
+        _check_scope(workspace_id)
+        shared = {key: value for key, value in (await self.stats()).items() if key in SHARED_STATS}
+        return {**shared, "workspace": workspace_id, "memories": await self.count(workspace_id)}
 
     async def check(self) -> list[tuple[str, str | None]]:
         """The store's own health checks, read-only: (what was checked, ``None`` when sound, else the problem).

@@ -278,3 +278,26 @@ def test_list_and_history_limits(
         assert code == 2 and f"must be a positive number of events (1 or more), got {limit}" in err
     code, out, _ = run_cli(capsys, "store", "history", "-w", "alice", "--limit", "1", "--json", *a)
     assert code == 0 and len(out.splitlines()) == 1
+
+
+# -- stats -w shows one workspace and nothing of any other -----------------------------------------
+
+
+def test_stats_with_workspace_shows_only_that_workspace(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, stores: tuple[list[str], list[str]]
+) -> None:
+    a, _ = stores
+    source = write_jsonl(tmp_path / "in.jsonl", SAMPLE)
+    assert run_cli(capsys, "store", "import", str(source), "--keep-workspaces", *a)[0] == 0
+    code, out, _ = run_cli(capsys, "store", "stats", "-w", "alice", "--json", *a)
+    stats = json.loads(out)
+    assert code == 0 and stats["workspace"] == "alice" and stats["memories"] == 2
+    assert stats["backend"] == "local" and stats["dims"] == 384
+    assert "bob" not in out and "workspaces" not in stats and "revision" not in stats
+    code, out, _ = run_cli(capsys, "store", "stats", "-w", "alice", *a)
+    assert code == 0 and "memories: 2" in out and "workspace: alice" in out
+    assert "bob" not in out and "workspaces" not in out
+    code, out, _ = run_cli(capsys, "store", "stats", "-w", "nobody", "--json", *a)
+    assert json.loads(out)["memories"] == 0 and "alice" not in out and "bob" not in out
+    code, out, _ = run_cli(capsys, "store", "stats", *a)  # no -w: the operator's view of every workspace
+    assert code == 0 and "alice: 2 memories" in out and "bob: 1 memories" in out
