@@ -2,13 +2,18 @@
 
 The key is a dotted path of identifiers; the value is YAML (``3`` is an int, ``true`` a bool,
 ``[a, b]`` a list, ``{x: 1}`` a mapping). Where the setting is text (a flow expression, a
-``language`` param), the value is taken verbatim, so ``language=no`` stays ``"no"``.
+description, a ``language`` param), the value is taken verbatim, so ``language=no`` stays
+``"no"`` and ``description=@home`` is ``"@home"`` although it is not valid YAML.
+A path below a mapping param sets one entry and keeps the others:
+``op.fuse_rerank_op.params.fuse_ratio_dict.insight=1.0`` changes the insight ratio only (the
+op's default mapping is the starting point when no layer set the param).
 Every path is checked against the config schema and the registered ops and backends before it
 is applied; a wrong one is a :class:`~flowmem.errors.ConfigError` saying what would be valid.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -35,14 +40,17 @@ class Override:
     path: tuple[str, ...]
     value: Any
     raw: str
+    yaml_error: str | None = None  # why ``raw`` is not YAML; fine where the setting is text
 
 
 def parse_override(text: str) -> Override:
     """Parse ``a.b.c=value``.
 
+    A value that is not valid YAML is kept as text: it is an error only where the setting is not
+    text (:func:`apply_override` decides).
+
     Raises:
-        ConfigError: No ``=``, a malformed path (empty, spaces, dots at the ends, bad characters),
-            or a value that is not valid YAML.
+        ConfigError: No ``=``, or a malformed path (empty, spaces, dots at the ends, bad characters).
     """
     where = f"override {text!r}"
     if not isinstance(text, str) or "=" not in text:
@@ -61,8 +69,7 @@ def parse_override(text: str) -> Override:
     try:
         value = safe_load(raw) if raw.strip() else ""
     except yaml.YAMLError as exc:
-        reason = str(exc).replace("\n", " ")
-        raise ConfigError(Problem(where, f"the value is not valid YAML: {reason}")) from None
+        return Override(text, path, None, raw, yaml_error=" ".join(str(exc).split()))
     return Override(text, path, value, raw)
 
 
@@ -77,13 +84,15 @@ def apply_override(tree: dict[str, Any], override: Override) -> Problem | None:
     if error:
         return Problem(where, error)
     value = override.value
-    if is_text(annotation) and not (value is None and allows_none(annotation)):
+    if is_text(annotation) and not (override.yaml_error is None and value is None and allows_none(annotation)):
         value = override.raw  # text settings are taken verbatim: `prefix=hi ` keeps its space, `language=no` is "no"
+    elif override.yaml_error is not None:
+        return Problem(where, f"the value is not valid YAML: {override.yaml_error}")
     node = tree
     for depth, segment in enumerate(override.path[:-1]):
         child = node.get(segment)
         if child is None:
-            child = node[segment] = {}
+            child = node[segment] = _param_default(tree, override.path[: depth + 1])
         elif not isinstance(child, dict):
             prefix = ".".join(override.path[: depth + 1])
             return Problem(where, f"'{prefix}' holds {type(child).__name__} value, not a mapping")
@@ -128,6 +137,21 @@ def check_path(tree: dict[str, Any], path: tuple[str, ...]) -> tuple[str | None,
             return f"'{'.'.join(path[:depth])}' is not a mapping, so nothing can be set below it", None
         return None, Any
     return None, annotation
+
+
+def _param_default(tree: dict[str, Any], prefix: tuple[str, ...]) -> dict[str, Any]:
+    """What a mapping param holds before an override sets one entry of it: its declared default
+    (``fuse_ratio_dict.insight=1.0`` changes one ratio, not all four); ``{}`` for anything else."""
+    if len(prefix) != 4 or prefix[2] != "params":
+        return {}
+    params_model, _ = _params_model(tree, prefix[0], prefix[1])
+    info = params_model.model_fields.get(prefix[3]) if params_model is not None else None
+    if info is None or info.is_required():
+        return {}
+    default = info.get_default(call_default_factory=True)
+    if isinstance(default, BaseModel):
+        default = default.model_dump(mode="json")
+    return copy.deepcopy(default) if isinstance(default, dict) else {}
 
 
 def _params_model(tree: dict[str, Any], section: str, name: str) -> tuple[type[BaseModel] | None, str]:

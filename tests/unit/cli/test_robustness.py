@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from flowmem.cli.main import main
 
@@ -338,3 +339,37 @@ def test_a_comment_in_a_flow_is_refused_with_its_column(capsys: pytest.CaptureFi
     assert err.splitlines()[-2:] == [f"    {flow}", "                 ^"]
     code, out, err = run_cli(capsys, "validate", f"flow.f.flow_content={flow}")
     assert code == 2 and "BAD f" in out
+
+
+# -- point 5: overrides take text verbatim and set one entry of a mapping -------------------------
+
+
+def test_text_overrides_that_are_not_yaml_are_taken_verbatim(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "greet",
+        "-q",
+        "bob",
+        *TESTING,
+        "flow.greet.flow_content=echo_op",
+        "flow.greet.description=@home: where `echo` runs",
+        "op.echo_op.params.prefix=@",
+    )
+    assert code == 0, err
+    assert out.strip() == "@bob"
+    code, out, err = run_cli(capsys, "flows", *TESTING, "flow.greet.flow_content=echo_op", "flow.greet.description=@x")
+    assert code == 0, err
+    assert "greet — @x" in out
+
+
+def test_an_override_below_a_mapping_param_sets_one_entry(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "config", "show", "op.fuse_rerank_op.params.fuse_ratio_dict.insight=1.0")
+    assert code == 0, err
+    data = yaml.safe_load(out)
+    assert data["op"]["fuse_rerank_op"]["params"]["fuse_ratio_dict"] == {
+        "conversation": 0.5,
+        "observation": 1.0,
+        "obs_customized": 1.2,
+        "insight": 1.0,
+    }

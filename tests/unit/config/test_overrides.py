@@ -42,9 +42,44 @@ def test_malformed_keys_are_rejected(text: str) -> None:
         parse_override(text)
 
 
-def test_invalid_yaml_value_is_rejected() -> None:
-    with pytest.raises(ConfigError, match="not valid YAML"):
-        parse_override("op.a.params.x=[1, 2")
+def test_invalid_yaml_value_is_rejected_where_the_setting_is_not_text() -> None:
+    problem = apply_override({}, parse_override("op.sleep_op.params.ms=[1, 2"))
+    assert problem is not None and "the value is not valid YAML" in problem.message
+    problem = apply_override({}, parse_override("op.fuse_rerank_op.params.fuse_ratio_dict={a: &a [*a]}"))
+    assert problem is not None and "alias *a refers to itself" in problem.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["flow.mine.description=@home", "flow.mine.flow_content=`echo`", "op.echo_op.params.prefix=[unclosed", "x.y=%"],
+)
+def test_text_that_is_not_yaml_parses(text: str) -> None:
+    assert parse_override(text).raw == text.split("=", 1)[1]
+
+
+def test_text_settings_take_values_that_are_not_yaml_verbatim() -> None:
+    tree: dict = {}
+    assert apply_override(tree, parse_override("flow.mine.description=@home")) is None
+    assert apply_override(tree, parse_override("op.echo_op.params.prefix=[unclosed: ")) is None
+    assert apply_override(tree, parse_override("op.extract_time_op.params.language=%zh")) is None
+    assert tree["flow"]["mine"]["description"] == "@home"
+    assert tree["op"]["echo_op"]["params"]["prefix"] == "[unclosed: "
+    assert tree["op"]["extract_time_op"]["params"]["language"] == "%zh"  # verbatim; validation refuses it later
+
+
+def test_a_path_below_a_mapping_param_sets_one_entry() -> None:
+    tree: dict = {}
+    assert apply_override(tree, parse_override("op.fuse_rerank_op.params.fuse_ratio_dict.insight=1.0")) is None
+    assert tree["op"]["fuse_rerank_op"]["params"]["fuse_ratio_dict"] == {
+        "conversation": 0.5,
+        "observation": 1.0,
+        "obs_customized": 1.2,
+        "insight": 1.0,
+    }
+    # What an earlier layer set is the starting point, not the op's default.
+    tree = {"op": {"fuse_rerank_op": {"params": {"fuse_ratio_dict": {"insight": 3.0, "conversation": 0.1}}}}}
+    assert apply_override(tree, parse_override("op.fuse_rerank_op.params.fuse_ratio_dict.insight=1.0")) is None
+    assert tree["op"]["fuse_rerank_op"]["params"]["fuse_ratio_dict"] == {"insight": 1.0, "conversation": 0.1}
 
 
 def test_unknown_section_lists_sections() -> None:
