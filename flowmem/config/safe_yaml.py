@@ -98,7 +98,7 @@ def _unreadable(node: Node, exc: Exception) -> str:
     shown = repr(text if len(text) <= 40 else text[:40] + "…")
     if node.tag == _TIMESTAMP_TAG:
         return f"{shown} is not a valid date ({exc}); write YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"
-    if node.tag == _INT_TAG:
+    if node.tag == _INT_TAG and "Exceeds the limit" in str(exc):
         digits = getattr(sys, "get_int_max_str_digits", lambda: 4300)()  # the limit came in Python 3.11
         return f"the integer {shown} has {len(text):,} digits; at most {digits:,} are supported"
     return f"{shown} cannot be read as {node.tag.rsplit(':', 1)[-1]}: {exc}"

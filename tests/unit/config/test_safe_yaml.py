@@ -26,6 +26,8 @@ def test_reads_what_safe_load_reads() -> None:
         ("2024-01-01 25:00:00", "'2024-01-01 25:00:00' is not a valid date"),
         ("9" * 5000, "has 5,000 digits; at most 4,300 are supported"),
         ("[1, -" + "1" * 4400 + "]", "has 4,401 digits"),
+        ("!!int '0x'", "'0x' cannot be read as int: invalid literal"),
+        ("!!float x", "'x' cannot be read as float"),
     ],
 )
 def test_values_that_cannot_exist_are_yaml_errors(text: str, fragment: str) -> None:
