@@ -420,7 +420,7 @@ class TestCommandLine:
         exported = tmp_path / "demo.jsonl"
         done = flowmem("store", "export", "-w", "demo", "-o", str(exported), env=local)
         assert done.returncode == 0, done.stderr
-        done = flowmem("store", "import", str(exported), "-c", config)
+        done = flowmem("store", "import", str(exported), "-w", "demo", "-c", config)
         assert done.returncode == 0 and "imported 94 into 'demo'" in done.stderr, done.stderr
         questions = ["what did I do last weekend?", "where do I live?", "what am I allergic to?", "上周末我做了什么？",
                      "what's coming up next week?", "how is my knee?"]  # fmt: skip
