@@ -17,6 +17,7 @@ from flowmem.app import App
 from flowmem.cli.options import add_import_options, import_target
 from flowmem.errors import InputError, Problem
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
+from flowmem.limits import memory_check, message_check
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
 from flowmem.schema.memory import Memory, Message
@@ -52,10 +53,14 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     skipped: list[Problem] = []
     with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, open_jsonl(args.file) as lines:
         if args.memories:
-            records = list(read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, skipped=skipped))
+            check = memory_check(app.config.limits)
+            records = list(
+                read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, check=check, skipped=skipped)
+            )
             counts = app.run_coroutine(_ingest_memories(app, records, target, source))
         else:
-            read = read_jsonl(lines, Message, source=source, skip_bad=args.skip_bad, skipped=skipped)
+            fits = message_check(app.config.limits)
+            read = read_jsonl(lines, Message, source=source, skip_bad=args.skip_bad, check=fits, skipped=skipped)
             messages = [m for _, m in read]
             counts = app.run_coroutine(_ingest_messages(app, args, messages))
     summary = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "nothing to do"

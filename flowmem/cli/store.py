@@ -13,7 +13,6 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
 from flowmem.app import App
@@ -21,9 +20,10 @@ from flowmem.cli.options import add_import_options, checked_workspace, import_ta
 from flowmem.config.schema import SECTIONS
 from flowmem.errors import InputError, Problem, StoreDamagedError
 from flowmem.importing import import_memories
+from flowmem.limits import memory_check
 from flowmem.samples import memories_path
 from flowmem.schema.history import HistoryEvent
-from flowmem.schema.jsonl import dump_line, read_jsonl
+from flowmem.schema.jsonl import dump_line, open_jsonl, read_jsonl, skipped_summary
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -268,9 +268,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise InputError(Problem("store import", "give a JSONL FILE (or - for stdin), or --sample, not both"))
     target = import_target(args)
     path = str(memories_path()) if args.sample else args.file
-    with _app(args) as app, _input(path) as lines:
+    skipped: list[Problem] = []
+    with _app(args) as app, open_jsonl(path) as lines:
         source = "<stdin>" if path == "-" else path
-        records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad)
+        check = memory_check(app.config.limits)
+        records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, check=check, skipped=skipped)
         store, embedder = app.vector_store(args.store), app.embedding_model(args.embedding)
         counts = app.run_coroutine(
             import_memories(records, store, embedder, target, source=source, reason=f"imported from {source}")
@@ -280,6 +282,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         replaced = f" ({counts.updated[ws]} replaced)" if counts.updated[ws] else ""
         parts.append(f"{counts.added[ws] + counts.updated[ws]} into '{ws}'{replaced}")
     print(f"imported {', '.join(parts) or 'nothing'}", file=sys.stderr)
+    if skipped:
+        print(skipped_summary(skipped), file=sys.stderr)
     return 0
 
 
@@ -289,17 +293,4 @@ def _output(path: str | None) -> Iterator[IO[str]]:
         yield sys.stdout
         return
     with open(path, "w", encoding="utf-8") as handle:
-        yield handle
-
-
-@contextlib.contextmanager
-def _input(path: str) -> Iterator[IO[str]]:
-    if path == "-":
-        yield sys.stdin
-        return
-    try:
-        handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 (opened apart: only its own error is bad input)
-    except OSError as exc:
-        raise InputError(Problem(path, f"cannot be read: {exc.strerror or exc}")) from None
-    with handle:
         yield handle

@@ -19,7 +19,7 @@ from flowmem.backend import BACKEND_KINDS
 from flowmem.config.interpolate import interpolate
 from flowmem.config.overrides import Override, apply_override, parse_override
 from flowmem.config.safe_yaml import safe_load
-from flowmem.config.schema import ENTRY_MODELS, SECTIONS, Config
+from flowmem.config.schema import ENTRY_MODELS, SECTIONS, SETTINGS_SECTIONS, Config
 from flowmem.config.settings import BackendSetting, OpSetting, resolve_backend, resolve_op
 from flowmem.errors import ConfigError, Problem
 from flowmem.plugins import load_builtins
@@ -148,10 +148,7 @@ def load_config(
 def _config_error(problems: list[Problem], secret_values: set[str]) -> ConfigError:
     """The error for ``problems``, with secrets and URL credentials left out of every message."""
     return ConfigError(
-        [
-            Problem(*(redact_text(part, secret_values) for part in (p.where, p.message, p.detail)))
-            for p in problems
-        ]
+        [Problem(*(redact_text(part, secret_values) for part in (p.where, p.message, p.detail))) for p in problems]
     )
 
 
@@ -234,6 +231,8 @@ def _schema_problem(error: Any) -> Problem:
         choices: Sequence[str] = SECTIONS if len(loc) == 1 else ()
         if len(loc) == 3 and loc[0] in ENTRY_MODELS:
             choices = list(ENTRY_MODELS[loc[0]].model_fields)
+        if len(loc) == 2 and loc[0] in SETTINGS_SECTIONS:
+            choices = list(SETTINGS_SECTIONS[loc[0]].model_fields)
         name = str(loc[-1])
         return Problem(where, f"is not a known setting{did_you_mean(name, choices)} ({one_of(choices)})")
     if error["type"] == "missing":

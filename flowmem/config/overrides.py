@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from flowmem.annotations import accepts_mapping, allows_none, is_text
 from flowmem.backend import BACKENDS
 from flowmem.config.safe_yaml import safe_load
-from flowmem.config.schema import BACKEND_SECTIONS, ENTRY_MODELS, SECTIONS
+from flowmem.config.schema import BACKEND_SECTIONS, ENTRY_MODELS, SECTIONS, SETTINGS_SECTIONS
 from flowmem.errors import ConfigError, Problem
 from flowmem.op import OPS
 from flowmem.suggest import did_you_mean, one_of, unknown
@@ -107,6 +107,13 @@ def check_path(tree: dict[str, Any], path: tuple[str, ...]) -> tuple[str | None,
     if section not in SECTIONS:
         return unknown("config section", section, SECTIONS), None
     name = path[1]
+    if section in SETTINGS_SECTIONS:  # plain settings (`limits.query_max_chars=…`), not named entries
+        fields = SETTINGS_SECTIONS[section].model_fields
+        if name not in fields:
+            return f"{section} has no setting '{name}'{did_you_mean(name, fields)} ({one_of(fields)})", None
+        if len(path) > 2:
+            return f"'{section}.{name}' is not a mapping, so nothing can be set below it", None
+        return None, fields[name].annotation
     entries = tree.get(section) or {}
     if section == "op" and name not in entries and name not in OPS and path[2:] != ("backend",):
         choices = set(OPS.names()) | set(entries)

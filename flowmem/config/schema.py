@@ -1,4 +1,5 @@
-"""The shape of a flowmem config: sections ``flow``, ``op``, ``llm``, ``embedding_model``, ``vector_store``.
+"""The shape of a flowmem config: sections ``flow``, ``op``, ``llm``, ``embedding_model``, ``vector_store``
+(each a mapping of named entries) and ``limits`` (plain settings).
 
 ```yaml
 flow:
@@ -13,6 +14,8 @@ op:
     params: {recall_key: keywords}
 llm:
   default: {backend: openai_compatible, params: {model: "${FLOWMEM_LLM_MODEL:-qwen2.5}"}}
+limits:
+  message_max_chars: 50000
 ```
 """
 
@@ -58,6 +61,23 @@ class BackendEntry(_Strict):
     params: dict[str, Any] = Field(default_factory=dict, description="the implementation's typed params")
 
 
+class Limits(_Strict):
+    """How long the texts flowmem accepts may be (characters). Longer ones are refused, never cut.
+
+    Refused, with exit code 2 at the CLI and an :class:`~flowmem.errors.InputError` in Python, naming
+    the text and the setting, before anything is embedded or written. Why refuse rather than truncate
+    or split: a memory layer stores what was said; cutting a message would store part of it as if it
+    were all, and splitting would invent messages (and ids) the user never sent. A text this long is
+    almost always a pasted document or a mistake, and its cost grows with its length (the embedded
+    e5 model takes about a second per 1,000 characters on two cores), so the limits also keep every
+    call within seconds. Raise them for your data, e.g. ``limits.message_max_chars=50000``.
+    """
+
+    query_max_chars: int = Field(4_000, ge=1, description="the longest query (`-q`, input `query`)")
+    message_max_chars: int = Field(10_000, ge=1, description="the longest chat message content (input `messages`)")
+    memory_max_chars: int = Field(10_000, ge=1, description="the longest memory content (`store import`, `ingest`)")
+
+
 class Config(_Strict):
     """A whole resolved configuration."""
 
@@ -66,6 +86,7 @@ class Config(_Strict):
     llm: dict[str, BackendEntry] = Field(default_factory=dict)
     embedding_model: dict[str, BackendEntry] = Field(default_factory=dict)
     vector_store: dict[str, BackendEntry] = Field(default_factory=dict)
+    limits: Limits = Field(default_factory=Limits)
 
     def backends(self, kind: BackendKind) -> dict[str, BackendEntry]:
         entries: dict[str, BackendEntry] = getattr(self, kind)
@@ -74,6 +95,7 @@ class Config(_Strict):
 
 SECTIONS: tuple[str, ...] = tuple(Config.model_fields)
 BACKEND_SECTIONS: tuple[BackendKind, ...] = get_args(BackendKind)
+SETTINGS_SECTIONS: dict[str, type[BaseModel]] = {"limits": Limits}  # flat settings, not named entries
 ENTRY_MODELS: dict[str, type[BaseModel]] = {
     "flow": FlowEntry,
     "op": OpEntry,

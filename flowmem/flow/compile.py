@@ -15,11 +15,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from flowmem.config.loader import ResolvedConfig
-from flowmem.config.schema import FlowEntry
+from flowmem.config.schema import FlowEntry, Limits
 from flowmem.config.settings import OpSetting
 from flowmem.errors import FlowSyntaxError, FlowValidationError, InputError, Problem, caret_under
 from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
 from flowmem.inputs import STANDARD_INPUTS, InputSpec
+from flowmem.limits import input_problems
 from flowmem.suggest import shown, unknown
 
 
@@ -76,6 +77,7 @@ class CompiledFlow:
     required_inputs: tuple[str, ...]
     writers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     outputs: tuple[str, ...] = ()
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def text(self) -> str:
@@ -100,6 +102,7 @@ class CompiledFlow:
                 except ValidationError as exc:
                     reason = exc.errors()[0]["msg"]
                     problems.append(Problem(where, f"input '{key}': {reason} (got {shown(value)})"))
+        problems += input_problems(values, self.limits, where)
         for key, spec in self.accepted_inputs.items():
             if key not in values and spec.has_default:
                 values[key] = spec.default
@@ -167,6 +170,7 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
         required_inputs=required,
         writers={k: tuple(v) for k, v in analysis.writers.items()},
         outputs=tuple(entry.outputs),
+        limits=resolved.config.limits,
     )
     return compiled, []
 

@@ -49,7 +49,10 @@ def flowmem(*argv: str, cwd: str | None = None, env: dict[str, str] | None = Non
             ["op 'set_query_op' has no param 'timestmp'; did you mean 'timestamp'?"],
         ),
         (["run", "mine", "flow.mine.flow_content=a_op >> (b_op |"], ["flow 'mine'", "(column 16)", "^"]),
-        (["run", "set_query", "x.y=1"], ["unknown config section 'x'", "valid: embedding_model, flow, llm, op"]),
+        (
+            ["run", "set_query", "x.y=1"],
+            ["unknown config section 'x'", "valid: embedding_model, flow, limits, llm, op"],
+        ),
         (["run", "set_query"], ["needs input 'query'", "-q/--query"]),
         (
             ["run", "nope"],

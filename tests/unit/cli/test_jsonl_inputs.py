@@ -42,7 +42,7 @@ def assert_user_error(code: int, err: str, *fragments: str) -> None:
 
 
 def stored(capsys: pytest.CaptureFixture[str], store: list[str]) -> list[dict[str, object]]:
-    code, out, err = run_cli(capsys, "store", "list", "--json", "--limit", "0", *store)
+    code, out, err = run_cli(capsys, "store", "list", "-w", "default", "--json", "--limit", "0", *store)
     assert code == 0, err
     return [json.loads(line) for line in out.splitlines()]
 
