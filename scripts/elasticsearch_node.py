@@ -42,8 +42,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-# Newest integ-test-zip that resolves on Maven Central here (no 9.x integ-test-zip is published there).
-DEFAULT_VERSION = "8.19.21"
+# The newest 9.x integ-test-zip that resolves on Maven Central here (9.0.0, 9.1.0, 9.2.0 do; 9.3.0 does not); test.sh
+# also runs the Elasticsearch tests against 8.19.21, the newest 8.x one, with the 8.x Python client.
+DEFAULT_VERSION = "9.2.0"
 ARTIFACT = "org.elasticsearch.distribution.integ-test-zip:elasticsearch:{version}:zip"
 MAVEN_COPY = ["mvn", "-q", "-B", "-Dstyle.color=never", "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"]
 DEFAULT_USER = "flowmem-es"

@@ -16,10 +16,19 @@ Design choices, and why:
   ``similarity: dot_product`` (the default; Elasticsearch's unit-length check tolerates float32
   normalisation error) ranks like cosine and is cheaper. kNN ``_score`` is ``(1 + cos) / 2``;
   it is turned back into the cosine for ``scores["similarity"]``.
-* **Float ``hnsw`` by default, not 8.19's ``int8_hnsw``.** Quantised vectors make scores
-  approximate and top-k differ from brute force; flowmem's thresholds and score fusion want the
-  true cosine. ``index_options`` can choose a quantised type; searches then rescore 2×
-  oversampled candidates with the float vectors, so scores stay exact.
+* **Float ``hnsw``, always explicit** in a new index's mapping: a 384-dim ``dense_vector`` left to
+  the server becomes ``int8_hnsw`` on 8.x and ``bbq_hnsw`` (1-bit) on 9.1+. Quantised vectors make
+  scores approximate and top-k differ from brute force; flowmem's thresholds and score fusion want
+  the true cosine. ``index_options`` can choose a quantised type (``int8_hnsw`` needs a quarter of
+  the memory); searches then rescore 2× oversampled candidates with the float vectors, so scores
+  stay exact. An index whose mapping has no explicit options (made by hand or another tool) opens
+  as it is: the server reports the options it chose, and the rescore follows them.
+* **Vectors out of ``_source`` on 9.2+.** Indices created by 9.2+ keep dense vectors out of the
+  stored ``_source`` (``index.mapping.exclude_source_vectors``); the store reads that setting on
+  open and asks for the vectors back only in reads that want them (``with_vectors``).
+* **One client per server major.** The 9.x Python client (flowmem's default) sends
+  ``compatible-with=9`` headers, which 8.x servers refuse; the 8.x client talks to 8.x and (REST
+  compatibility) 9.x servers. A refusal names the client to install.
 * **Writes are bulk requests** (``helpers.async_bulk``, orjson-encoded, ``bulk_chunk_size``
   documents each, up to ``bulk_concurrency`` in flight). The chunks go out without refresh; the
   last one, sent after the others finished, carries the refresh, so an upsert returns when all of
@@ -41,6 +50,7 @@ Design choices, and why:
   (``time``, ``seq``) so they come back in the order they were given. ``write`` is the base
   class's three idempotent steps in order (memories, history, messages), each acknowledged
   before the next starts: a ledger entry never exists without the memories it stands for.
+  Deletes of a write come after its history (a ``delete`` event is recorded before its delete).
 * **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
   lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
   ``(created_at, memory_id)`` (``_id`` is not sortable).
@@ -60,6 +70,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import quote
 
 import numpy as np
 from loguru import logger
@@ -160,6 +171,7 @@ class ElasticsearchStore(VectorStore):
         self._dims: int | None = None
         self._similarity: str = self.params.similarity
         self._index_options: dict[str, Any] = dict(self.params.index_options)
+        self._vectors_excluded = False  # the index keeps vectors out of `_source` (9.2+), see es_query.vectors_excluded
         self.history_index = f"{self.index}{q.HISTORY_SUFFIX}"
         self.messages_index = f"{self.index}{q.MESSAGES_SUFFIX}"
         self._events = _SideIndex(self.history_index, "history", "event_id", q.history_properties())
@@ -251,6 +263,12 @@ class ElasticsearchStore(VectorStore):
         self._dims = vector.get("dims")
         self._similarity = vector.get("similarity", "cosine")
         self._index_options = vector.get("index_options", {})
+        settings = await self._call(
+            client.indices.get_settings(
+                index=self.index, include_defaults=True, filter_path="*.*.index.mapping.exclude_source_vectors"
+            )
+        )
+        self._vectors_excluded = q.vectors_excluded(settings.body)
         if self.params.dims is not None and self._dims is not None and self._dims != self.params.dims:
             raise DimensionMismatchError(
                 f"Elasticsearch index '{self.index}' holds {self._dims}-dim vectors, "
@@ -361,6 +379,13 @@ class ElasticsearchStore(VectorStore):
                 return BackendUnavailableError(
                     f"Elasticsearch at {self.url} refused access ({status}): {reason}; check the credentials"
                 )
+            if _error_type(exc.body) == "media_type_header_exception":
+                # A 9.x client's `compatible-with=9` headers at an 8.x server (REST compatibility goes one way).
+                return BackendUnavailableError(
+                    f"Elasticsearch at {self.url} does not speak the API version of the installed Python client "
+                    f"(elasticsearch {_client_version()}): {reason}; for an 8.x server install the 8.x client, "
+                    "pip install 'elasticsearch[async]>=8.19,<9' (it talks to 9.x servers too)"
+                )
             return ElasticsearchError(f"Elasticsearch at {self.url} answered {status} for index '{index}': {reason}")
         if isinstance(exc, elastic_transport.TransportError):
             return ElasticsearchError(f"Elasticsearch at {self.url}: {exc}")
@@ -454,13 +479,20 @@ class ElasticsearchStore(VectorStore):
         if not await self._has_index():
             return []
         client = await self._ready()
-        response = await self._call(
-            client.mget(
-                index=self.index,
-                ids=[q.doc_id(workspace_id, i) for i in ids],
-                source_excludes=q.excluded_source(with_vectors),
-            )
-        )
+        doc_ids = [q.doc_id(workspace_id, i) for i in ids]
+        excludes = q.excluded_source(with_vectors)
+        if with_vectors and self._vectors_excluded:
+            # Neither client's mget() knows the parameter that brings excluded vectors back (9.x's get()
+            # and search() do), so this one request goes raw, with the same headers mget() sends.
+            request = client.perform_request(
+                "POST", f"/{quote(self.index, safe='')}/_mget",
+                params={"_source_excludes": ",".join(excludes), **q.KEEP_VECTORS},
+                headers={"accept": "application/json", "content-type": "application/json"},
+                body={"ids": doc_ids}, endpoint_id="mget", path_parts={"index": self.index},
+            )  # fmt: skip
+        else:
+            request = client.mget(index=self.index, ids=doc_ids, source_excludes=excludes)
+        response = await self._call(request)
         found = []
         for wanted, doc in zip(ids, response["docs"], strict=True):
             source = doc.get("_source") if doc.get("found") else None
@@ -518,7 +550,7 @@ class ElasticsearchStore(VectorStore):
             "sort": [{"created_at": "asc"}, {"memory_id": "asc"}],
             "size": page,
             "track_total_hits": False,
-            "source_excludes": q.excluded_source(with_vectors),
+            "source": q.search_source(with_vectors, self._vectors_excluded),
         }
         pending: list[Memory] = []
         while True:
@@ -681,19 +713,21 @@ class ElasticsearchStore(VectorStore):
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
         ledger: Ledger | None,
-    ) -> None:
-        # Memories, then history, then the ledger, each durable when Elasticsearch acknowledges it (a
-        # crash between steps leaves earlier ones whole; reruns are idempotent) — but made searchable
-        # together by one refresh at the end, instead of a refresh wait per step (3 s → tens of ms).
+        deleted: list[str],
+    ) -> int:
+        # Memories, then history, then deletes, then the ledger, each durable when Elasticsearch
+        # acknowledges it (a crash between steps leaves earlier ones whole — a delete event before
+        # its delete; reruns are idempotent) — but made searchable together by one refresh at the
+        # end, instead of a refresh wait per step (3 s → tens of ms).
         if self._bulk_depth or self.params.refresh == "false":
-            await super()._write(workspace_id, memories, vectors, history, ledger)
-            return
+            return await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
         self._bulk_depth += 1
         try:
-            await super()._write(workspace_id, memories, vectors, history, ledger)
+            existed = await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
         finally:
             self._bulk_depth -= 1
         await self._end_bulk_load()
+        return existed
 
     async def _end_bulk_load(self) -> None:
         # Only indices this store object knows exist: the block's writes made (or found) each one they used.
@@ -733,6 +767,12 @@ def _import_client() -> None:
         raise BackendUnavailableError(
             f"vector_store backend 'elasticsearch' needs the Elasticsearch client ({exc}); install it: {INSTALL_HINT}"
         ) from None
+
+
+def _client_version() -> str:
+    from importlib.metadata import version
+
+    return version("elasticsearch")
 
 
 def _error_body(body: Any) -> Any:

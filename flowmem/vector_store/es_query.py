@@ -73,7 +73,8 @@ class ElasticsearchStoreParams(BackendParams):
     )
     index_options: dict[str, Any] = Field(
         default_factory=lambda: {"type": "hnsw", "m": 16, "ef_construction": 100},
-        description="dense_vector index_options for a new index; float hnsw gives exact scores, int8_hnsw saves memory",
+        description="dense_vector index_options for a new index (always sent: servers default to quantised types); "
+        "float hnsw gives exact scores, int8_hnsw needs a quarter of the memory (scores stay exact by a float rescore)",
     )
     num_candidates: int | None = Field(
         None, ge=1, le=MAX_CANDIDATES, description="kNN candidates per shard; None: max(100, 10 × top_k)"
@@ -276,6 +277,36 @@ def to_doc(memory: Memory, vector: np.ndarray) -> dict[str, Any]:
 def excluded_source(with_vectors: bool) -> list[str]:
     """The ``_source`` fields a read leaves out: the derived times always, the vector unless asked for."""
     return [DERIVED_FIELD] if with_vectors else [DERIVED_FIELD, VECTOR_FIELD]
+
+
+def vectors_excluded(settings: dict[str, Any]) -> bool:
+    """Whether an index keeps its vectors out of the stored ``_source``, from a ``get_settings``
+    answer (with ``include_defaults``; one index).
+
+    Indices created by Elasticsearch 9.2+ do by default (``index.mapping.exclude_source_vectors``);
+    reads that want the vectors must then ask for them (:func:`search_source`, :data:`KEEP_VECTORS`).
+    Older servers do not know the setting: their answer lacks it, and they never exclude.
+    """
+    for index_settings in settings.values():
+        for group in ("settings", "defaults"):
+            found = index_settings.get(group, {}).get("index", {}).get("mapping", {}).get("exclude_source_vectors")
+            if found is not None:
+                return str(found).lower() == "true"
+    return False
+
+
+# The query parameter with which a read gets excluded vectors back (9.2+ only: older servers refuse it).
+KEEP_VECTORS = {"_source_exclude_vectors": "false"}
+
+
+def search_source(with_vectors: bool, vectors_excluded: bool) -> dict[str, Any]:
+    """The ``_source`` filter of a search body: :func:`excluded_source`, and the vectors back when
+    wanted from an index that excludes them (this body key, unlike the query parameter, is
+    accepted by 8.19 and 9.x servers alike; it is still only sent where needed)."""
+    source: dict[str, Any] = {"excludes": excluded_source(with_vectors)}
+    if with_vectors and vectors_excluded:
+        source["exclude_vectors"] = False
+    return source
 
 
 def from_source(source: dict[str, Any], scores: dict[str, float] | None = None) -> Memory:

@@ -29,7 +29,7 @@ NODE_SCRIPT = REPO / "scripts" / "elasticsearch_node.py"
 # Seconds to wait for a FLOWMEM_ES_URL node to become healthy (it may still be booting, e.g. a CI service).
 HEALTH_TIMEOUT = float(os.environ.get("FLOWMEM_ES_WAIT", "60"))
 
-_tested: list[str] = []  # "Elasticsearch 8.19.21 at http://…", for the terminal summary
+_tested: list[str] = []  # "Elasticsearch 9.2.0 at http://… (…), Python client elasticsearch 9.x", for the summary
 
 
 def _get(url: str, timeout: float = 10.0) -> Any:
@@ -54,6 +54,15 @@ def _healthy_version(url: str, timeout: float) -> str:
         time.sleep(1.0)
 
 
+def _client() -> str:
+    """The Python client these tests use: each server major wants its own (see scripts/test.sh)."""
+    try:
+        from elasticsearch import __versionstr__
+    except ImportError:
+        return "no Python client"
+    return f"Python client elasticsearch {__versionstr__}"
+
+
 def _no_node(reason: str) -> NoReturn:
     message = f"NO ELASTICSEARCH NODE: {reason}"
     if os.environ.get("CI", "").lower() == "true":
@@ -76,7 +85,7 @@ def es_url() -> Iterator[str]:
             version = _healthy_version(given, HEALTH_TIMEOUT)
         except RuntimeError as exc:
             _no_node(f"FLOWMEM_ES_URL={given}: {exc}")
-        _tested.append(f"Elasticsearch {version} at {given} (FLOWMEM_ES_URL)")
+        _tested.append(f"Elasticsearch {version} at {given} (FLOWMEM_ES_URL), {_client()}")
         yield given
         return
     home = Path(tempfile.mkdtemp(prefix="flowmem-es-test-"))
@@ -92,7 +101,9 @@ def es_url() -> Iterator[str]:
             version = _healthy_version(info["url"], HEALTH_TIMEOUT)
         except RuntimeError as exc:
             _no_node(str(exc))
-        _tested.append(f"Elasticsearch {version} at {info['url']} (started by scripts/elasticsearch_node.py)")
+        _tested.append(
+            f"Elasticsearch {version} at {info['url']} (started by scripts/elasticsearch_node.py), {_client()}"
+        )
         yield info["url"]
     finally:
         _node_script("stop", "--port", "0", "--home", str(home), timeout=120)
