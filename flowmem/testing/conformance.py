@@ -14,9 +14,7 @@ server index is fine) and closes the store. Vectors are ``DIMS`` wide.
 
 from __future__ import annotations
 
-import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -25,46 +23,21 @@ import pytest
 from flowmem.errors import InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.testing.conformance_erase import EraseConformance
+from flowmem.testing.store_harness import DIMS, memory, unit
 from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 
-DIMS = 16
+__all__ = ["DIMS", "VectorStoreConformance", "memory", "unit"]
 
 
-def unit(seed: int, dims: int = DIMS) -> np.ndarray:
-    """A reproducible random unit vector."""
-    vector = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
-    normalised: np.ndarray = vector / np.linalg.norm(vector)
-    return normalised
-
-
-def memory(workspace: str, memory_id: str, seed: int, **fields: object) -> Memory:
-    values: dict[str, object] = {"content": f"memory {memory_id}", **fields}
-    return Memory(workspace_id=workspace, memory_id=memory_id, vector=unit(seed), **values)
-
-
-class VectorStoreConformance:
-    """Subclass and implement :meth:`open_store`."""
+class VectorStoreConformance(EraseConformance):
+    """Subclass and implement :meth:`open_store`. (Deletes and erasure: :class:`EraseConformance`.)"""
 
     bulk_size = 10_000
 
     async def open_store(self) -> VectorStore:
         raise NotImplementedError
-
-    # -- harness -------------------------------------------------------------------------------
-    def run_case(self, case: Callable[[VectorStore], Awaitable[None]]) -> None:
-        async def main() -> None:
-            store = await self.open_store()
-            try:
-                await case(store)
-            finally:
-                await store.aclose()
-
-        asyncio.run(main())
-
-    @staticmethod
-    def workspace() -> str:
-        return f"ws-{uuid.uuid4().hex[:12]}"
 
     # -- CRUD ----------------------------------------------------------------------------------
     def test_upsert_get_delete_round_trip(self) -> None:

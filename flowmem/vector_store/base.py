@@ -71,8 +71,8 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 class VectorStore(Backend):
-    """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete``, ``_search``,
-    ``_iterate``, ``_count`` and ``stats``."""
+    """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
+    ``_search``, ``_iterate``, ``_count`` and ``stats``."""
 
     kind: ClassVar[BackendKind] = "vector_store"
     _bulk_depth: int = 0
@@ -118,23 +118,33 @@ class VectorStore(Backend):
         history: Sequence[HistoryEvent] = (),
         user_id: str | None = None,
         memorized: Sequence[str] = (),
-    ) -> None:
-        """One step of the write path: upsert ``memories``, record ``history``, mark messages ``memorized``.
+        deleted: Sequence[str] = (),
+    ) -> int:
+        """One step of the write path: upsert ``memories``, record ``history``, delete ``deleted``,
+        mark messages ``memorized``.
 
-        Atomic where the store can be (``local``: one transaction; ``memory``); elsewhere the three
+        Atomic where the store can be (``local``: one transaction; ``memory``); elsewhere the four
         happen in that order and each is idempotent (memory ids and history event ids are derived
-        from their content), so a rerun after a crash finishes the job without duplicates.
+        from their content), so a rerun after a crash finishes the job without duplicates. The
+        history comes before the deletes: a crash between them leaves a ``delete`` event whose
+        memory still exists (the rerun deletes it), never a deleted memory without its event.
 
         Args:
             workspace_id: The workspace everything belongs to.
             memories: Memories to insert or replace (each with a vector).
-            history: Events to record (each of ``workspace_id``).
+            history: Events to record (each of ``workspace_id``), typically with ``deleted``
+                their ``delete`` events.
             user_id: Whose messages ``memorized`` are; required with ``memorized``. A message is
                 identified by (workspace, user, message id): two users may both send ``m1``.
             memorized: Ids of ``user_id``'s messages the write path has now turned into memories.
+            deleted: Ids of memories of ``workspace_id`` to delete (ids that are not there are skipped).
+
+        Returns:
+            How many of ``deleted`` existed (and are now gone).
 
         Raises:
             ScopeError: A memory or event of another workspace, or ``memorized`` without a user id.
+            InputError: A memory id both in ``memories`` and in ``deleted``.
         """
         _check_scope(workspace_id)
         for event in history:
@@ -144,9 +154,16 @@ class VectorStore(Backend):
         if memorized:
             _check_user(user_id, "marking messages memorized")
             check_ids("message", memorized)
+        doomed = list(dict.fromkeys(deleted))
+        both = set(doomed).intersection(m.memory_id for m in memories)
+        if both:
+            why = "is both written and deleted in one write; write it or delete it"
+            raise InputError([Problem(f"memory {_shown(i)}", why) for i in sorted(both)])
+        if not (memories or history or memorized or doomed):
+            return 0
         vectors = self._vectors(workspace_id, memories) if memories else None
         ledger = (user_id, list(dict.fromkeys(memorized))) if memorized and user_id else None
-        await self._write(workspace_id, list(memories), vectors, list(history), ledger)
+        return await self._write(workspace_id, list(memories), vectors, list(history), ledger, doomed)
 
     async def record_history(self, workspace_id: str, events: Sequence[HistoryEvent]) -> None:
         """Record changes made outside :meth:`write` (e.g. a delete from the CLI)."""
@@ -202,10 +219,7 @@ class VectorStore(Backend):
 
     async def delete(self, workspace_id: str, ids: Sequence[str]) -> int:
         """Delete these ids from ``workspace_id``; returns how many existed there."""
-        _check_scope(workspace_id)
-        if not ids:
-            return 0
-        return await self._delete(workspace_id, list(dict.fromkeys(ids)))
+        return await self.write(workspace_id, deleted=ids)
 
     async def search(
         self, workspace_id: str, vector: Any, top_k: int, filters: MemoryFilter | None = None
@@ -270,17 +284,22 @@ class VectorStore(Backend):
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
         ledger: Ledger | None,
-    ) -> None:
+        deleted: list[str],
+    ) -> int:
         """In order, each step idempotent; stores that can do it atomically override this.
 
-        ``ledger`` is (user id, message ids) to mark memorized, already checked, or ``None``.
+        ``ledger`` is (user id, message ids) to mark memorized, already checked, or ``None``;
+        ``deleted`` the memory ids to delete (unique, none of them in ``memories``). Returns how
+        many of ``deleted`` existed.
         """
         if memories and vectors is not None:
             await self._upsert(workspace_id, memories, vectors)
         if history:
             await self._record_history(workspace_id, history)
+        existed = await self._delete(workspace_id, deleted) if deleted else 0
         if ledger is not None:
             await self._mark_memorized(workspace_id, *ledger)
+        return existed
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         raise NotImplementedError

@@ -48,8 +48,9 @@ Design choices, and why:
   writes. An event also stores ``seq``, its recording order (wall-clock ns, never decreasing in
   a store object): events of one write share a ``time`` to the second, and ``history`` sorts by
   (``time``, ``seq``) so they come back in the order they were given. ``write`` is the base
-  class's three idempotent steps in order (memories, history, messages), each acknowledged
-  before the next starts: a ledger entry never exists without the memories it stands for.
+  class's four idempotent steps in order (memories, history, deletes, messages), each acknowledged
+  before the next starts: a ledger entry never exists without the memories it stands for, nor
+  a deleted memory without its ``delete`` event (a rerun after a crash finishes the delete).
 * **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
   lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
   ``(created_at, memory_id)`` (``_id`` is not sortable).
@@ -712,19 +713,21 @@ class ElasticsearchStore(VectorStore):
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
         ledger: Ledger | None,
-    ) -> None:
-        # Memories, then history, then the ledger, each durable when Elasticsearch acknowledges it (a
-        # crash between steps leaves earlier ones whole; reruns are idempotent) — but made searchable
-        # together by one refresh at the end, instead of a refresh wait per step (3 s → tens of ms).
+        deleted: list[str],
+    ) -> int:
+        # Memories, then history, then deletes, then the ledger, each durable when Elasticsearch
+        # acknowledges it (a crash between steps leaves earlier ones whole — a delete event before
+        # its delete; reruns are idempotent) — but made searchable together by one refresh at the
+        # end, instead of a refresh wait per step (3 s → tens of ms).
         if self._bulk_depth or self.params.refresh == "false":
-            await super()._write(workspace_id, memories, vectors, history, ledger)
-            return
+            return await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
         self._bulk_depth += 1
         try:
-            await super()._write(workspace_id, memories, vectors, history, ledger)
+            existed = await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
         finally:
             self._bulk_depth -= 1
         await self._end_bulk_load()
+        return existed
 
     async def _end_bulk_load(self) -> None:
         # Only indices this store object knows exist: the block's writes made (or found) each one they used.

@@ -98,9 +98,6 @@ class LocalStore(VectorStore):
         return index
 
     # -- operations (each runs whole on the worker thread) --------------------------------------
-    def _upsert_sync(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
-        self._write_sync(workspace_id, memories, vectors, [], None)
-
     def _write_sync(
         self,
         workspace_id: str,
@@ -108,25 +105,26 @@ class LocalStore(VectorStore):
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
         ledger: Ledger | None,
-    ) -> None:
+        deleted: list[str],
+    ) -> int:
         rows = [Row.of(m) for m in memories]
-        revision = self._open().write(workspace_id, memories, rows, vectors, history, ledger)
-        if revision is None or vectors is None:
-            return
+        revision, existing = self._open().write(workspace_id, memories, rows, vectors, history, ledger, deleted)
+        if revision is not None:
+            self._applied(workspace_id, revision, rows, vectors, existing)
+        return len(existing)
+
+    def _applied(
+        self, workspace_id: str, revision: int, rows: list[Row], vectors: np.ndarray | None, removed: list[str]
+    ) -> None:
+        """Bring the cached index to ``revision`` with this process's own change, when it was the only one."""
         cached = self._indexes.get(workspace_id)
         if cached is not None and cached[1] == revision - 1:
             # Nothing else was written in between: apply ours directly instead of reading it back.
-            cached[0].put(rows, vectors)
-            self._indexes[workspace_id] = (cached[0], revision)
-
-    def _delete_sync(self, workspace_id: str, ids: list[str]) -> int:
-        existing, revision = self._open().delete(workspace_id, ids)
-        cached = self._indexes.get(workspace_id)
-        if cached is not None and cached[1] == revision - 1:
-            for memory_id in existing:
+            for memory_id in removed:
                 cached[0].remove(memory_id)
+            if rows and vectors is not None:
+                cached[0].put(rows, vectors)
             self._indexes[workspace_id] = (cached[0], revision)
-        return len(existing)
 
     def _search_sync(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         db = self._open()
@@ -163,7 +161,7 @@ class LocalStore(VectorStore):
 
     # -- the VectorStore interface -------------------------------------------------------------
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
-        await self._call(self._upsert_sync, workspace_id, memories, vectors)
+        await self._write(workspace_id, memories, vectors, [], None, [])
 
     async def _write(
         self,
@@ -172,15 +170,11 @@ class LocalStore(VectorStore):
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
         ledger: Ledger | None,
-    ) -> None:
-        # One SQLite transaction: a crash leaves all of it or none of it.
-        await self._call(self._write_sync, workspace_id, memories, vectors, history, ledger)
-
-    async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
-        await self._write(workspace_id, [], None, events, None)
-
-    async def _mark_memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> None:
-        await self._write(workspace_id, [], None, [], (user_id, message_ids))
+        deleted: list[str],
+    ) -> int:
+        # One SQLite transaction: a crash leaves all of it or none of it. (Upserts, history records,
+        # ledger marks and deletes all come here, so the step-wise _record_history etc. are not needed.)
+        return await self._call(self._write_sync, workspace_id, memories, vectors, history, ledger, deleted)
 
     async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         return await self._call(lambda: self._open().history(workspace_id, memory_id, limit))
@@ -190,9 +184,6 @@ class LocalStore(VectorStore):
 
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         return await self._call(lambda: self._open().records(workspace_id, ids, with_vectors))
-
-    async def _delete(self, workspace_id: str, ids: list[str]) -> int:
-        return await self._call(self._delete_sync, workspace_id, ids)
 
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         return await self._call(self._search_sync, workspace_id, query, top_k, filters)

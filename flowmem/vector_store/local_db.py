@@ -180,11 +180,6 @@ class LocalDB:
             )
 
     # -- writes --------------------------------------------------------------------------------
-    def upsert(self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray) -> int:
-        """Write memories atomically; returns the new revision."""
-        with self.transaction():
-            return self._upsert(workspace_id, memories, rows, vectors)
-
     def write(
         self,
         workspace_id: str,
@@ -193,19 +188,26 @@ class LocalDB:
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
         ledger: Ledger | None,
-    ) -> int | None:
-        """Memories, their history and the messages they came from, in one transaction.
+        deleted: list[str],
+    ) -> tuple[int | None, list[str]]:
+        """Memories, their history, deletions and the messages they came from, in one transaction.
 
         Returns:
-            The new revision when memories were written, else ``None``.
+            The new revision when memories were written or deleted (else ``None``), and the ids
+            of ``deleted`` that existed (now gone, with tombstones).
         """
         with self.transaction():
-            revision = self._upsert(workspace_id, memories, rows, vectors) if vectors is not None else None
+            existing = [i for chunk in _chunks(deleted) for i in self._existing(workspace_id, chunk)]
+            revision = self._bump() if vectors is not None or existing else None
+            if vectors is not None and revision is not None:
+                self._upsert(workspace_id, memories, rows, vectors, revision)
             self.conn.executemany(
                 "INSERT OR IGNORE INTO history (event_id, workspace_id, memory_id, time, record)"
                 " VALUES (?, ?, ?, ?, ?)",
                 ((e.event_id, e.workspace_id, e.memory_id, e.time.isoformat(), e.model_dump_json()) for e in history),
             )
+            if existing and revision is not None:
+                self._delete(workspace_id, existing, revision)
             if ledger is not None:
                 user_id, message_ids = ledger
                 now = datetime.now().isoformat(timespec="seconds")
@@ -214,7 +216,7 @@ class LocalDB:
                     " VALUES (?, ?, ?, ?)",
                     ((workspace_id, user_id, message_id, now) for message_id in message_ids),
                 )
-        return revision
+        return revision, existing
 
     def history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         args: tuple[str, ...]
@@ -238,12 +240,13 @@ class LocalDB:
             found.update(r[0] for r in self.conn.execute(query, (workspace_id, user_id, *chunk)))
         return found
 
-    def _upsert(self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray) -> int:
+    def _upsert(
+        self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray, revision: int
+    ) -> None:
         width = vectors.shape[1]
         self.check_dims(width, "vectors")
         if self.dims is None:
             self._set_meta("dims", str(width))
-        revision = self._bump()
         self.conn.executemany(
             "INSERT INTO memories (workspace_id, memory_id, seq, target, memory_type, status, parts, created,"
             " said, event_from, event_to, sources, record, vector)"
@@ -277,22 +280,17 @@ class LocalDB:
             "DELETE FROM tombstones WHERE workspace_id = ? AND memory_id = ?",
             ((workspace_id, row.memory_id) for row in rows),
         )
-        return revision
 
-    def delete(self, workspace_id: str, ids: list[str]) -> tuple[list[str], int]:
-        """Delete ids atomically; returns the ids that existed and the new revision."""
-        with self.transaction():
-            existing = [i for chunk in _chunks(ids) for i in self._existing(workspace_id, chunk)]
-            revision = self._bump()
-            self.conn.executemany(
-                "DELETE FROM memories WHERE workspace_id = ? AND memory_id = ?", ((workspace_id, i) for i in existing)
-            )
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO tombstones (workspace_id, memory_id, seq) VALUES (?, ?, ?)",
-                ((workspace_id, i, revision) for i in existing),
-            )
-            self._prune_tombstones(revision)
-        return existing, revision
+    def _delete(self, workspace_id: str, existing: list[str], revision: int) -> None:
+        # Tombstones stamped with the revision: other processes' indexes drop these ids when they catch up.
+        self.conn.executemany(
+            "DELETE FROM memories WHERE workspace_id = ? AND memory_id = ?", ((workspace_id, i) for i in existing)
+        )
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO tombstones (workspace_id, memory_id, seq) VALUES (?, ?, ?)",
+            ((workspace_id, i, revision) for i in existing),
+        )
+        self._prune_tombstones(revision)
 
     def _existing(self, workspace_id: str, ids: list[str]) -> list[str]:
         marks = ",".join("?" * len(ids))

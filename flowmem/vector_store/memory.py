@@ -109,13 +109,16 @@ class MemoryStore(VectorStore):
         vectors: np.ndarray | None,
         history: list[HistoryEvent],
         ledger: Ledger | None,
-    ) -> None:
+        deleted: list[str],
+    ) -> int:
         if memories and vectors is not None:
             self._check_dims(vectors.shape[1])  # before anything changes: all or nothing
             await self._upsert(workspace_id, memories, vectors)
         await self._record_history(workspace_id, history)
+        existed = await self._delete(workspace_id, deleted)
         if ledger is not None:
             await self._mark_memorized(workspace_id, *ledger)
+        return existed
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         recorded = self._events.setdefault(workspace_id, {})
