@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flowmem.backend import Backend, BackendKind
 from flowmem.config.loader import ConfigSource, ResolvedConfig, load_config
@@ -30,6 +30,9 @@ from flowmem.pool import BackendPool
 from flowmem.response import Response
 from flowmem.suggest import unknown
 from flowmem.vector_store.base import VectorStore
+
+if TYPE_CHECKING:
+    from flowmem.memories import Memories
 
 T = TypeVar("T")
 
@@ -62,6 +65,7 @@ class App:
         self._backends = BackendPool(self.resolved)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
+        self._memories: Memories | None = None
 
     @property
     def config(self) -> Config:
@@ -131,6 +135,17 @@ class App:
         store = self.backend("vector_store", name)
         assert isinstance(store, VectorStore)
         return store
+
+    @property
+    def memories(self) -> Memories:
+        """The memory service on the default store: ``await app.memories.add(...)``, ``.search``, ``.get``,
+        ``.list``, ``.update``, ``.delete``, ``.history``, ``.forget``, ``.export``, ``.import_``;
+        ``app.memories.sync`` has the same calls for code without an event loop."""
+        from flowmem.memories import Memories
+
+        if self._memories is None:
+            self._memories = Memories(self)
+        return self._memories
 
     def embedding_model(self, name: str = "default") -> EmbeddingModel:
         """The configured embedding model ``name``."""

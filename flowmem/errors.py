@@ -10,6 +10,7 @@ FlowmemError
 ├── FlowSyntaxError          a flow expression that does not parse
 ├── FlowValidationError      a flow that parses but cannot run (all problems together)
 ├── InputError               flow inputs that are missing, unknown or ill-typed
+├── NotFoundError            a memory asked for by id that is not in the workspace
 ├── PluginError              a plugin module that cannot be imported
 ├── RegistryError            a duplicate or unknown registered name
 ├── BackendUnavailableError  a backend that cannot be reached or is not installed
@@ -114,6 +115,12 @@ class InputError(ProblemsError):
     """Flow inputs are missing, unknown or of the wrong type."""
 
     summary = "in the flow inputs"
+
+
+class NotFoundError(FlowmemError):
+    """A memory (or another named thing) asked for by id does not exist in the scope asked."""
+
+    exit_code = 2
 
 
 class PluginError(FlowmemError):

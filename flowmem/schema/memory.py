@@ -9,11 +9,10 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, field_validator, model_validator
 
+from flowmem.schema.kinds import MEMORY_TYPES, MemoryStatus, MemoryType
 from flowmem.schema.timeparts import TIME_PARTS, UNKNOWN, WallClock, format_when, prefixed_parts, wall_clock
 
-MemoryType = Literal["conversation", "observation", "obs_customized", "insight"]
-MEMORY_TYPES: tuple[MemoryType, ...] = ("conversation", "observation", "obs_customized", "insight")
-MemoryStatus = Literal["valid", "expired"]
+__all__ = ["MEMORY_TYPES", "Memory", "MemoryStatus", "MemoryType", "Message"]
 MSG_PARTS = tuple(f"msg_{p}" for p in TIME_PARTS)
 EVENT_PARTS = tuple(f"event_{p}" for p in TIME_PARTS)
 

@@ -58,7 +58,7 @@ def flowmem(*argv: str, cwd: str | None = None, env: dict[str, str] | None = Non
             ["run", "nope"],
             [
                 "unknown flow 'nope'",
-                "valid: personal_context, personal_print, personal_retrieve, personal_summary, set_query, vector",
+                "valid: personal_add, personal_context, personal_print, personal_retrieve, personal_summary, set_query, vector",
             ],
         ),
         (["run", "set_query", "-q", "x", "-c", "no_such_preset"], ["unknown config preset 'no_such_preset'"]),
@@ -164,7 +164,7 @@ def test_config_show_resolves_and_redacts(
 def test_validate_reports_every_flow(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "validate", *TESTING, "flow.ok2.flow_content=noop_op")
     assert code == 0
-    assert "ok  ok2" in out and "ok  personal_retrieve" in out and "all 7 flows are valid" in out
+    assert "ok  ok2" in out and "ok  personal_retrieve" in out and "all 8 flows are valid" in out
     code, out, err = run_cli(capsys, "validate", "flow.bad.flow_content=noop_op | nope_op", "flow.worse.flow_content=(")
     assert code == 2
     assert "BAD bad" in out and "BAD worse" in out

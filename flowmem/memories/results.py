@@ -1,0 +1,134 @@
+"""What the memory service's calls return: plain, JSON-ready records."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic_core import to_jsonable_python
+
+from flowmem.response import Response
+from flowmem.schema.actions import MemoryAction
+from flowmem.schema.memory import Memory
+
+
+@dataclass
+class AddResult:
+    """What an ``add`` did.
+
+    Attributes:
+        actions: Every decision of the write path, in order (``add``, ``update``, ``expire``, ``skip``),
+            each with the memory it concerns (and the old state for updates and expiries).
+        messages: Messages sent through the write flow.
+        already_memorized: Messages skipped because the store already memorized them for this user.
+        warnings: Degradations of the write flow's ops (e.g. an LLM call that failed and the offline
+            rules that were used instead), each prefixed by the op.
+    """
+
+    actions: list[MemoryAction] = field(default_factory=list)
+    messages: int = 0
+    already_memorized: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def counts(self) -> Counter[str]:
+        """How many actions of each kind (``add``, ``update``, ``expire``, ``skip``)."""
+        return Counter(a.action for a in self.actions)
+
+    @property
+    def memory_ids(self) -> list[str]:
+        """The ids of the memories added or changed, in order."""
+        return list(dict.fromkeys(a.memory.memory_id for a in self.actions if a.action != "skip"))
+
+    def merge(self, other: AddResult) -> None:
+        self.actions += other.actions
+        self.messages += other.messages
+        self.already_memorized += other.already_memorized
+        self.warnings += [w for w in other.warnings if w not in self.warnings]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "actions": [
+                {"action": a.action, "memory_id": a.memory.memory_id, "content": a.memory.content,
+                 "status": a.memory.status, "reason": a.reason,
+                 "old": None if a.old is None else {"content": a.old.content, "status": a.old.status}}
+                for a in self.actions
+            ],
+            "counts": dict(self.counts),
+            "messages": self.messages,
+            "already_memorized": self.already_memorized,
+            "warnings": list(self.warnings),
+        }  # fmt: skip
+
+
+@dataclass
+class SearchResult:
+    """The memories a retrieval flow returned, best first, each with every score factor.
+
+    Attributes:
+        memories: The memories (``scores``, ``score_sources`` and ``explain`` say why each is there).
+        answer: The flow's text answer (memories formatted with their times), ready for a prompt.
+        warnings: Degradations during the run.
+        response: The whole flow response (trace, near misses) for ``--explain``-style rendering.
+    """
+
+    memories: list[Memory]
+    answer: str
+    warnings: list[str]
+    response: Response
+
+    def to_dict(self, *, explain: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "memories": [_scored(m) for m in self.memories],
+            "answer": self.answer,
+            "warnings": list(self.warnings),
+        }
+        if explain:
+            data["explain"] = self.response.to_dict(trace=True)
+        return data
+
+
+def _scored(memory: Memory) -> dict[str, Any]:
+    record = memory.to_record()
+    record["scores"] = dict(memory.scores)
+    return record
+
+
+@dataclass
+class MemoryPage:
+    """One page of a listing: ``memories`` (oldest first), and ``total`` matching memories."""
+
+    memories: list[Memory]
+    total: int
+    offset: int
+    limit: int
+
+    @property
+    def next_offset(self) -> int | None:
+        """The offset of the next page, or ``None`` after the last."""
+        following = self.offset + len(self.memories)
+        return following if following < self.total and self.memories else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "memories": [m.to_record() for m in self.memories],
+            "total": self.total,
+            "offset": self.offset,
+            "limit": self.limit,
+            "next_offset": self.next_offset,
+        }
+
+
+@dataclass
+class ForgetResult:
+    """What ``forget`` erased: memories, message-ledger entries and history events."""
+
+    workspace_id: str
+    user_id: str | None
+    memories: int = 0
+    messages: int = 0
+    history: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_jsonable_python(self.__dict__)  # type: ignore[no-any-return]

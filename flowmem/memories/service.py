@@ -1,0 +1,398 @@
+"""The memory service: every use case of flowmem's memories, behind ``app.memories``.
+
+Transports (the CLI, the HTTP service, MCP) and the evaluation harness are thin callers of this
+module: they parse, authorise and render; the behaviour lives here, once. Every call is scoped by
+``workspace_id`` (the tenant) and, where it applies, ``user_id`` (whom the memories are about: a
+memory's ``target``). Every write — a delete included — is one :meth:`VectorStore.write` call that
+commits memories, their history and the message ledger together, so a crash never leaves one
+without the other.
+
+The core is async; :class:`flowmem.memories.SyncMemories` (``app.memories.sync``) is the same
+calls for code without an event loop.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.importing import ImportCounts, ImportTarget, import_memories
+from flowmem.importing import Progress as ImportProgress
+from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
+from flowmem.schema.actions import MemoryAction
+from flowmem.schema.history import HistoryEvent
+from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message, new_id
+from flowmem.vector_store.filters import MemoryFilter
+
+if TYPE_CHECKING:
+    from flowmem.app import App
+    from flowmem.memories.sync import SyncMemories
+    from flowmem.vector_store.base import VectorStore
+
+DEFAULT_WORKSPACE = "default"
+WRITE_FLOW = "personal_summary"
+ADD_TEXT_FLOW = "personal_add"
+SEARCH_FLOW = "personal_retrieve"
+BATCH = 50
+Progress = Callable[[int, int, AddResult], None]
+
+
+class Memories:
+    """Add, search, read, edit and forget memories.
+
+    Args:
+        app: The configured app whose flows, store and embedding model the calls use.
+        store: The ``vector_store`` entry to use (default ``"default"``).
+    """
+
+    def __init__(self, app: App, store: str = "default"):
+        self.app = app
+        self.store_name = store
+
+    @property
+    def store(self) -> VectorStore:
+        return self.app.vector_store(self.store_name)
+
+    @property
+    def sync(self) -> SyncMemories:
+        """The same calls, blocking (they run on the app's own event loop)."""
+        from flowmem.memories.sync import SyncMemories
+
+        return SyncMemories(self)
+
+    # -- writes through the write path ---------------------------------------------------------
+    async def add(
+        self,
+        messages: Sequence[Message | dict[str, Any]] | None = None,
+        *,
+        text: str | None = None,
+        user_id: str,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        timestamp: datetime | None = None,
+        flow: str | None = None,
+        batch: int = BATCH,
+        progress: Progress | None = None,
+    ) -> AddResult:
+        """Remember chat ``messages`` (through the write flow) or one ``text`` as given.
+
+        Messages are filtered, turned into typed, timed memories, and de-duplicated against what is
+        remembered (updating near-duplicates, expiring superseded single-valued facts) by the write flow
+        (``personal_summary`` unless ``flow`` names another), oldest first, ``batch`` at a time; messages
+        this user's ledger already holds are skipped, so sending the same messages again adds nothing.
+        ``text`` is stored as one ``observation`` memory in its own words (no filter), said at
+        ``timestamp`` (default now), and de-duplicated the same way (flow ``personal_add``).
+
+        Returns:
+            Every decision taken, with memory ids.
+
+        Raises:
+            InputError: Neither or both of ``messages`` and ``text``, an empty user or workspace, a bad message.
+        """
+        _scope(workspace_id, user_id)
+        if (messages is None) == (text is None):
+            raise InputError(Problem("add", 'give either messages=[…] or text="…", not both and not neither'))
+        if batch < 1:
+            raise InputError(Problem("batch", f"must be at least 1, got {batch}"))
+        if text is not None:
+            return await self._add_text(text, user_id, workspace_id, timestamp, flow or ADD_TEXT_FLOW)
+        assert messages is not None
+        return await self._add_messages(_messages(messages), user_id, workspace_id, flow or WRITE_FLOW, batch, progress)
+
+    async def _add_messages(
+        self,
+        messages: builtins.list[Message],
+        user_id: str,
+        workspace_id: str,
+        flow: str,
+        batch: int,
+        progress: Progress | None,
+    ) -> AddResult:
+        self.app.flow(flow)  # an invalid flow fails before anything is written
+        messages = sorted(messages, key=lambda m: m.time_created)
+        done = await self.store.memorized(workspace_id, user_id, [m.message_id for m in messages])
+        todo = [m for m in messages if m.message_id not in done and not m.memorized]
+        result = AddResult(already_memorized=len(messages) - len(todo))
+        for start in range(0, len(todo), batch):
+            chunk = todo[start : start + batch]
+            response = await self.app.run(flow, messages=chunk, user_id=user_id, workspace_id=workspace_id)
+            actions: builtins.list[MemoryAction] = response.outputs.get("memory_actions") or []
+            result.merge(AddResult(actions=list(actions), messages=len(chunk), warnings=list(response.warnings)))
+            if progress is not None:
+                progress(start + len(chunk), len(todo), result)
+        return result
+
+    async def _add_text(
+        self, text: str, user_id: str, workspace_id: str, timestamp: datetime | None, flow: str
+    ) -> AddResult:
+        from flowmem.scoring.derive import memory_from_message
+
+        if not text.strip():
+            raise InputError(Problem("text", "is empty; give the fact to remember"))
+        message = Message(role="user", name=user_id, content=text, time_created=timestamp or _now())
+        memory = memory_from_message(
+            message, workspace_id=workspace_id, target=user_id, user_id=user_id, memory_type="observation"
+        )
+        # Not from a chat message: no source (the same text again is then a plain repeat, skipped).
+        memory = memory.model_copy(update={"memory_id": new_id(), "source": [], "metadata": {"added_as": "text"}})
+        response = await self.app.run(
+            flow, new_memories=[memory], messages=[], user_id=user_id, workspace_id=workspace_id
+        )
+        actions: builtins.list[MemoryAction] = response.outputs.get("memory_actions") or []
+        return AddResult(actions=list(actions), warnings=list(response.warnings))
+
+    # -- reads -----------------------------------------------------------------------------------
+    async def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        flow: str = SEARCH_FLOW,
+        top_k: int | None = None,
+        timestamp: datetime | None = None,
+    ) -> SearchResult:
+        """The user's memories for ``query``, best first, every score factor kept (``memory.scores``).
+
+        Args:
+            query: The question or text to recall memories for.
+            flow: The retrieval flow (``personal_retrieve``; ``flowmem flows`` lists others).
+            top_k: How many memories at most (default: the flow's own).
+            timestamp: When the question is asked ("last weekend" is relative to it); default now.
+        """
+        _scope(workspace_id, user_id)
+        inputs: dict[str, Any] = {"query": query, "user_id": user_id, "workspace_id": workspace_id}
+        if top_k is not None:
+            inputs["top_k"] = top_k
+        if timestamp is not None:
+            inputs["timestamp"] = timestamp
+        response = await self.app.run(flow, **inputs)
+        memories = [m for m in response.memories if isinstance(m, Memory)]
+        return SearchResult(
+            memories=memories, answer=response.answer, warnings=list(response.warnings), response=response
+        )
+
+    async def get(self, memory_id: str, *, workspace_id: str = DEFAULT_WORKSPACE) -> Memory:
+        """One memory by id.
+
+        Raises:
+            NotFoundError: No memory with that id in the workspace.
+        """
+        found = await self.get_many([memory_id], workspace_id=workspace_id)
+        if not found:
+            raise NotFoundError(f"no memory with id '{memory_id}' in workspace '{workspace_id}'")
+        return found[0]
+
+    async def get_many(
+        self, memory_ids: Sequence[str], *, workspace_id: str = DEFAULT_WORKSPACE
+    ) -> builtins.list[Memory]:
+        """The memories with these ids, in the order asked; ids the workspace does not hold are left out."""
+        _scope(workspace_id)
+        return await self.store.get(workspace_id, memory_ids)
+
+    async def list(
+        self,
+        *,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        user_id: str | None = None,
+        memory_type: MemoryType | Sequence[MemoryType] | None = None,
+        status: MemoryStatus | None = None,
+        limit: int | None = 20,
+        offset: int = 0,
+    ) -> MemoryPage:
+        """A page of the workspace's memories (oldest first), filtered, with the total that match.
+
+        Args:
+            user_id: Only this user's memories (their ``target``).
+            limit: At most this many (``None``: all from ``offset`` on).
+            offset: Skip this many first; ``page.next_offset`` is where the next page starts.
+
+        Raises:
+            InputError: ``limit`` below 1 or a negative ``offset``.
+        """
+        _scope(workspace_id)
+        if limit is not None and limit < 1:
+            raise InputError(Problem("limit", f"must be 1 or more (or None for all), got {limit}"))
+        if offset < 0:
+            raise InputError(Problem("offset", f"must be 0 or more, got {offset}"))
+        flt = MemoryFilter(target=user_id, memory_type=memory_type, status=status)
+        total = await self.store.count(workspace_id, flt)
+        wanted = total if limit is None else limit
+        page: builtins.list[Memory] = []
+        seen = 0
+        if offset < total:
+            async for chunk in self.store.iterate(workspace_id, flt, batch_size=min(max(offset + wanted, 100), 1000)):
+                take = chunk[max(offset - seen, 0) :]
+                seen += len(chunk)
+                page += take[: wanted - len(page)]
+                if len(page) >= wanted:
+                    break
+        return MemoryPage(memories=page, total=total, offset=offset, limit=wanted)
+
+    async def history(
+        self, memory_id: str | None = None, *, workspace_id: str = DEFAULT_WORKSPACE, limit: int = 1000
+    ) -> builtins.list[HistoryEvent]:
+        """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
+        _scope(workspace_id)
+        if limit < 1:
+            raise InputError(Problem("limit", f"must be at least 1, got {limit}"))
+        return await self.store.history(workspace_id, memory_id, limit)
+
+    async def export(
+        self, *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None, with_vectors: bool = True
+    ) -> AsyncIterator[Memory]:
+        """Every memory of the workspace (of ``user_id`` only, if given), oldest first."""
+        _scope(workspace_id)
+        flt = MemoryFilter(target=user_id) if user_id else None
+        async for chunk in self.store.iterate(workspace_id, flt, batch_size=1000, with_vectors=with_vectors):
+            for memory in chunk:
+                yield memory
+
+    async def stats(self, *, workspace_id: str | None = None) -> dict[str, Any]:
+        """What the store holds: backend facts and memories per workspace; with ``workspace_id``, only that
+        workspace's count (nothing about any other workspace, not even its name)."""
+        if workspace_id is None:
+            return await self.store.stats()
+        _scope(workspace_id)
+        return await self.store.workspace_stats(workspace_id)
+
+    async def check(self) -> builtins.list[tuple[str, str | None]]:
+        """The store's read-only health checks: (what was checked, ``None`` when sound, else the problem)."""
+        return await self.store.check()
+
+    # -- direct edits ----------------------------------------------------------------------------
+    async def update(self, memory_id: str, content: str, *, workspace_id: str = DEFAULT_WORKSPACE) -> Memory:
+        """Replace a memory's text: re-embedded, keywords and event time read again, an ``update`` in its history.
+
+        Raises:
+            NotFoundError: No memory with that id in the workspace.
+            InputError: Empty content.
+        """
+        from flowmem.scoring.derive import keywords_of, with_event_time
+
+        if not content.strip():
+            raise InputError(Problem("content", "is empty; give the memory's new text (or delete it)"))
+        old = await self.get(memory_id, workspace_id=workspace_id)
+        text = " ".join(content.split())
+        said = old.message_time or old.created_at
+        new = old.with_event_time(None)
+        new = with_event_time(new, text, said).model_copy(
+            update={"content": text, "keywords": keywords_of(text), "updated_at": _now()}
+        )
+        new.vector = (await self.app.embedding_model().embed([text], kind="document"))[0]
+        event = HistoryEvent.of("update", old=old, new=new, reason="edited")
+        await self.store.write(workspace_id, [new], history=[event])
+        return new
+
+    async def delete(
+        self,
+        memory_ids: str | Sequence[str] = (),
+        *,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        source_message: str | Sequence[str] = (),
+        user_id: str | None = None,
+        reason: str = "deleted",
+    ) -> builtins.list[str]:
+        """Delete memories by id and/or every memory ``user_id`` derived from ``source_message``; each gets a
+        ``delete`` event in its history, written with the delete.
+
+        A message is identified by (workspace, user, message id) — two users may both have sent ``m1`` —
+        so deleting by source message needs the user.
+
+        Returns:
+            The ids that existed and are now gone.
+        """
+        _scope(workspace_id)
+        ids = [memory_ids] if isinstance(memory_ids, str) else list(memory_ids)
+        sources = [source_message] if isinstance(source_message, str) else list(source_message)
+        if not ids and not sources:
+            raise InputError(Problem("delete", "give memory ids, or source_message=MESSAGE_ID with user_id"))
+        if sources:
+            _scope(workspace_id, user_id)
+        for message_id in sources:
+            flt = MemoryFilter(source=message_id, target=user_id)
+            async for chunk in self.store.iterate(workspace_id, flt, batch_size=500):
+                ids += [m.memory_id for m in chunk]
+        doomed = await self.store.get(workspace_id, list(dict.fromkeys(ids)))
+        if sources:
+            reason = f"{reason} (derived from {', '.join(sources)}, messages of {user_id})"
+        events = [HistoryEvent.of("delete", old=m, reason=reason) for m in doomed]
+        if doomed:
+            await self.store.write(workspace_id, history=events, deleted=[m.memory_id for m in doomed])
+        return [m.memory_id for m in doomed]
+
+    async def forget(self, *, workspace_id: str, user_id: str | None = None, dry_run: bool = False) -> ForgetResult:
+        """Erase a user's memories, message ledger and history — or, without ``user_id``, the whole workspace's.
+
+        Afterwards nothing of theirs is readable by any call; other users of the workspace keep everything.
+        Nothing records the erasure itself (a history of a forgotten user would keep what was forgotten).
+        With ``dry_run`` nothing is erased: the counts say what would be.
+        """
+        _scope(workspace_id)
+        if user_id is not None:
+            _scope(workspace_id, user_id)
+        counts = await self.store.forget(workspace_id, user_id, dry_run=dry_run)
+        return ForgetResult(workspace_id=workspace_id, user_id=user_id, **counts)
+
+    async def import_(
+        self,
+        memories: Iterable[Memory | tuple[int, Memory]],
+        *,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        keep_workspaces: bool = False,
+        from_workspace: str | None = None,
+        embedding: str = "default",
+        source: str = "<input>",
+        reason: str = "imported",
+        progress: ImportProgress | None = None,
+    ) -> ImportCounts:
+        """Store ready-made memories (as :meth:`export` gives them) in ``workspace_id``.
+
+        The workspace comes from the caller: a memory naming another workspace is an error, unless
+        ``keep_workspaces`` (each goes where it says) or it names ``from_workspace`` (moved here).
+        Memories without a vector are embedded with ``embedding``; a memory whose id exists is replaced
+        with an ``update`` in its history (``add`` otherwise), written together. Records may be memories
+        or ``(line number, memory)`` pairs (errors then name the line of ``source``).
+        """
+        _scope(workspace_id)
+        records = _numbered(memories)
+        target = ImportTarget(workspace=workspace_id, keep_workspaces=keep_workspaces, from_workspace=from_workspace)
+        embedder = self.app.embedding_model(embedding)
+        return await import_memories(
+            records, self.store, embedder, target, source=source, reason=reason, progress=progress
+        )
+
+
+def _scope(workspace_id: Any, user_id: Any = "-") -> None:
+    problems = []
+    if not isinstance(workspace_id, str) or not workspace_id.strip():
+        problems.append(Problem("workspace_id", f"must be a non-empty string, got {workspace_id!r}"))
+    if not isinstance(user_id, str) or not user_id.strip():
+        problems.append(Problem("user_id", f"must be a non-empty string, got {user_id!r}"))
+    if problems:
+        raise InputError(problems)
+
+
+def _numbered(items: Iterable[Memory | tuple[int, Memory]]) -> Iterator[tuple[int, Memory]]:
+    for number, item in enumerate(items, 1):
+        yield (number, item) if isinstance(item, Memory) else item
+
+
+def _messages(messages: Sequence[Message | dict[str, Any]]) -> builtins.list[Message]:
+    from pydantic import ValidationError
+
+    found, problems = [], []
+    for i, item in enumerate(messages):
+        try:
+            found.append(item if isinstance(item, Message) else Message.model_validate(item))
+        except ValidationError as exc:
+            problems.append(Problem(f"messages[{i}]", "; ".join(e["msg"] for e in exc.errors()[:3])))
+    if problems:
+        raise InputError(problems)
+    return found
+
+
+def _now() -> datetime:
+    return datetime.now().replace(microsecond=0)
