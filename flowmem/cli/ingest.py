@@ -11,16 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flowmem.app import App
 from flowmem.cli.options import add_import_options, import_target
 from flowmem.errors import InputError, Problem
-from flowmem.importing import ImportCounts, ImportTarget, import_memories
-from flowmem.limits import memory_check, message_check
-from flowmem.schema.actions import MemoryAction
 from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
-from flowmem.schema.memory import Memory, Message
+
+if TYPE_CHECKING:
+    from flowmem.importing import ImportCounts
+    from flowmem.memories import AddResult
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -43,26 +42,49 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from flowmem.app import App
+    from flowmem.limits import memory_check, message_check
+    from flowmem.schema.memory import Memory, Message
+
     if args.batch < 1:
         raise InputError(Problem("--batch", f"must be at least 1, got {args.batch}"))
     if not args.memories and not args.user_id:
         raise InputError(Problem("ingest", "messages need the user they belong to: give -u/--user ID"))
     target = import_target(args)  # checks -w (an empty one is an error) for messages too
-    args.workspace = target.workspace
     source = "<stdin>" if args.file == "-" else args.file
     skipped: list[Problem] = []
     with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, open_jsonl(args.file) as lines:
+        memories = app.memories.sync
         if args.memories:
             check = memory_check(app.config.limits)
             records = list(
                 read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, check=check, skipped=skipped)
             )
-            counts = app.run_coroutine(_ingest_memories(app, records, target, source))
+
+            def imported(done: int, counts: ImportCounts) -> None:
+                _progress(done, len(records), Counter(add=counts.added.total(), update=counts.updated.total()))
+
+            done = memories.import_(
+                records, workspace_id=target.workspace, keep_workspaces=target.keep_workspaces,
+                from_workspace=target.from_workspace, source=source, reason="ingested from a file", progress=imported,
+            )  # fmt: skip
+            counts = Counter(add=done.added.total(), update=done.updated.total())
         else:
             fits = message_check(app.config.limits)
             read = read_jsonl(lines, Message, source=source, skip_bad=args.skip_bad, check=fits, skipped=skipped)
-            messages = [m for _, m in read]
-            counts = app.run_coroutine(_ingest_messages(app, args, messages))
+
+            def added(done: int, total: int, result: AddResult) -> None:
+                _progress(done, total, result.counts)
+
+            result = memories.add(
+                [m for _, m in read], user_id=args.user_id, workspace_id=target.workspace, flow=args.flow,
+                batch=args.batch, progress=added,
+            )  # fmt: skip
+            counts = Counter(result.counts)
+            if result.messages:
+                counts["messages"] = result.messages
+            counts["messages already memorized"] = result.already_memorized
+            _degradations(result.warnings)
     summary = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "nothing to do"
     print(f"\r\033[K{summary}" if sys.stderr.isatty() else summary, file=sys.stderr)
     if skipped:
@@ -70,34 +92,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _ingest_messages(app: App, args: argparse.Namespace, messages: list[Message]) -> Counter[str]:
-    store = app.vector_store()
-    app.flow(args.flow)  # an invalid flow fails before anything is written
-    messages = sorted(messages, key=lambda m: m.time_created)
-    done = await store.memorized(args.workspace, args.user_id, [m.message_id for m in messages])
-    todo = [m for m in messages if m.message_id not in done and not m.memorized]
-    counts: Counter[str] = Counter({"messages already memorized": len(messages) - len(todo)})
-    for start in range(0, len(todo), args.batch):
-        batch = todo[start : start + args.batch]
-        response = await app.run(args.flow, messages=batch, user_id=args.user_id, workspace_id=args.workspace)
-        actions: list[MemoryAction] = response.outputs.get("memory_actions") or []
-        counts.update(a.action for a in actions)
-        counts["messages"] += len(batch)
-        _progress(start + len(batch), len(todo), counts)
-    return counts
-
-
-async def _ingest_memories(
-    app: App, records: list[tuple[int, Memory]], target: ImportTarget, source: str
-) -> Counter[str]:
-    # The same import as `flowmem store import` (one shared function), with this command's progress bar.
-    def progress(done: int, counts: ImportCounts) -> None:
-        _progress(done, len(records), Counter(add=counts.added.total(), update=counts.updated.total()))
-
-    store, embedder = app.vector_store(), app.embedding_model()
-    counts = await import_memories(records, store, embedder, target, source=source, reason="ingested from a file",
-                                   progress=progress)  # fmt: skip
-    return Counter(add=counts.added.total(), update=counts.updated.total())
+def _degradations(warnings: list[str]) -> None:
+    """Every degradation of the write flow, said once each (an LLM that failed, and what was used instead)."""
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _progress(done: int, total: int, counts: Counter[str]) -> None:

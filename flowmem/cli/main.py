@@ -95,9 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(stray)}")
     if extra:
         args.overrides = [*args.overrides, *extra]
+    handler = None
     if args.verbose:
         logger.remove()
-        logger.add(sys.stderr, level="DEBUG" if args.verbose > 1 else "INFO")
+        handler = logger.add(sys.stderr, level="DEBUG" if args.verbose > 1 else "INFO")
         logger.enable("flowmem")
     try:
         code: int = args.handler(args)
@@ -123,6 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"flowmem: internal error: {type(exc).__name__}: {reason} (run with -vv for the traceback)", file=sys.stderr
         )
         return 1
+    finally:
+        if handler is not None:  # called in-process (tests, embedding apps): leave logging as it was
+            logger.remove(handler)
+            logger.disable("flowmem")
 
 
 if __name__ == "__main__":

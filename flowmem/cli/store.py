@@ -13,20 +13,16 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from flowmem.app import App
 from flowmem.cli.options import add_import_options, checked_workspace, import_target
-from flowmem.config.schema import SECTIONS
-from flowmem.errors import InputError, Problem, StoreDamagedError
-from flowmem.importing import import_memories
-from flowmem.limits import memory_check
-from flowmem.samples import memories_path
-from flowmem.schema.history import HistoryEvent
+from flowmem.errors import InputError, NotFoundError, Problem
 from flowmem.schema.jsonl import dump_line, open_jsonl, read_jsonl, skipped_summary
-from flowmem.schema.memory import MEMORY_TYPES, Memory
-from flowmem.vector_store.base import VectorStore
-from flowmem.vector_store.filters import MemoryFilter
+from flowmem.schema.kinds import MEMORY_STATUSES, MEMORY_TYPES
+
+if TYPE_CHECKING:
+    from flowmem.app import App
+    from flowmem.memories import SyncMemories
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -39,18 +35,23 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     scoped.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope) to work in")
 
+    # Its own -w (default: none = every workspace): set_defaults on a parser sharing `scoped`'s -w would
+    # change that option's default for every store command.
     stats = commands.add_parser(
-        "stats", parents=[scoped], help="what the store holds: every workspace, or with -w only that one"
+        "stats", parents=[common], help="what the store holds: every workspace, or with -w only that one"
     )
+    stats.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
+    stats.add_argument("-w", "--workspace", help="only this workspace (nothing about any other)")
     stats.add_argument("--json", action="store_true", help="print as JSON")
     stats.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
-    stats.set_defaults(handler=cmd_stats, workspace=None)  # no -w: all workspaces (the operator's view)
+    stats.set_defaults(handler=cmd_stats)
 
     listing = commands.add_parser("list", parents=[scoped], help="list memories of a workspace, oldest first")
     listing.add_argument("--limit", type=int, default=20, help="at most this many, oldest first (0: all)")
-    listing.add_argument("--target", action="append", help="only these targets (repeatable)")
+    listing.add_argument("--offset", type=int, default=0, help="skip this many first (paging)")
+    listing.add_argument("-u", "--user", "--target", dest="target", help="only this user's memories (their target)")
     listing.add_argument("--type", action="append", choices=MEMORY_TYPES, dest="memory_type", help="only these types")
-    listing.add_argument("--status", choices=("valid", "expired"), help="only this status")
+    listing.add_argument("--status", choices=MEMORY_STATUSES, help="only this status")
     listing.add_argument("--json", action="store_true", help="print JSON lines")
     listing.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
     listing.set_defaults(handler=cmd_list)
@@ -63,8 +64,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     delete.add_argument("ids", nargs="*", metavar="ID", help="memory ids, then any key=value config overrides")
     delete.add_argument(
         "--source-message", action="append", default=[], metavar="MESSAGE_ID",
-        help="delete every memory derived from this message (repeatable)",
+        help="delete every memory derived from this message of -u USER (repeatable)",
     )  # fmt: skip
+    delete.add_argument("-u", "--user", dest="user_id", help="whose message (with --source-message)")
     delete.set_defaults(handler=cmd_delete, overrides=[])
 
     history = commands.add_parser("history", parents=[scoped], help="what happened to a memory (or to all)")
@@ -105,27 +107,35 @@ def _app(args: argparse.Namespace) -> App:
         overrides = [token for token in args.ids if is_override(token)]
         args.ids = [token for token in args.ids if not is_override(token)]
         args.overrides = [*args.overrides, *overrides]
+    from flowmem.app import App
+
     return App(config=args.config, overrides=args.overrides, plugins=args.plugin)
+
+
+def _memories(app: App, args: argparse.Namespace) -> SyncMemories:
+    from flowmem.memories import Memories
+
+    return Memories(app, args.store).sync
 
 
 def is_override(token: str) -> bool:
     """Whether a positional token is a config override (``section.name…=value``) rather than an id."""
+    from flowmem.config.schema import SECTIONS
+
     key, sep, _ = token.partition("=")
     return bool(sep) and key.split(".", 1)[0] in SECTIONS and "." in key
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     with _app(args) as app:
-        store = app.vector_store(args.store)
-        scoped = args.workspace is not None  # -w: nothing about any other workspace, not even its name
-        stats = app.run_coroutine(store.workspace_stats(args.workspace) if scoped else store.stats())
+        stats = _memories(app, args).stats(workspace_id=args.workspace)  # -w: nothing of any other workspace
     if args.json:
         print(json.dumps(stats, indent=2, default=str))
         return 0
     for key, value in stats.items():
         if key != "workspaces":
             print(f"{key}: {value}")
-    if not scoped:
+    if args.workspace is None:
         workspaces = stats.get("workspaces") or {}
         print(f"workspaces: {len(workspaces)}")
         for workspace, count in workspaces.items():
@@ -134,10 +144,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from flowmem.errors import StoreDamagedError
+
     with _app(args) as app:
-        store = app.vector_store(args.store)
-        checks = app.run_coroutine(store.check())
-    print(f"vector_store '{args.store}' ({store.backend_name})")
+        memories = _memories(app, args)
+        checks = memories.check()
+        backend = memories.core.store.backend_name
+    print(f"vector_store '{args.store}' ({backend})")
     for name, problem in checks:
         print(f"  {name}: {'ok' if problem is None else 'DAMAGED: ' + problem}")
     if not checks:
@@ -153,19 +166,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     if args.limit < 0:  # never a silent slice: found[:-1] dropped the newest memory
         raise InputError(Problem("--limit", f"must be 0 (all) or a positive number of memories, got {args.limit}"))
-    flt = MemoryFilter(target=args.target, memory_type=args.memory_type, status=args.status)
-
-    async def collect(store: VectorStore) -> list[Memory]:
-        found: list[Memory] = []
-        async for batch in store.iterate(args.workspace, flt, batch_size=500):
-            found += batch
-            if args.limit and len(found) >= args.limit:
-                return found[: args.limit]
-        return found
-
+    if args.offset < 0:
+        raise InputError(Problem("--offset", f"must be 0 or more, got {args.offset}"))
     with _app(args) as app:
-        memories = app.run_coroutine(collect(app.vector_store(args.store)))
-    for memory in memories:
+        page = _memories(app, args).list(
+            workspace_id=args.workspace, user_id=args.target, memory_type=args.memory_type, status=args.status,
+            limit=args.limit or None, offset=args.offset,
+        )  # fmt: skip
+    for memory in page.memories:
         if args.json:
             sys.stdout.write(dump_line(memory.to_record()))
         else:
@@ -173,55 +181,50 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"{memory.memory_id}  {memory.created_at:%Y-%m-%d %H:%M}  {memory.memory_type:<14} "
                   f"{memory.target or '-':<10} {memory.status:<7} {content[:80]}")  # fmt: skip
     if not args.json:
-        print(f"({len(memories)} shown)", file=sys.stderr)
+        shown = f"{args.offset + 1}-{args.offset + len(page.memories)}" if page.memories else "none"
+        more = f"; next: --offset {page.next_offset}" if page.next_offset is not None else ""
+        print(f"({len(page.memories)} of {page.total} shown: {shown}{more})", file=sys.stderr)
     return 0
 
 
 def cmd_get(args: argparse.Namespace) -> int:
     with _app(args) as app:
-        memories = app.run_coroutine(app.vector_store(args.store).get(args.workspace, args.ids))
-    for memory in memories:
+        found = _memories(app, args).get_many(args.ids, workspace_id=args.workspace)
+    for memory in found:
         print(json.dumps(memory.to_record(), ensure_ascii=False, indent=2))
-    missing = set(args.ids) - {m.memory_id for m in memories}
+    missing = [i for i in dict.fromkeys(args.ids) if i not in {m.memory_id for m in found}]
     if missing:
-        raise InputError(Problem(f"workspace '{args.workspace}'", f"no memory with id {', '.join(sorted(missing))}"))
+        raise NotFoundError(f"no memory with id {', '.join(missing)} in workspace '{args.workspace}'")
     return 0
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    async def delete(store: VectorStore) -> tuple[int, int]:
-        ids = list(args.ids)
-        for message_id in args.source_message:
-            async for batch in store.iterate(args.workspace, MemoryFilter(source=message_id), batch_size=500):
-                ids += [m.memory_id for m in batch]
-        ids = list(dict.fromkeys(ids))
-        doomed = await store.get(args.workspace, ids)
-        deleted = await store.delete(args.workspace, ids)
-        why = "deleted from the command line" + (f" (derived from {', '.join(args.source_message)})"
-                                                 if args.source_message else "")  # fmt: skip
-        await store.record_history(args.workspace, [HistoryEvent.of("delete", old=m, reason=why) for m in doomed])
-        return deleted, len(ids)
-
     app = _app(args)
     if not args.ids and not args.source_message:
-        raise InputError(Problem("store delete", "give memory IDs or --source-message MESSAGE_ID"))
+        raise InputError(Problem("store delete", "give memory IDs, or --source-message MESSAGE_ID with -u USER"))
+    if args.source_message and not args.user_id:
+        raise InputError(
+            Problem("--source-message", "messages are identified per user (two users may both send m1): add -u USER")
+        )
     with app:
-        deleted, asked = app.run_coroutine(delete(app.vector_store(args.store)))
-    print(f"deleted {deleted} of {asked} memories from workspace '{args.workspace}'")
+        deleted = _memories(app, args).delete(
+            args.ids, workspace_id=args.workspace, source_message=args.source_message, user_id=args.user_id,
+            reason="deleted from the command line",
+        )  # fmt: skip
+    asked = len(set(args.ids)) if not args.source_message else len(deleted)
+    print(f"deleted {len(deleted)} of {max(asked, len(deleted))} memories from workspace '{args.workspace}'")
     return 0
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     if args.limit < 1:  # a store would read LIMIT -1 as "all" and 0 as "none": neither is what was asked
         raise InputError(Problem("--limit", f"must be a positive number of events (1 or more), got {args.limit}"))
-
-    async def collect(store: VectorStore) -> list[HistoryEvent]:
-        if not args.ids:
-            return await store.history(args.workspace, None, args.limit)
-        return [e for memory_id in args.ids for e in await store.history(args.workspace, memory_id, args.limit)]
-
     with _app(args) as app:
-        events = app.run_coroutine(collect(app.vector_store(args.store)))
+        memories = _memories(app, args)
+        if args.ids:
+            events = [e for i in args.ids for e in memories.history(i, workspace_id=args.workspace, limit=args.limit)]
+        else:
+            events = memories.history(workspace_id=args.workspace, limit=args.limit)
     for event in events:
         if args.json:
             sys.stdout.write(dump_line(event.model_dump(mode="json")))
@@ -246,21 +249,26 @@ def _short(record: dict[str, Any] | None) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    async def export(store: VectorStore, stream: IO[str]) -> int:
+    vectors = not args.no_vectors
+
+    async def export(memories: SyncMemories, stream: IO[str]) -> int:
         count = 0
-        async for batch in store.iterate(args.workspace, batch_size=1_000, with_vectors=not args.no_vectors):
-            for memory in batch:
-                stream.write(dump_line(memory.to_record(with_vector=not args.no_vectors)))
-            count += len(batch)
+        async for memory in memories.core.export(workspace_id=args.workspace, with_vectors=vectors):
+            stream.write(dump_line(memory.to_record(with_vector=vectors)))
+            count += 1
         return count
 
     with _app(args) as app, _output(args.output) as stream:
-        count = app.run_coroutine(export(app.vector_store(args.store), stream))
+        count = app.run_coroutine(export(_memories(app, args), stream))
     print(f"exported {count} memories of workspace '{args.workspace}'", file=sys.stderr)
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from flowmem.limits import memory_check
+    from flowmem.samples import memories_path
+    from flowmem.schema.memory import Memory
+
     if args.file is not None and is_override(args.file):  # `import --sample key=value`: no FILE was given
         args.overrides = [args.file, *args.overrides]
         args.file = None
@@ -273,10 +281,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         source = "<stdin>" if path == "-" else path
         check = memory_check(app.config.limits)
         records = read_jsonl(lines, Memory, source=source, skip_bad=args.skip_bad, check=check, skipped=skipped)
-        store, embedder = app.vector_store(args.store), app.embedding_model(args.embedding)
-        counts = app.run_coroutine(
-            import_memories(records, store, embedder, target, source=source, reason=f"imported from {source}")
-        )
+        counts = _memories(app, args).import_(
+            records, workspace_id=target.workspace, keep_workspaces=target.keep_workspaces,
+            from_workspace=target.from_workspace, embedding=args.embedding, source=source,
+            reason=f"imported from {source}",
+        )  # fmt: skip
     parts = []
     for ws in sorted({*counts.added, *counts.updated}):
         replaced = f" ({counts.updated[ws]} replaced)" if counts.updated[ws] else ""

@@ -101,7 +101,7 @@ async def run_locomo(
     run_id = uuid.uuid4().hex[:8]
     async with App(config=config, overrides=overrides, plugins=plugins) as app:
         app.flow(spec.flow)  # an invalid flow fails here, before any work
-        store, embedder = app.vector_store(), app.embedding_model()
+        embedder = app.embedding_model()
         for conversation in conversations:
             workspace = f"locomo-{conversation.sample_id}-{run_id}"
             target = conversation.sample_id
@@ -114,9 +114,7 @@ async def run_locomo(
                     progress(f"{spec.label}: {conversation.sample_id}: embedding {len(memories)} turns")
                 vectors = await cache.embed(embedder, [m.content for m in memories])
                 stored = [m.model_copy(update={"vector": v}) for m, v in zip(memories, vectors, strict=True)]
-                async with store.bulk_load():
-                    for start in range(0, len(stored), 500):
-                        await store.upsert(workspace, stored[start : start + 500])
+                await app.memories.import_(stored, workspace_id=workspace, reason="LoCoMo turns")
             result.ingest_seconds += time.perf_counter() - started
             try:
                 for number, question in enumerate(conversation.questions, 1):
@@ -144,8 +142,7 @@ async def run_locomo(
                         progress(f"{spec.label}: {conversation.sample_id}: {bar(number, total)} questions")
             finally:
                 if use_config_store:
-                    made = [m.memory_id async for batch in store.iterate(workspace) for m in batch]
-                    await store.delete(workspace, made)
+                    await app.memories.forget(workspace_id=workspace)
     return result
 
 
@@ -157,11 +154,12 @@ async def _summarize(
         Message(message_id=m.memory_id, role="user", name=target, content=m.content, time_created=m.created_at)
         for m in turn_memories(conversation, workspace, target)
     ]
-    for start in range(0, len(messages), 50):
-        await app.run(spec.summary_flow, messages=messages[start : start + 50], user_id=target, workspace_id=workspace)
+
+    def show(done: int, total: int, _: object) -> None:
         if progress:
-            done = min(start + 50, len(messages))
-            progress(f"{spec.label}: {conversation.sample_id}: {bar(done, len(messages))} turns summarized")
+            progress(f"{spec.label}: {conversation.sample_id}: {bar(done, total)} turns summarized")
+
+    await app.memories.add(messages, user_id=target, workspace_id=workspace, flow=spec.summary_flow, progress=show)
 
 
 def _dia_ids(memories: Sequence[object]) -> list[str]:

@@ -128,7 +128,7 @@ def test_a_schema_1_local_store_is_migrated_and_keeps_skipping_memorized_message
     gone = write_chat(tmp_path / "c.jsonl", "carol", [("c1", "I am allergic to peanuts and shellfish.")])
     assert "messages 3" in ingest(capsys, a, "alice")
     assert "messages 1" in ingest(capsys, gone, "carol")
-    code, out, err = run_cli(capsys, "store", "delete", "-w", "shared", "--source-message", "c1")
+    code, out, err = run_cli(capsys, "store", "delete", "-w", "shared", "--source-message", "c1", "-u", "carol")
     assert code == 0 and "deleted 1 of 1" in out, err
     downgrade_to_schema_1(home, [("shared", "orphan")])
 

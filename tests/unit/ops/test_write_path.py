@@ -193,7 +193,7 @@ def test_store_history_and_delete_by_source_message(
     assert "expired: [valid] I live in Paris." in out
     code, out, _ = run_cli(capsys, "store", "history", paris.memory_id, "--json")
     assert [json.loads(line)["event"] for line in out.splitlines()] == ["add", "expire"]
-    code, out, _ = run_cli(capsys, "store", "delete", "--source-message", "b")
+    code, out, _ = run_cli(capsys, "store", "delete", "--source-message", "b", "-u", "alice")
     assert code == 0 and "deleted 1 of 1" in out
     with App() as app:
         assert [m.source for m in all_memories(app, "default")] == [["p"]]
