@@ -40,6 +40,14 @@ class HistoryEvent(BaseModel):
     flow_id: str = ""
     reason: str = ""
 
+    @property
+    def targets(self) -> list[str]:
+        """Whom this event's memory records (``old``, ``new``) are about: their ``target``s, without repeats.
+
+        A user's history is the events whose records are theirs (:meth:`VectorStore.forget` erases them).
+        """
+        return record_targets(self.old, self.new)
+
     @classmethod
     def of(
         cls,
@@ -71,3 +79,8 @@ class HistoryEvent(BaseModel):
             flow_id=flow_id,
             reason=reason,
         )
+
+
+def record_targets(*records: dict[str, Any] | None) -> list[str]:
+    """The ``target`` of each memory record given (``None``s and records without one skipped), without repeats."""
+    return list(dict.fromkeys(r["target"] for r in records if r and isinstance(r.get("target"), str)))

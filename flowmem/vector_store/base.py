@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import numpy as np
 
@@ -47,6 +47,14 @@ _FORBIDDEN_IN_IDS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 Ledger = tuple[str, list[str]]
 
 
+class ForgetCounts(TypedDict):
+    """What :meth:`VectorStore.forget` erased (or, on a dry run, would erase)."""
+
+    memories: int
+    messages: int  # message-ledger entries
+    history: int  # history events
+
+
 class ScopeError(FlowmemError):
     """A call tried to leave its workspace (for example, writing a memory of another workspace)."""
 
@@ -72,7 +80,7 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
 
 class VectorStore(Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
-    ``_search``, ``_iterate``, ``_count`` and ``stats``."""
+    ``_search``, ``_iterate``, ``_count``, ``_forget`` and ``stats``."""
 
     kind: ClassVar[BackendKind] = "vector_store"
     _bulk_depth: int = 0
@@ -168,6 +176,32 @@ class VectorStore(Backend):
     async def record_history(self, workspace_id: str, events: Sequence[HistoryEvent]) -> None:
         """Record changes made outside :meth:`write` (e.g. a delete from the CLI)."""
         await self.write(workspace_id, history=events)
+
+    async def forget(self, workspace_id: str, user_id: str | None = None, *, dry_run: bool = False) -> ForgetCounts:
+        """Erase everything this store holds of ``user_id`` in ``workspace_id`` — or, without a user, of the workspace.
+
+        A user's share is their memories (``target == user_id``), their message-ledger entries,
+        and every history event that carries a record of theirs (``old`` or ``new`` with their
+        ``target``) — so also the history of memories deleted before, which still holds their
+        text. Afterwards no call of this store (get, search, iterate, count, history, memorized)
+        returns any of it; other users of the workspace, and other workspaces, keep everything.
+        Nothing records the erasure itself. A second call finds nothing (all counts 0).
+
+        Args:
+            workspace_id: The workspace to erase in.
+            user_id: Whose share to erase; ``None``: the whole workspace (memories, ledger, history).
+            dry_run: Only count what would be erased; change nothing.
+
+        Returns:
+            How many memories, ledger entries (``messages``) and history events were (or would be) erased.
+
+        Raises:
+            ScopeError: No workspace, or an empty user id.
+        """
+        _check_scope(workspace_id)
+        if user_id is not None:
+            _check_user(user_id, "forgetting a user", id_rule=False)  # a target may be any text: no id rule
+        return await self._forget(workspace_id, user_id, dry_run)
 
     async def history(self, workspace_id: str, memory_id: str | None = None, limit: int = 1000) -> list[HistoryEvent]:
         """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
@@ -301,6 +335,10 @@ class VectorStore(Backend):
             await self._mark_memorized(workspace_id, *ledger)
         return existed
 
+    async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
+        """Erase (or with ``dry_run`` count) the share of :meth:`forget`; ``user_id`` is checked or ``None``."""
+        raise NotImplementedError
+
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         raise NotImplementedError
 
@@ -339,11 +377,12 @@ def _check_scope(workspace_id: str) -> None:
         raise ScopeError(f"every store call needs a workspace id (a non-empty string), got {workspace_id!r}")
 
 
-def _check_user(user_id: str | None, doing: str) -> None:
+def _check_user(user_id: str | None, doing: str, *, id_rule: bool = True) -> None:
     # The message ledger is per user: without one, one user's "m1" would shadow another's.
     if not isinstance(user_id, str) or not user_id.strip():
-        raise ScopeError(f"{doing} needs the user id the messages belong to (a non-empty string), got {user_id!r}")
-    check_ids("user", [user_id])
+        raise ScopeError(f"{doing} needs a user id (a non-empty string), got {user_id!r}")
+    if id_rule:
+        check_ids("user", [user_id])
 
 
 def id_problem(value: str) -> str | None:

@@ -53,7 +53,8 @@ Design choices, and why:
   a deleted memory without its ``delete`` event (a rerun after a crash finishes the delete).
 * **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
   lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
-  ``(created_at, memory_id)`` (``_id`` is not sortable).
+  ``(created_at, memory_id)`` (``_id`` is not sortable). ``forget`` finds what to erase with such
+  searches and bulk-deletes it (:mod:`~flowmem.vector_store.es_forget`).
 * **Failing fast.** The first request (``nodes.info``, never ``GET /`` or ``ping``, which
   minimal distributions refuse) has no retries and a short timeout; any unreachable host or
   timeout becomes ``BackendUnavailableError("cannot reach Elasticsearch at URL: reason")``
@@ -80,8 +81,9 @@ from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, I
 from flowmem.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.vector_store import es_forget
 from flowmem.vector_store import es_query as q
-from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, Ledger, VectorStore
+from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.es_ledger import migrate_legacy_ledger
 from flowmem.vector_store.es_query import ElasticsearchStoreParams
 from flowmem.vector_store.filters import MemoryFilter
@@ -595,6 +597,9 @@ class ElasticsearchStore(VectorStore):
         succeeded, failures = await self._bulk(items, create, names, index=side.name, ignore_status=409)
         if failures:
             raise BulkWriteError("record", side.name, failures, succeeded, noun=("history event", "history events"))
+
+    async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
+        return await es_forget.forget(self, workspace_id, user_id, dry_run)
 
     async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         side = self._events

@@ -41,6 +41,8 @@ HISTORY_SUFFIX = "-history"
 MESSAGES_SUFFIX = "-messages"
 # Indexed, never read back: orders events that share a `time` in the order they were recorded.
 SEQ_FIELD = "seq"
+# Indexed, never read back: the `target`s of a history event's records (a user's history is found by it).
+TARGET_FIELD = "target"
 
 _KEYWORD: dict[str, Any] = {"type": "keyword"}
 _TEXT: dict[str, Any] = {"type": "text", "analyzer": "standard"}
@@ -173,12 +175,15 @@ def history_properties() -> dict[str, Any]:
     """The ``properties`` of the history index (its mapping is ``dynamic: strict`` too).
 
     ``old``/``new`` are memory records kept verbatim (``enabled: false``, like a memory's
-    ``metadata``): any record round-trips exactly and none can fail on a type conflict.
+    ``metadata``): any record round-trips exactly and none can fail on a type conflict. Their
+    ``target``s are indexed beside them (:data:`TARGET_FIELD`), so a user's history can be found;
+    events written before that lack the field (``forget`` reads their records instead).
     """
     return {
         "event_id": _KEYWORD,
         "workspace_id": _KEYWORD,
         "memory_id": _KEYWORD,
+        TARGET_FIELD: _KEYWORD,
         "event": _KEYWORD,
         "flow_id": _KEYWORD,
         "time": _DATE,
@@ -205,15 +210,18 @@ def message_doc_id(workspace_id: str, user_id: str, message_id: str) -> str:
 
 
 def history_doc(event: HistoryEvent, seq: int) -> dict[str, Any]:
-    """The ``_source`` of a history event: the event as JSON plus its recording order ``seq``."""
+    """The ``_source`` of a history event: the event as JSON plus its recording order ``seq`` and
+    the ``target``s of its records (:attr:`HistoryEvent.targets`)."""
     doc = event.model_dump(mode="json")
     doc[SEQ_FIELD] = seq
+    doc[TARGET_FIELD] = event.targets
     return doc
 
 
 def event_from_source(source: dict[str, Any]) -> HistoryEvent:
     """A history event from a document's ``_source``."""
     source.pop(SEQ_FIELD, None)
+    source.pop(TARGET_FIELD, None)
     return HistoryEvent.model_validate(source)
 
 

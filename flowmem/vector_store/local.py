@@ -30,8 +30,8 @@ from pydantic import Field
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import local_check
-from flowmem.vector_store.base import SIMILARITY, Ledger, VectorStore
+from flowmem.vector_store import local_check, local_forget
+from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import Row, WorkspaceIndex
 from flowmem.vector_store.local_db import FILE_NAME, LocalDB
@@ -126,6 +126,12 @@ class LocalStore(VectorStore):
                 cached[0].put(rows, vectors)
             self._indexes[workspace_id] = (cached[0], revision)
 
+    def _forget_sync(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
+        counts, removed, revision = local_forget.forget(self._open(), workspace_id, user_id, dry_run)
+        if revision is not None:
+            self._applied(workspace_id, revision, [], None, removed)
+        return counts
+
     def _search_sync(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         db = self._open()
         db.check_dims(len(query), "query vector")
@@ -175,6 +181,9 @@ class LocalStore(VectorStore):
         # One SQLite transaction: a crash leaves all of it or none of it. (Upserts, history records,
         # ledger marks and deletes all come here, so the step-wise _record_history etc. are not needed.)
         return await self._call(self._write_sync, workspace_id, memories, vectors, history, ledger, deleted)
+
+    async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
+        return await self._call(self._forget_sync, workspace_id, user_id, dry_run)
 
     async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         return await self._call(lambda: self._open().history(workspace_id, memory_id, limit))

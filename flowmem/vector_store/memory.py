@@ -11,7 +11,7 @@ import numpy as np
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, Ledger, VectorStore
+from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import Row, WorkspaceIndex
 
@@ -119,6 +119,25 @@ class MemoryStore(VectorStore):
         if ledger is not None:
             await self._mark_memorized(workspace_id, *ledger)
         return existed
+
+    async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
+        records = self._records.get(workspace_id, {})
+        memories = [i for i, m in records.items() if user_id is None or m.target == user_id]
+        ledgers = [key for key in self._memorized_ids if key[0] == workspace_id and user_id in (None, key[1])]
+        events = self._events.get(workspace_id, {})
+        history = [i for i, e in events.items() if user_id is None or user_id in e.targets]
+        counts = ForgetCounts(
+            memories=len(memories),
+            messages=sum(len(self._memorized_ids[key]) for key in ledgers),
+            history=len(history),
+        )
+        if not dry_run:
+            await self._delete(workspace_id, memories)
+            for key in ledgers:
+                del self._memorized_ids[key]
+            for event_id in history:
+                del events[event_id]
+        return counts
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         recorded = self._events.setdefault(workspace_id, {})

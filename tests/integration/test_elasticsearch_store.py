@@ -336,6 +336,43 @@ class TestIndexLifecycle:
 
         _run(es_url, index, after, shards=2)
 
+    def test_forget_finds_history_events_from_before_targets_were_indexed(self, es_url: str, index: str) -> None:
+        ws = "ws"
+        alice, bob = memory(ws, "a", 1, target="alice", content="alice's secret"), memory(ws, "b", 2, target="bob")
+        old_events = [HistoryEvent.of("add", new=alice), HistoryEvent.of("add", new=bob)]
+
+        async def before(store: ElasticsearchStore) -> None:  # a history index as an older flowmem left it
+            client = store._new_client()
+            try:
+                props = {k: v for k, v in es_query.history_properties().items() if k != es_query.TARGET_FIELD}
+                await client.indices.create(
+                    index=store.history_index, mappings={"dynamic": "strict", "properties": props}
+                )
+                for seq, event in enumerate(old_events):
+                    doc = {k: v for k, v in es_query.history_doc(event, seq).items() if k != es_query.TARGET_FIELD}
+                    await client.index(index=store.history_index, id=es_query.doc_id(ws, event.event_id), document=doc)
+                await client.indices.refresh(index=store.history_index)
+            finally:
+                await client.close()
+
+        _run(es_url, index, before)
+
+        async def after(store: ElasticsearchStore) -> None:
+            await store.upsert(ws, [alice, bob])
+            deleted = HistoryEvent.of("delete", old=alice)
+            await store.write(ws, history=[deleted], deleted=["a"])  # a new event: the index gains `target`
+            client = store._new_client()
+            try:
+                mapping = (await client.indices.get_mapping(index=store.history_index))[store.history_index]
+                assert mapping["mappings"]["properties"][es_query.TARGET_FIELD] == {"type": "keyword"}
+            finally:
+                await client.close()
+            assert await store.forget(ws, "alice") == {"memories": 0, "messages": 0, "history": 2}
+            assert [(e.memory_id, e.event) for e in await store.history(ws)] == [("b", "add")]
+            assert await store.count(ws) == 1
+
+        _run(es_url, index, after)
+
     def test_the_end_of_a_bulk_load_refreshes_history_and_ledger_too(self, es_url: str, index: str) -> None:
         ws = "ws"
 
@@ -498,8 +535,8 @@ def test_mapping_covers_every_stored_memory_field() -> None:
 def test_history_and_ledger_mappings_cover_every_stored_field() -> None:
     event = HistoryEvent.of("add", new=Memory(workspace_id="w", content="x"))
     assert set(es_query.history_properties()) == set(es_query.history_doc(event, 1))
-    assert set(es_query.history_properties()) == {*HistoryEvent.model_fields, es_query.SEQ_FIELD}
-    assert set(es_query.messages_properties()) == set(es_query.message_doc("w", "m", datetime(2024, 1, 1)))
+    assert set(es_query.history_properties()) == {*HistoryEvent.model_fields, es_query.SEQ_FIELD, "target"}
+    assert set(es_query.messages_properties()) == set(es_query.message_doc("w", "u", "m", datetime(2024, 1, 1)))
 
 
 def test_tenant_ids_cannot_collide() -> None:

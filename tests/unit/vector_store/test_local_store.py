@@ -98,6 +98,23 @@ def test_two_handles_see_each_others_writes_and_deletes(tmp_path: Path, monkeypa
     asyncio.run(main())
 
 
+def test_forget_reaches_the_index_of_another_handle(tmp_path: Path) -> None:
+    """A forget leaves tombstones: another process's loaded index drops the erased memories when it catches up."""
+
+    async def main() -> None:
+        reader, writer = open_store(tmp_path), open_store(tmp_path)
+        mine = [memory(WS, f"a{i}", i, target="alice") for i in range(3)]
+        await writer.upsert(WS, [*mine, memory(WS, "b", 10, target="bob")])
+        assert await reader.count(WS) == 4  # loads the reader's index
+        assert (await writer.forget(WS, "alice"))["memories"] == 3
+        assert await reader.count(WS) == 1
+        assert [m.memory_id for m in await reader.search(WS, unit(1), 5)] == ["b"]
+        await reader.aclose()
+        await writer.aclose()
+
+    asyncio.run(main())
+
+
 WRITER = textwrap.dedent(
     """
     import asyncio, sys
