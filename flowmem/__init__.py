@@ -3,34 +3,45 @@
 Named ops read and write a shared context; YAML config strings wire them into flows
 (``set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op)) >> fuse_rerank_op``);
 dotted overrides tune any op per deployment.
+
+The public names below are imported on first use (PEP 562), so ``import flowmem`` — and the
+``flowmem`` command's start-up — pays only for what is used.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
 from flowmem._version import __version__
-from flowmem.app import App
-from flowmem.backend import Backend, BackendParams, register_backend
-from flowmem.context import OpContext
-from flowmem.errors import (
-    BackendUnavailableError,
-    ConfigError,
-    ContextKeyError,
-    FlowmemError,
-    FlowSyntaxError,
-    FlowValidationError,
-    InputError,
-    OpExecutionError,
-    OpTimeoutError,
-    PluginError,
-    Problem,
-    RegistryError,
-)
-from flowmem.inputs import define_input
-from flowmem.op import OPS, Op, OpParams, register_op
-from flowmem.response import Response
 
 # A library stays quiet unless its user asks; the CLI enables logging.
 logger.disable("flowmem")
+
+# public name → the module that defines it
+_EXPORTS: dict[str, str] = {
+    "App": "flowmem.app",
+    "Backend": "flowmem.backend",
+    "BackendParams": "flowmem.backend",
+    "register_backend": "flowmem.backend",
+    "OpContext": "flowmem.context",
+    "define_input": "flowmem.inputs",
+    "OPS": "flowmem.op",
+    "Op": "flowmem.op",
+    "OpParams": "flowmem.op",
+    "register_op": "flowmem.op",
+    "Response": "flowmem.response",
+    **dict.fromkeys(
+        (
+            "BackendUnavailableError", "ConfigError", "ContextKeyError", "FlowmemError", "FlowSyntaxError",
+            "FlowValidationError", "InputError", "NotFoundError", "OpExecutionError", "OpTimeoutError",
+            "PluginError", "Problem", "RegistryError",
+        ),
+        "flowmem.errors",
+    ),
+}  # fmt: skip
 
 __all__ = [
     "OPS",
@@ -44,6 +55,7 @@ __all__ = [
     "FlowValidationError",
     "FlowmemError",
     "InputError",
+    "NotFoundError",
     "Op",
     "OpContext",
     "OpExecutionError",
@@ -58,3 +70,40 @@ __all__ = [
     "register_backend",
     "register_op",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'flowmem' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next access is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from flowmem.app import App
+    from flowmem.backend import Backend, BackendParams, register_backend
+    from flowmem.context import OpContext
+    from flowmem.errors import (
+        BackendUnavailableError,
+        ConfigError,
+        ContextKeyError,
+        FlowmemError,
+        FlowSyntaxError,
+        FlowValidationError,
+        InputError,
+        NotFoundError,
+        OpExecutionError,
+        OpTimeoutError,
+        PluginError,
+        Problem,
+        RegistryError,
+    )
+    from flowmem.inputs import define_input
+    from flowmem.op import OPS, Op, OpParams, register_op
+    from flowmem.response import Response

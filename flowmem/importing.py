@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from flowmem.embedding.base import EmbeddingModel
 from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
+from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import VectorStore
 
-DEFAULT_WORKSPACE = "default"
 IMPORT_BATCH = 500
 
 

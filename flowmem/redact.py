@@ -79,4 +79,3 @@ def redact(value: Any, secret_paths: Collection[Path] = (), *, path: Path = ()) 
     if isinstance(value, str):
         return redact_url(value)
     return value
-

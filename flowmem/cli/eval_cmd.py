@@ -9,9 +9,6 @@ import sys
 from typing import Any
 
 from flowmem.errors import InputError, Problem
-from flowmem.eval.locomo import load
-from flowmem.eval.report import markdown, summarize
-from flowmem.eval.runner import EmbeddingCache, RunSpec, run_locomo, stderr_progress
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -42,6 +39,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_locomo(args: argparse.Namespace) -> int:
+    from flowmem.eval.locomo import load
+    from flowmem.eval.report import markdown, summarize
+    from flowmem.eval.runner import EmbeddingCache, RunSpec, run_locomo, stderr_progress
+
     try:
         ks = sorted({int(k) for k in args.k.split(",") if k.strip()})
     except ValueError:

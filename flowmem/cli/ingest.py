@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from flowmem.cli.options import add_import_options, import_target
 from flowmem.errors import InputError, Problem
-from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
 
 if TYPE_CHECKING:
     from flowmem.importing import ImportCounts
@@ -44,6 +43,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from flowmem.app import App
     from flowmem.limits import memory_check, message_check
+    from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
     from flowmem.schema.memory import Memory, Message
 
     if args.batch < 1:

@@ -10,14 +10,24 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
-from collections.abc import Sequence
-
-from loguru import logger
+from collections.abc import Callable, Sequence
 
 from flowmem._version import __version__
-from flowmem.cli import commands, eval_cmd, ingest, store
+from flowmem.cli import eval_cmd, ingest, memory_cmds, store
 from flowmem.errors import FlowmemError
 from flowmem.redact import redact_text
+
+
+def _commands(name: str) -> Callable[[argparse.Namespace], int]:
+    """A handler of :mod:`flowmem.cli.commands`, imported when it runs: building the parser stays cheap."""
+
+    def handler(args: argparse.Namespace) -> int:
+        from flowmem.cli import commands
+
+        code: int = getattr(commands, name)(args)
+        return code
+
+    return handler
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,30 +68,31 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print the response as JSON")
     run.add_argument("--trace", action="store_true", help="show per-op timing (stderr, or in the JSON)")
     run.add_argument("--explain", action="store_true", help="show every score factor, its op, and the near misses")
-    run.set_defaults(handler=commands.run)
+    run.set_defaults(handler=_commands("run"))
 
     flows = sub.add_parser("flows", parents=[common], help="list the flows of the resolved config")
     flows.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
     flows.add_argument("--json", action="store_true", help="print as JSON")
-    flows.set_defaults(handler=commands.flows)
+    flows.set_defaults(handler=_commands("flows"))
 
     ops = sub.add_parser("ops", parents=[common], help="list registered ops with their params")
     ops.add_argument("--json", action="store_true", help="print as JSON")
-    ops.set_defaults(handler=commands.ops)
+    ops.set_defaults(handler=_commands("ops"))
 
     config = sub.add_parser("config", help="inspect the configuration")
     config_sub = config.add_subparsers(dest="config_command", metavar="SUBCOMMAND", required=True)
     show = config_sub.add_parser("show", parents=[common], help="print the resolved config, secrets redacted")
     show.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
-    show.set_defaults(handler=commands.config_show)
+    show.set_defaults(handler=_commands("config_show"))
 
+    memory_cmds.add_parsers(sub, common)
     store.add_parser(sub, common)
     eval_cmd.add_parser(sub, common)
     ingest.add_parser(sub, common)
 
     validate = sub.add_parser("validate", parents=[common], help="check every flow of the resolved config")
     validate.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
-    validate.set_defaults(handler=commands.validate)
+    validate.set_defaults(handler=_commands("validate"))
     return parser
 
 
@@ -97,6 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.overrides = [*args.overrides, *extra]
     handler = None
     if args.verbose:
+        from loguru import logger
+
         logger.remove()
         handler = logger.add(sys.stderr, level="DEBUG" if args.verbose > 1 else "INFO")
         logger.enable("flowmem")
@@ -126,6 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         if handler is not None:  # called in-process (tests, embedding apps): leave logging as it was
+            from loguru import logger
+
             logger.remove(handler)
             logger.disable("flowmem")
 

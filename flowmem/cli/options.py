@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from flowmem.errors import InputError, Problem
-from flowmem.importing import DEFAULT_WORKSPACE, ImportTarget
+from flowmem.schema.kinds import DEFAULT_WORKSPACE
+
+if TYPE_CHECKING:
+    from flowmem.importing import ImportTarget
 
 
 def checked_workspace(value: str | None, option: str = "-w/--workspace") -> str | None:
@@ -39,6 +43,8 @@ def add_import_options(parser: argparse.ArgumentParser) -> None:
 
 def import_target(args: argparse.Namespace) -> ImportTarget:
     """Where an import's memories go, from the options :func:`add_import_options` added."""
+    from flowmem.importing import ImportTarget
+
     workspace = checked_workspace(args.workspace)
     source = checked_workspace(args.from_workspace, "--from-workspace")
     if args.keep_workspaces and workspace is not None:

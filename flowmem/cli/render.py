@@ -156,5 +156,3 @@ def _op_labels(text: str) -> list[str]:
         return [ref.name for ref in op_refs(parse_flow(text))]
     except FlowSyntaxError:
         return []
-
-

@@ -17,7 +17,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from flowmem.cli.options import add_import_options, checked_workspace, import_target
 from flowmem.errors import InputError, NotFoundError, Problem
-from flowmem.schema.jsonl import dump_line, open_jsonl, read_jsonl, skipped_summary
 from flowmem.schema.kinds import MEMORY_STATUSES, MEMORY_TYPES
 
 if TYPE_CHECKING:
@@ -164,6 +163,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from flowmem.schema.jsonl import dump_line
+
     if args.limit < 0:  # never a silent slice: found[:-1] dropped the newest memory
         raise InputError(Problem("--limit", f"must be 0 (all) or a positive number of memories, got {args.limit}"))
     if args.offset < 0:
@@ -217,6 +218,8 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    from flowmem.schema.jsonl import dump_line
+
     if args.limit < 1:  # a store would read LIMIT -1 as "all" and 0 as "none": neither is what was asked
         raise InputError(Problem("--limit", f"must be a positive number of events (1 or more), got {args.limit}"))
     with _app(args) as app:
@@ -249,6 +252,8 @@ def _short(record: dict[str, Any] | None) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from flowmem.schema.jsonl import dump_line
+
     vectors = not args.no_vectors
 
     async def export(memories: SyncMemories, stream: IO[str]) -> int:
@@ -267,6 +272,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from flowmem.limits import memory_check
     from flowmem.samples import memories_path
+    from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
     from flowmem.schema.memory import Memory
 
     if args.file is not None and is_override(args.file):  # `import --sample key=value`: no FILE was given

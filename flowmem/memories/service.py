@@ -24,6 +24,7 @@ from flowmem.importing import Progress as ImportProgress
 from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.history import HistoryEvent
+from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message, new_id
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from flowmem.memories.sync import SyncMemories
     from flowmem.vector_store.base import VectorStore
 
-DEFAULT_WORKSPACE = "default"
 WRITE_FLOW = "personal_summary"
 ADD_TEXT_FLOW = "personal_add"
 SEARCH_FLOW = "personal_retrieve"

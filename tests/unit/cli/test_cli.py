@@ -58,7 +58,8 @@ def flowmem(*argv: str, cwd: str | None = None, env: dict[str, str] | None = Non
             ["run", "nope"],
             [
                 "unknown flow 'nope'",
-                "valid: personal_add, personal_context, personal_print, personal_retrieve, personal_summary, set_query, vector",
+                "valid: personal_add, personal_context, personal_print, personal_retrieve, personal_summary, "
+                "set_query, vector",
             ],
         ),
         (["run", "set_query", "-q", "x", "-c", "no_such_preset"], ["unknown config preset 'no_such_preset'"]),
