@@ -70,6 +70,23 @@ def ok(met: Any) -> str:
     return "met" if met else "not met" if met is not None else "–"
 
 
+def startup_section(r: dict[str, Any]) -> list[str]:
+    return [
+        "## Start-up",
+        "",
+        f"Command: `python scripts/bench_startup.py --runs {r['runs']}` — each a new process; medians.",
+        f"Targets: `flowmem --version` ≤ 8× `python -c pass` — {ok(r['met']['version'])}; a cold"
+        f" `{r['search_command']}` on the bundled sample ≤ 1.5 s — {ok(r['met']['cold_search'])}.",
+        "",
+        "| command | median |",
+        "|---|---|",
+        f"| `python -c pass` | {fmt(r['python_c_pass_s'] * 1000)} ms |",
+        f"| `flowmem --version` | {fmt(r['flowmem_version_s'] * 1000)} ms ({r['version_vs_bare']}×) |",
+        f"| cold `flowmem search` (config, store, embedding model, one query) | {fmt(r['cold_search_s'])} s |",
+        "",
+    ]
+
+
 def engine_section(r: dict[str, Any]) -> list[str]:
     return [
         "## Engine overhead",
@@ -233,6 +250,7 @@ def main(args: argparse.Namespace) -> None:
     sizes = "1000,10000" if args.quick else "1000,10000,100000"
     store_sizes = "10000" if args.quick else "10000,100000"
     started = time.perf_counter()
+    startup = run_json(["scripts/bench_startup.py", "--runs", "5"])
     engine = run_json(["scripts/bench_engine.py", "--runs", "5000" if args.quick else "20000"])
     stores = [(f"python scripts/bench_store.py --stores local --sizes {store_sizes}",
                run_json(["scripts/bench_store.py", "--stores", "local", "--sizes", store_sizes]))]  # fmt: skip
@@ -257,6 +275,7 @@ def main(args: argparse.Namespace) -> None:
         f"Python {facts['python']}; {facts['date']}; commit {commit.strip()}; "
         f"{round(time.perf_counter() - started)} s in all.",
         "",
+        *startup_section(startup),
         *engine_section(engine),
         *store_section(stores),
         *retrieve_section(retrieve),
