@@ -94,17 +94,21 @@ class App:
         """Check every flow of the config; map each flow name to its problems (empty when valid)."""
         return {name: check_flow(name, entry, self.resolved)[1] for name, entry in sorted(self.config.flow.items())}
 
-    async def run(self, flow: str, /, **inputs: Any) -> Response:
+    async def run(self, flow: str, /, *, strict: bool = False, **inputs: Any) -> Response:
         """Run ``flow`` with ``inputs`` (e.g. ``query=…, user_id=…``) and return its response.
+
+        With ``strict``, an op that degrades (``response.degradations``) stops the run right after it
+        with :class:`~flowmem.errors.DegradedError` instead of going on with its fallback.
 
         Raises:
             ConfigError, FlowValidationError: The flow is unknown or invalid (nothing ran).
             InputError: Inputs are missing, unknown or ill-typed (nothing ran).
             OpExecutionError: An op failed; the message names it and the run's flow id.
+            DegradedError: ``strict`` and an op degraded.
         """
         if self._closed:
             raise FlowmemError("this App is closed")
-        return await run_flow(self.flow(flow), inputs, self._backends.get)
+        return await run_flow(self.flow(flow), inputs, self._backends.get, strict=strict)
 
     def run_sync(self, flow: str, /, **inputs: Any) -> Response:
         """:meth:`run` for code without an event loop.

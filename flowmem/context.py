@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from flowmem.errors import ContextKeyError, OpExecutionError
-from flowmem.trace import OpSpan, Trace, Usage
+from flowmem.trace import WARNING, Degradation, OpSpan, Trace, Usage
 
 if TYPE_CHECKING:
     from flowmem.op import Op
@@ -36,7 +36,7 @@ class Context:
         flow_id: The run's id; a fresh one when not given.
     """
 
-    __slots__ = ("_data", "flow", "flow_id", "inputs", "trace", "warnings", "writers")
+    __slots__ = ("_data", "degradations", "flow", "flow_id", "inputs", "trace", "warnings", "writers")
 
     def __init__(
         self,
@@ -52,6 +52,7 @@ class Context:
         self.writers: Mapping[str, tuple[str, ...]] = writers or {}
         self._data: dict[str, Any] = dict(inputs)
         self.warnings: list[str] = []
+        self.degradations: list[Degradation] = []  # the same events as `warnings`, structured
         self.trace = Trace(flow, self.flow_id, datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
 
     def __contains__(self, key: object) -> bool:
@@ -147,9 +148,23 @@ class OpContext:
 
     # -- reporting ---------------------------------------------------------------------------
     def warn(self, message: str) -> None:
-        """Record a warning in the trace and the response (a degradation the user should see)."""
-        self.span.warnings.append(message)
-        self._ctx.warnings.append(f"{self._op.label}: {message}")
+        """Record a warning in the trace and the response (a degradation the user should see).
+
+        It is counted as a :class:`~flowmem.trace.Degradation` of kind ``"warning"`` with ``message`` as its
+        reason; say in ``message`` what was done instead.
+        """
+        self.report(Degradation(self._op.label, WARNING, message))
+
+    def report(self, degradation: Degradation) -> None:
+        """Record a degradation: structured (trace span, ``response.degradations``) and as a warning line."""
+        self.span.degradations.append(degradation)
+        self.span.warnings.append(degradation.message)
+        self._ctx.degradations.append(degradation)
+        self._ctx.warnings.append(f"{self._op.label}: {degradation.message}")
+
+    def llm_call_failed(self, error: BaseException) -> None:
+        """Count an LLM call of this op that raised (the executor then reports the op's degradation as one)."""
+        self.span.failed_llm_calls.append(describe_error(error))
 
     def note(self, key: str, value: Any) -> None:
         """Record a fact about this op's run in its trace span (e.g. which scorer it used)."""
@@ -162,4 +177,9 @@ class OpContext:
         self.span.usage.add(Usage(llm_calls, prompt_tokens, completion_tokens))
 
 
-__all__ = ["Context", "OpContext", "new_flow_id"]
+def describe_error(error: BaseException) -> str:
+    """``TypeName: message`` — how warnings and degradations name an exception."""
+    return f"{type(error).__name__}: {error}"
+
+
+__all__ = ["Context", "OpContext", "describe_error", "new_flow_id"]

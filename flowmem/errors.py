@@ -15,6 +15,7 @@ FlowmemError
 ├── RegistryError            a duplicate or unknown registered name
 ├── BackendUnavailableError  a backend that cannot be reached or is not installed
 │   └── StoreDamagedError    a store file that is damaged (named, with what to do)
+├── DegradedError            an op degraded while strict (names op, kind, reason; what was written)
 └── OpExecutionError         an op that failed while running (names op and flow id)
     ├── OpTimeoutError       an op that exceeded its timeout
     └── ContextKeyError      an op read a key nobody wrote
@@ -25,6 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flowmem.trace import Degradation
 
 
 class FlowmemError(Exception):
@@ -148,6 +153,29 @@ class StoreDamagedError(BackendUnavailableError):
         "restore the file from a backup, or move it aside and import an export into a new store "
         "(`flowmem store import FILE -w WORKSPACE`)"
     )
+
+
+class DegradedError(FlowmemError):
+    """An op degraded (its LLM call failed, it timed out, it fell back to rules) in a strict run.
+
+    Raised by ``app.run(..., strict=True)``, ``app.memories.add(..., strict=True)`` and
+    ``flowmem ingest --strict`` (exit 1). The run stops right after the op that degraded, before the
+    next op starts — so in the write flows, whose store write is their last op, nothing of that run is
+    written. ``app.memories.add`` adds what earlier batches wrote (``partial``).
+
+    Attributes:
+        degradation: Which op, what kind, why, and what it would have done instead.
+        flow_id: The run that stopped.
+        partial: For ``memories.add``: the ``AddResult`` of the batches written before the stop (else ``None``).
+    """
+
+    exit_code = 1
+
+    def __init__(self, message: str, degradation: Degradation, flow_id: str, partial: Any = None):
+        self.degradation = degradation
+        self.flow_id = flow_id
+        self.partial = partial
+        super().__init__(message)
 
 
 class OpExecutionError(FlowmemError):

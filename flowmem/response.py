@@ -8,7 +8,7 @@ from typing import Any
 from pydantic_core import to_jsonable_python
 
 from flowmem.context import Context
-from flowmem.trace import Trace, Usage
+from flowmem.trace import Degradation, Trace, Usage
 
 
 @dataclass
@@ -22,6 +22,7 @@ class Response:
         memories: The memories the flow returned (the ``memories`` key), each with its scores.
         outputs: The flow's declared extra outputs (``flow.<name>.outputs``).
         warnings: Degradations and other things the caller should know, each prefixed by the op.
+        degradations: The same degradations, structured (op, kind, reason, fallback, count).
         trace: Per-op timing, status, warnings and LLM usage.
     """
 
@@ -31,6 +32,7 @@ class Response:
     memories: list[Any] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    degradations: list[Degradation] = field(default_factory=list)
     trace: Trace | None = None
 
     @classmethod
@@ -43,6 +45,7 @@ class Response:
             memories=list(ctx.get("memories") or []),
             outputs={key: ctx.get(key) for key in outputs},
             warnings=list(ctx.warnings),
+            degradations=list(ctx.degradations),
             trace=ctx.trace,
         )
 

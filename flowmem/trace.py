@@ -1,9 +1,70 @@
-"""What happened in one flow run: per-op spans with timing, status, warnings and LLM usage."""
+"""What happened in one flow run: per-op spans with timing, status, warnings, degradations and LLM usage."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+# The kinds of degradation (what went wrong), each with its plural for summaries ("2 LLM calls failed").
+LLM_CALL_FAILED = "LLM call failed"
+RUN_TIMED_OUT = "run timed out"
+RUN_FAILED = "run failed"
+WARNING = "warning"
+_PLURALS = {
+    LLM_CALL_FAILED: "LLM calls failed",
+    RUN_TIMED_OUT: "runs timed out",
+    RUN_FAILED: "runs failed",
+    WARNING: "warnings",
+}
+
+
+@dataclass
+class Degradation:
+    """An op that did less than its best, and what it did instead.
+
+    Attributes:
+        op: The op's label in the flow.
+        kind: What went wrong: ``"LLM call failed"`` (the op failed because its LLM call raised),
+            ``"run timed out"``, ``"run failed"`` (the op raised for another reason), or ``"warning"``
+            (the op went on but says part of its work used a fallback, e.g. an LLM reply it could not use).
+        reason: Why (the first one, when several are counted together).
+        fallback: What the op did instead (its declared ``degradation``), ``""`` when the reason says it.
+        count: How many times this (op, kind) happened: failed LLM calls, op runs, or warnings.
+    """
+
+    op: str
+    kind: str
+    reason: str
+    fallback: str = ""
+    count: int = 1
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.op, self.kind)
+
+    @property
+    def message(self) -> str:
+        """The reason and what was done instead, as one warning line (without the op)."""
+        return f"{self.reason}; {self.fallback}" if self.fallback else self.reason
+
+    def summary(self) -> str:
+        """One line: ``op: 2 LLM calls failed: <first reason>; <what was done instead>``."""
+        kind = self.kind if self.count == 1 else _PLURALS.get(self.kind, f"× {self.kind}")
+        return f"{self.op}: {self.count} {kind}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"op": self.op, "kind": self.kind, "count": self.count, "reason": self.reason, "fallback": self.fallback}
+
+
+def merge_degradations(into: list[Degradation], more: list[Degradation]) -> None:
+    """Add ``more`` to ``into``: the same (op, kind) is counted together, keeping its first reason."""
+    index = {d.key: d for d in into}
+    for item in more:
+        found = index.get(item.key)
+        if found is None:
+            found = index[item.key] = Degradation(item.op, item.kind, item.reason, item.fallback, 0)
+            into.append(found)
+        found.count += item.count
 
 
 @dataclass
@@ -35,7 +96,10 @@ class Usage:
 class OpSpan:
     """One op occurrence's run. ``status`` is ``ok``, ``degraded``, ``failed``, ``timeout`` or ``cancelled``."""
 
-    __slots__ = ("duration_ms", "notes", "op", "position", "start_ms", "status", "usage", "warnings")
+    __slots__ = (
+        "degradations", "duration_ms", "failed_llm_calls", "notes", "op", "position", "start_ms", "status", "usage",
+        "warnings",
+    )  # fmt: skip
 
     def __init__(self, op: str, position: int, start_ms: float):
         self.op = op
@@ -44,6 +108,8 @@ class OpSpan:
         self.duration_ms = 0.0
         self.status = "running"
         self.warnings: list[str] = []
+        self.degradations: list[Degradation] = []
+        self.failed_llm_calls: list[str] = []  # why each LLM call of the op raised, in order
         self.notes: dict[str, Any] = {}
         self.usage: Usage | None = None
 
@@ -57,6 +123,8 @@ class OpSpan:
         }
         if self.warnings:
             data["warnings"] = list(self.warnings)
+        if self.degradations:
+            data["degradations"] = [d.to_dict() for d in self.degradations]
         if self.notes:
             data["notes"] = dict(self.notes)
         if self.usage is not None:

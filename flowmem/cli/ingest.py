@@ -4,6 +4,12 @@ Messages go through the write flow (``personal_summary``) in batches, oldest fir
 store already marks memorized *for this user* are skipped (the ledger is per workspace, user and
 message id, so two users' files may both use ``m1``), so an interrupted ingest is finished by
 running the same command again. A bad line stops with its line number (``--skip-bad`` skips it instead).
+
+Every degradation of an op (an LLM call that failed, a reply it could not use) is counted over all
+batches and said after the counts, one line per op and kind with the first reason and what was used
+instead. ``--strict`` makes the first degradation an error (exit 1): the batch it happened in is not
+written (the run stops right after the op that degraded, before the store write), batches before it
+were written and the message says so; running again without ``--strict`` finishes the rest.
 """
 
 from __future__ import annotations
@@ -36,6 +42,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     ingest.add_argument("--batch", type=int, default=50, help="messages per flow run (default 50)")
     ingest.add_argument("--memories", action="store_true", help="the lines are memories, not messages")
     ingest.add_argument("--skip-bad", action="store_true", help="skip malformed lines instead of stopping")
+    ingest.add_argument(
+        "--strict", action="store_true",
+        help="stop with exit 1 when an op degrades (e.g. an LLM call fails) instead of using its offline fallback; "
+        "the batch it happened in is not written, earlier batches are",
+    )  # fmt: skip
     ingest.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
     ingest.set_defaults(handler=cmd_ingest)
 
@@ -53,6 +64,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     target = import_target(args)  # checks -w (an empty one is an error) for messages too
     source = "<stdin>" if args.file == "-" else args.file
     skipped: list[Problem] = []
+    degraded: list[str] = []
     with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, open_jsonl(args.file) as lines:
         memories = app.memories.sync
         if args.memories:
@@ -78,24 +90,20 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
             result = memories.add(
                 [m for _, m in read], user_id=args.user_id, workspace_id=target.workspace, flow=args.flow,
-                batch=args.batch, progress=added,
+                batch=args.batch, progress=added, strict=args.strict,
             )  # fmt: skip
             counts = Counter(result.counts)
             if result.messages:
                 counts["messages"] = result.messages
             counts["messages already memorized"] = result.already_memorized
-            _degradations(result.warnings)
+            degraded = result.degradation_summary()
     summary = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "nothing to do"
     print(f"\r\033[K{summary}" if sys.stderr.isatty() else summary, file=sys.stderr)
+    for line in degraded:  # every degradation, counted over the batches, with its first reason
+        print(f"warning: degraded: {line}", file=sys.stderr)
     if skipped:
         print(skipped_summary(skipped), file=sys.stderr)
     return 0
-
-
-def _degradations(warnings: list[str]) -> None:
-    """Every degradation of the write flow, said once each (an LLM that failed, and what was used instead)."""
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _progress(done: int, total: int, counts: Counter[str]) -> None:

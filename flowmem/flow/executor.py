@@ -1,9 +1,11 @@
 """Running a compiled flow: sequences in order, parallel branches concurrently, every op timed.
 
 A failing op fails the run with an :class:`~flowmem.errors.OpExecutionError` naming the op and
-the run's flow id, unless the op declares a ``degradation``: then the failure becomes a warning
-(trace and response) and the op's ``degrade`` runs instead. When a parallel branch fails, the
-other branches are cancelled and every failure is reported, never dropped.
+the run's flow id, unless the op declares a ``degradation``: then the failure becomes a warning and
+a :class:`~flowmem.trace.Degradation` (trace and response) and the op's ``degrade`` runs instead. A
+strict run (``strict=True``) raises :class:`~flowmem.errors.DegradedError` instead of degrading, and
+also right after an op that reported a degradation itself (``ctx.warn``), before the next op starts.
+When a parallel branch fails, the other branches are cancelled and every failure is reported, never dropped.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from time import perf_counter
 from typing import Any
 
 from flowmem.context import Context, OpContext
-from flowmem.errors import FlowmemError, OpExecutionError, OpTimeoutError
+from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError
 from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
 from flowmem.op import BackendResolver
 from flowmem.response import Response
-from flowmem.trace import OpSpan
+from flowmem.trace import LLM_CALL_FAILED, RUN_FAILED, RUN_TIMED_OUT, Degradation, OpSpan
 
 
 async def run_flow(
@@ -27,17 +29,22 @@ async def run_flow(
     backends: BackendResolver,
     *,
     flow_id: str | None = None,
+    strict: bool = False,
 ) -> Response:
     """Run ``flow`` once.
+
+    Args:
+        strict: Stop with :class:`DegradedError` at the first op that degrades, right after it (no later op runs).
 
     Raises:
         InputError: The inputs are missing, unknown or ill-typed (nothing ran).
         OpExecutionError: An op failed and has no degradation.
+        DegradedError: ``strict`` and an op degraded.
         FlowmemError: A backend the user configured is unavailable.
     """
     values = flow.prepare_inputs(inputs)
     ctx = Context(flow.name, values, writers=flow.writers, flow_id=flow_id)
-    runner = _Runner(ctx, backends)
+    runner = _Runner(ctx, backends, strict)
     try:
         await runner.run(flow.root)
     finally:
@@ -46,11 +53,12 @@ async def run_flow(
 
 
 class _Runner:
-    __slots__ = ("backends", "ctx", "started")
+    __slots__ = ("backends", "ctx", "started", "strict")
 
-    def __init__(self, ctx: Context, backends: BackendResolver):
+    def __init__(self, ctx: Context, backends: BackendResolver, strict: bool = False):
         self.ctx = ctx
         self.backends = backends
+        self.strict = strict
         self.started = perf_counter()
 
     async def run(self, step: Step) -> None:
@@ -90,7 +98,9 @@ class _Runner:
                     raise  # e.g. an unreachable backend: the user's to fix, reported as is
                 raise error from exc
             span.status = "degraded"
-            view.warn(f"{error.reason}; {op.degradation}")
+            view.report(self._degradation(step, span, error, op.degradation))
+            if self.strict:
+                raise self._strict_stop(step, span) from exc
             try:
                 await op.degrade(view, exc)
             except Exception as degrade_exc:
@@ -99,6 +109,20 @@ class _Runner:
                 ) from degrade_exc
         finally:
             span.duration_ms = (perf_counter() - started) * 1000.0
+        if self.strict and span.degradations:
+            raise self._strict_stop(step, span)  # the op went on with a fallback (ctx.warn); stop before the next
+
+    def _degradation(self, step: OpStep, span: OpSpan, error: OpExecutionError, fallback: str) -> Degradation:
+        if isinstance(error, OpTimeoutError):
+            return Degradation(step.label, RUN_TIMED_OUT, error.reason, fallback)
+        if span.failed_llm_calls:  # the op failed because its LLM call did
+            return Degradation(step.label, LLM_CALL_FAILED, error.reason, fallback, len(span.failed_llm_calls))
+        return Degradation(step.label, RUN_FAILED, error.reason, fallback)
+
+    def _strict_stop(self, step: OpStep, span: OpSpan) -> DegradedError:
+        first = span.degradations[0]
+        message = f"strict: op '{step.label}' degraded in flow run {self.ctx.flow_id}: {first.kind}: {first.message}"
+        return DegradedError(message, first, self.ctx.flow_id)
 
     def _error(self, step: OpStep, exc: Exception, elapsed: float) -> OpExecutionError:
         # An op's own TimeoutError (say, from an HTTP client) is an ordinary failure; only the

@@ -19,11 +19,15 @@ async def ask(
     max_tokens: int | None = None,
 ) -> ChatResult:
     """One chat round: a system prompt, few-shot ``examples`` (``{"user": …, "assistant": …}``) and a
-    user message. Counts the call and its tokens in the op's trace span."""
+    user message. Counts the call and its tokens in the op's trace span, or, when it raises, the failure."""
     messages = [ChatMessage("system", system)]
     for example in examples:
         messages += [ChatMessage("user", example["user"]), ChatMessage("assistant", example["assistant"])]
     messages.append(ChatMessage("user", user))
-    result = await llm.chat(messages, json_mode=json_mode, max_tokens=max_tokens)
+    try:
+        result = await llm.chat(messages, json_mode=json_mode, max_tokens=max_tokens)
+    except Exception as exc:
+        ctx.llm_call_failed(exc)  # so a degradation it causes is reported as a failed LLM call, and counted
+        raise
     ctx.record_usage(1, result.prompt_tokens, result.completion_tokens)
     return result

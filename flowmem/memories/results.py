@@ -8,9 +8,11 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
+from flowmem.errors import DegradedError
 from flowmem.response import Response
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
+from flowmem.trace import Degradation, merge_degradations
 
 
 @dataclass
@@ -23,13 +25,25 @@ class AddResult:
         messages: Messages sent through the write flow.
         already_memorized: Messages skipped because the store already memorized them for this user.
         warnings: Degradations of the write flow's ops (e.g. an LLM call that failed and the offline
-            rules that were used instead), each prefixed by the op.
+            rules that were used instead), each prefixed by the op, each different text once.
+        degradations: The same, structured and counted over every batch: one record per (op, kind) with how
+            many times it happened and the first reason (:meth:`degradation_summary` says them in one line each).
     """
 
     actions: list[MemoryAction] = field(default_factory=list)
     messages: int = 0
     already_memorized: int = 0
     warnings: list[str] = field(default_factory=list)
+    degradations: list[Degradation] = field(default_factory=list)
+
+    @property
+    def degraded(self) -> bool:
+        """Whether any op did less than its best (an LLM call failed, a fallback was used)."""
+        return bool(self.degradations)
+
+    def degradation_summary(self) -> list[str]:
+        """One line per degradation: ``info_filter_op: 2 LLM calls failed: <first reason>; <what was used>``."""
+        return [d.summary() for d in self.degradations]
 
     @property
     def counts(self) -> Counter[str]:
@@ -46,6 +60,7 @@ class AddResult:
         self.messages += other.messages
         self.already_memorized += other.already_memorized
         self.warnings += [w for w in other.warnings if w not in self.warnings]
+        merge_degradations(self.degradations, other.degradations)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,7 +74,23 @@ class AddResult:
             "messages": self.messages,
             "already_memorized": self.already_memorized,
             "warnings": list(self.warnings),
+            "degradations": [d.to_dict() for d in self.degradations],
         }  # fmt: skip
+
+
+def strict_stop(error: DegradedError, written: AddResult, what: str) -> DegradedError:
+    """The strict stop, saying what was not written (``what``) and what earlier batches wrote."""
+    d = error.degradation
+    done = ", ".join(f"{kind} {n}" for kind, n in sorted(written.counts.items()))
+    before = (
+        f"the {written.messages} messages before it were written ({done or 'no changes'})"
+        if written.messages
+        else "nothing was written"
+    )
+    message = (
+        f"strict: stopped at {what}, not written: {d.op}: {d.kind}: {d.message}; {before} (flow run {error.flow_id})"
+    )
+    return DegradedError(message, d, error.flow_id, partial=written)
 
 
 @dataclass

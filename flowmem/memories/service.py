@@ -18,10 +18,10 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequenc
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.errors import DegradedError, InputError, NotFoundError, Problem
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.importing import Progress as ImportProgress
-from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
+from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult, strict_stop
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
@@ -75,6 +75,7 @@ class Memories:
         flow: str | None = None,
         batch: int = BATCH,
         progress: Progress | None = None,
+        strict: bool = False,
     ) -> AddResult:
         """Remember chat ``messages`` (through the write flow) or one ``text`` as given.
 
@@ -85,11 +86,18 @@ class Memories:
         ``text`` is stored as one ``observation`` memory in its own words (no filter), said at
         ``timestamp`` (default now), and de-duplicated the same way (flow ``personal_add``).
 
+        An op that degrades (an LLM call that failed, a reply it could not use) goes on with its offline
+        fallback and is counted in ``result.degradations``. With ``strict``, the first degradation stops
+        the add instead: the batch it happened in is not written (the write flows write in their last op,
+        and the run stops right after the op that degraded); batches before it were written and stay.
+
         Returns:
-            Every decision taken, with memory ids.
+            Every decision taken, with memory ids, and every degradation, counted.
 
         Raises:
             InputError: Neither or both of ``messages`` and ``text``, an empty user or workspace, a bad message.
+            DegradedError: ``strict`` and an op degraded; ``error.partial`` is the ``AddResult`` of what was
+                written before (empty for ``text``).
         """
         _scope(workspace_id, user_id)
         if (messages is None) == (text is None):
@@ -97,9 +105,11 @@ class Memories:
         if batch < 1:
             raise InputError(Problem("batch", f"must be at least 1, got {batch}"))
         if text is not None:
-            return await self._add_text(text, user_id, workspace_id, timestamp, flow or ADD_TEXT_FLOW)
+            return await self._add_text(text, user_id, workspace_id, timestamp, flow or ADD_TEXT_FLOW, strict)
         assert messages is not None
-        return await self._add_messages(_messages(messages), user_id, workspace_id, flow or WRITE_FLOW, batch, progress)
+        return await self._add_messages(
+            _messages(messages), user_id, workspace_id, flow or WRITE_FLOW, batch, progress, strict
+        )
 
     async def _add_messages(
         self,
@@ -109,6 +119,7 @@ class Memories:
         flow: str,
         batch: int,
         progress: Progress | None,
+        strict: bool = False,
     ) -> AddResult:
         self.app.flow(flow)  # an invalid flow fails before anything is written
         messages = sorted(messages, key=lambda m: m.time_created)
@@ -117,15 +128,25 @@ class Memories:
         result = AddResult(already_memorized=len(messages) - len(todo))
         for start in range(0, len(todo), batch):
             chunk = todo[start : start + batch]
-            response = await self.app.run(flow, messages=chunk, user_id=user_id, workspace_id=workspace_id)
+            try:
+                response = await self.app.run(
+                    flow, strict=strict, messages=chunk, user_id=user_id, workspace_id=workspace_id
+                )
+            except DegradedError as exc:
+                raise strict_stop(exc, result, f"messages {start + 1}-{start + len(chunk)} of {len(todo)}") from exc
             actions: builtins.list[MemoryAction] = response.outputs.get("memory_actions") or []
-            result.merge(AddResult(actions=list(actions), messages=len(chunk), warnings=list(response.warnings)))
+            result.merge(
+                AddResult(
+                    actions=list(actions), messages=len(chunk), warnings=list(response.warnings),
+                    degradations=list(response.degradations),
+                )
+            )  # fmt: skip
             if progress is not None:
                 progress(start + len(chunk), len(todo), result)
         return result
 
     async def _add_text(
-        self, text: str, user_id: str, workspace_id: str, timestamp: datetime | None, flow: str
+        self, text: str, user_id: str, workspace_id: str, timestamp: datetime | None, flow: str, strict: bool
     ) -> AddResult:
         from flowmem.scoring.derive import memory_from_message
 
@@ -137,11 +158,16 @@ class Memories:
         )
         # Not from a chat message: no source (the same text again is then a plain repeat, skipped).
         memory = memory.model_copy(update={"memory_id": new_id(), "source": [], "metadata": {"added_as": "text"}})
-        response = await self.app.run(
-            flow, new_memories=[memory], messages=[], user_id=user_id, workspace_id=workspace_id
-        )
+        try:
+            response = await self.app.run(
+                flow, strict=strict, new_memories=[memory], messages=[], user_id=user_id, workspace_id=workspace_id
+            )
+        except DegradedError as exc:
+            raise strict_stop(exc, AddResult(), "the text") from exc
         actions: builtins.list[MemoryAction] = response.outputs.get("memory_actions") or []
-        return AddResult(actions=list(actions), warnings=list(response.warnings))
+        return AddResult(
+            actions=list(actions), warnings=list(response.warnings), degradations=list(response.degradations)
+        )
 
     # -- reads -----------------------------------------------------------------------------------
     async def search(

