@@ -66,6 +66,8 @@ class Op:
         optional_reads: Context keys the op uses when present.
         writes: Context keys the op writes. Two parallel branches may not write the same key.
         uses: Backend kinds the op needs (``"llm"``, ``"embedding_model"``, ``"vector_store"``).
+        writes_store: The op writes to its vector store (a flow holding one is a write: read-only API keys
+            may not run it).
         degradation: If set, a failure of ``execute`` does not fail the flow: it becomes a warning
             in the trace and the response, and ``degrade`` runs instead. The text says what the op
             does then (shown by ``flowmem ops``).
@@ -81,6 +83,7 @@ class Op:
     optional_reads: ClassVar[tuple[str, ...]] = ()
     writes: ClassVar[tuple[str, ...]] = ()
     uses: ClassVar[tuple[BackendKind, ...]] = ()
+    writes_store: ClassVar[bool] = False
     degradation: ClassVar[str | None] = None
 
     params: OpParams

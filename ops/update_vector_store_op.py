@@ -23,6 +23,7 @@ class UpdateVectorStoreOp(Op):
     reads = ("memory_actions", "messages", "workspace_id", "user_id")
     writes = ("answer",)
     uses = ("vector_store",)
+    writes_store = True
 
     async def execute(self, ctx: OpContext) -> None:
         actions: list[MemoryAction] = ctx["memory_actions"]

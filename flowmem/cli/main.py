@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable, Sequence
 
 from flowmem._version import __version__
-from flowmem.cli import eval_cmd, ingest, memory_cmds, store
+from flowmem.cli import eval_cmd, ingest, memory_cmds, serve_cmd, store
 from flowmem.errors import FlowmemError
 from flowmem.redact import redact_text
 
@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     store.add_parser(sub, common)
     eval_cmd.add_parser(sub, common)
     ingest.add_parser(sub, common)
+    serve_cmd.add_parsers(sub, common)
 
     validate = sub.add_parser("validate", parents=[common], help="check every flow of the resolved config")
     validate.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")

@@ -1,5 +1,5 @@
 """The shape of a flowmem config: sections ``flow``, ``op``, ``llm``, ``embedding_model``, ``vector_store``
-(each a mapping of named entries) and ``limits`` (plain settings).
+(each a mapping of named entries), ``limits`` and ``server`` (plain settings).
 
 ```yaml
 flow:
@@ -78,6 +78,39 @@ class Limits(_Strict):
     memory_max_chars: int = Field(10_000, ge=1, description="the longest memory content (`store import`, `ingest`)")
 
 
+class ApiKey(_Strict):
+    """One API key of ``flowmem serve``: the secret, the workspaces it may use, and whether it may write."""
+
+    name: str = Field(description="who holds the key (shown in logs and errors instead of the key)")
+    key: str = Field(min_length=16, description="the secret, read from the environment: key: ${FLOWMEM_KEY_ALICE}")
+    workspaces: list[str] = Field(min_length=1, description='the workspaces it may use; ["*"] for every workspace')
+    read_only: bool = Field(False, description="may only read (search, list, get, history)")
+
+
+class Server(_Strict):
+    """``flowmem serve`` and ``flowmem mcp``: who may call, and the limits every request meets.
+
+    With no ``api_keys`` the server binds to loopback only (anyone on this machine may use every
+    workspace); binding elsewhere needs keys. Keys are sent as ``Authorization: Bearer KEY`` (or
+    ``X-API-Key: KEY``), never logged, and redacted from ``flowmem config show``.
+    """
+
+    host: str = Field("127.0.0.1", description="the address to bind (`--host`)")
+    port: int = Field(8765, ge=0, le=65535, description="the port to bind (`--port`; 0 = any free port)")
+    api_keys: list[ApiKey] = Field(default_factory=list, description="the keys callers send")
+    max_body_bytes: int = Field(1_048_576, ge=1024, description="the largest request body accepted (413 beyond)")
+    request_timeout: float = Field(30.0, gt=0, description="seconds before a request is answered 504")
+    run_overrides: list[str] = Field(
+        default_factory=list,
+        description="op params a request to /v1/flows/{name}/run may override, e.g. "
+        "fuse_rerank_op.fuse_time_ratio (op.param; op.* allows every param of that op)",
+    )
+    embedder_concurrency: int = Field(
+        1, ge=1, description="embedding calls at once; more requests queue (the cores are shared with searches)"
+    )
+    graceful_timeout: float = Field(30.0, gt=0, description="seconds to finish in-flight requests on SIGTERM")
+
+
 class Config(_Strict):
     """A whole resolved configuration."""
 
@@ -87,6 +120,7 @@ class Config(_Strict):
     embedding_model: dict[str, BackendEntry] = Field(default_factory=dict)
     vector_store: dict[str, BackendEntry] = Field(default_factory=dict)
     limits: Limits = Field(default_factory=Limits)
+    server: Server = Field(default_factory=Server)
 
     def backends(self, kind: BackendKind) -> dict[str, BackendEntry]:
         entries: dict[str, BackendEntry] = getattr(self, kind)
@@ -95,7 +129,7 @@ class Config(_Strict):
 
 SECTIONS: tuple[str, ...] = tuple(Config.model_fields)
 BACKEND_SECTIONS: tuple[BackendKind, ...] = get_args(BackendKind)
-SETTINGS_SECTIONS: dict[str, type[BaseModel]] = {"limits": Limits}  # flat settings, not named entries
+SETTINGS_SECTIONS: dict[str, type[BaseModel]] = {"limits": Limits, "server": Server}  # flat settings, not named entries
 ENTRY_MODELS: dict[str, type[BaseModel]] = {
     "flow": FlowEntry,
     "op": OpEntry,

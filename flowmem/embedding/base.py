@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import Field
@@ -23,11 +25,23 @@ class EmbeddingModel(Backend):
 
     ``kind`` tells asymmetric models (e5: ``query:``/``passage:``) which side a text is on;
     symmetric models ignore it. Implementations embed one batch in ``_embed_batch``; batching,
-    normalisation and shape checks live here.
+    normalisation, shape checks and the concurrency bound (:meth:`limit_concurrency`) live here.
     """
 
     kind: ClassVar[BackendKind] = "embedding_model"
     params: EmbeddingParams
+    _gate: asyncio.Semaphore | None = None
+
+    def limit_concurrency(self, calls: int) -> None:
+        """Let at most ``calls`` :meth:`embed` calls run at once; later callers wait their turn, first come first
+        served.
+
+        A server sets this: a model computing on the machine's cores (the local e5) gets slower for everyone
+        when several calls share the cores with searches, so requests queue for it instead.
+        """
+        if calls < 1:
+            raise ValueError(f"calls must be at least 1, got {calls}")
+        self._gate = asyncio.Semaphore(calls)
 
     @property
     def dims(self) -> int:
@@ -53,7 +67,9 @@ class EmbeddingModel(Backend):
         if not texts:
             return np.zeros((0, self.known_dims() or 0), dtype=np.float32)
         size = self.params.batch_size
-        parts = [await self._embed_batch(list(texts[i : i + size]), kind) for i in range(0, len(texts), size)]
+        gate: Any = self._gate or contextlib.nullcontext()
+        async with gate:
+            parts = [await self._embed_batch(list(texts[i : i + size]), kind) for i in range(0, len(texts), size)]
         matrix = np.concatenate(parts) if len(parts) > 1 else parts[0]
         expected = self.known_dims()
         if matrix.ndim != 2 or matrix.shape[0] != len(texts) or (expected is not None and matrix.shape[1] != expected):

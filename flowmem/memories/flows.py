@@ -1,0 +1,96 @@
+"""Running any configured flow in a workspace, some ops' params changed for one call: what the HTTP service's
+``POST /v1/flows/{name}/run`` calls (``flowmem run`` does the same with ``key=value`` overrides at start-up).
+
+The variant is compiled from the app's resolved config with the changed params; the app itself, its
+cached flows and its backends are left as they are, so concurrent calls with different params never
+see each other's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from flowmem.config.schema import OpEntry
+from flowmem.errors import InputError, Problem
+from flowmem.flow.compile import CompiledFlow, OpStep, Step, compile_flow
+from flowmem.flow.executor import run_flow
+from flowmem.response import Response
+from flowmem.suggest import unknown
+
+if TYPE_CHECKING:
+    from flowmem.app import App
+
+OpParams = Mapping[str, Mapping[str, Any]]
+
+
+async def run_in_workspace(
+    app: App,
+    flow: str,
+    inputs: Mapping[str, Any] | None = None,
+    *,
+    workspace_id: str,
+    op_params: OpParams | None = None,
+) -> Response:
+    """Run ``flow`` in ``workspace_id`` with ``inputs``, the ops' params of ``op_params`` changed for this call.
+
+    Args:
+        inputs: The flow's inputs (``query``, ``user_id``, ``messages``, …); the workspace is ``workspace_id``
+            (an input naming another is an error).
+        op_params: ``{op label: {param: value}}`` over the configured params, e.g.
+            ``{"fuse_rerank_op": {"fuse_time_ratio": 3}}``.
+
+    Raises:
+        ConfigError: No such flow.
+        FlowValidationError: A param the op does not have, or of the wrong type (nothing ran).
+        InputError: Bad inputs (nothing ran).
+    """
+    given = dict(inputs or {})
+    named = given.get("workspace_id", workspace_id)
+    if named != workspace_id:
+        raise InputError(
+            Problem("inputs.workspace_id", f"names workspace {named!r} but the call is in {workspace_id!r}; drop it")
+        )
+    given["workspace_id"] = workspace_id
+    compiled = variant(app, flow, op_params) if op_params else app.flow(flow)
+    return await run_flow(compiled, given, app.backend)
+
+
+def writes_memories(app: App, flow: str) -> bool:
+    """Whether ``flow`` writes memories: it holds an op that writes to its store.
+
+    Raises:
+        ConfigError: No such flow.
+    """
+    return any(step.setting.op_cls.writes_store for step in op_steps(app.flow(flow).root))
+
+
+def variant(app: App, flow: str, op_params: OpParams) -> CompiledFlow:
+    """``flow`` compiled with the params of ``op_params`` over the app's (the app is not changed)."""
+    base = app.flow(flow)  # an unknown or invalid flow fails as it would without params
+    labels = {step.label for step in op_steps(base.root)}
+    problems = [
+        Problem(f"op_params.{label}", f"{unknown('op', label, labels)}: the ops of flow '{flow}'")
+        for label in op_params
+        if label not in labels
+    ]
+    if problems:
+        raise InputError(problems)
+    config = app.config.model_copy(deep=True)
+    for label, params in op_params.items():
+        entry = config.op.setdefault(label, OpEntry())
+        entry.params = {**entry.params, **params}
+    ops = {label: setting for label, setting in app.resolved.ops.items() if label not in op_params}
+    resolved = dataclasses.replace(app.resolved, config=config, ops=ops)
+    return compile_flow(flow, base.entry, resolved)
+
+
+def op_steps(step: Step) -> Iterator[OpStep]:
+    """Every op occurrence of a compiled flow, in order."""
+    if isinstance(step, OpStep):
+        yield step
+        return
+    children = step.steps if hasattr(step, "steps") else step.branches
+    for child in children:
+        yield from op_steps(child)

@@ -1,0 +1,1 @@
+"""The HTTP service and the MCP server: ``flowmem serve`` and ``flowmem mcp``."""

@@ -1,0 +1,188 @@
+"""The MCP server: flowmem's memory as tools an LLM calls, over stdio (``flowmem mcp``) or HTTP (``/mcp``).
+
+Built with the official ``mcp`` SDK (2.x, where FastMCP became :class:`MCPServer`). The tools are thin
+callers of the memory service, like the HTTP routes. Who may do what is decided by a :class:`Scope`:
+
+- over stdio, the process's ``--workspace``/``--user`` (the person who started it owns it);
+- over HTTP, the API key of the request (the same :mod:`flowmem.server.auth` rule as the HTTP API).
+
+A failing call answers with the CLI's words (``isError`` results), never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, ParamSpec, Protocol, TypeVar
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from flowmem.app import App
+from flowmem.errors import FlowmemError, InputError, Problem
+from flowmem.redact import redact_text
+from flowmem.schema.kinds import DEFAULT_WORKSPACE
+from flowmem.server.auth import Keyring
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+INSTRUCTIONS = """\
+Long-term memory about the people you talk with. Before answering anything personal (their plans, \
+preferences, people, places, past events) call search_memories with the question. When they tell you a \
+lasting fact about themselves, call add_memory with that fact in their words (one fact per call). \
+Use update_memory or delete_memory when they correct or withdraw something; memory_history shows what \
+changed and why."""
+
+
+User = Annotated[str | None, Field(description="whom the memories are about (default: the server's user)")]
+Workspace = Annotated[str | None, Field(description="the workspace (default: the one this server or key serves)")]
+MemoryId = Annotated[str, Field(description="the memory's id, as search_memories or list_memories gave it")]
+
+
+class Scope(Protocol):
+    """Where a tool call may act: ``(workspace, user)`` for the call, or an error."""
+
+    def __call__(
+        self, ctx: Context, workspace_id: str | None, user_id: str | None, *, write: bool
+    ) -> tuple[str, str | None]: ...
+
+
+@dataclass(frozen=True)
+class FixedScope:
+    """stdio: one workspace and (optionally) one user, fixed when the server starts."""
+
+    workspace_id: str
+    user_id: str | None = None
+
+    def __call__(
+        self, ctx: Context, workspace_id: str | None, user_id: str | None, *, write: bool
+    ) -> tuple[str, str | None]:
+        if workspace_id not in (None, "", self.workspace_id):
+            raise InputError(Problem("workspace_id", f"this server serves workspace '{self.workspace_id}' only"))
+        if user_id not in (None, "") and self.user_id is not None and user_id != self.user_id:
+            raise InputError(Problem("user_id", f"this server serves user '{self.user_id}' only"))
+        return self.workspace_id, user_id or self.user_id
+
+
+@dataclass(frozen=True)
+class KeyScope:
+    """HTTP: the request's API key decides; a key for one workspace makes it the default."""
+
+    keyring: Keyring
+
+    def __call__(
+        self, ctx: Context, workspace_id: str | None, user_id: str | None, *, write: bool
+    ) -> tuple[str, str | None]:
+        request = ctx.request_context.request
+        headers = dict(request.headers) if request is not None else {}
+        grant = self.keyring.grant(headers)
+        if not workspace_id:
+            only = [w for w in grant.workspaces if w != "*"]
+            workspace_id = only[0] if len(only) == 1 else DEFAULT_WORKSPACE
+        grant.check(workspace_id, write=write)
+        return workspace_id, user_id
+
+
+def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPServer:
+    """The MCP server with flowmem's memory tools, acting on ``app.memories`` within ``scope``."""
+    server: MCPServer = MCPServer("flowmem", instructions=INSTRUCTIONS)
+    memories = app.memories
+    hidden = set(secrets or ()) | app.resolved.secret_values
+
+    def answers(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+        @functools.wraps(fn)
+        async def call(*args: P.args, **kwargs: P.kwargs) -> T:
+            try:
+                return await fn(*args, **kwargs)
+            except FlowmemError as exc:
+                raise ToolError(redact_text(str(exc), hidden)) from None
+
+        return call
+
+    def who(ctx: Context, workspace_id: str | None, user_id: str | None, *, write: bool) -> tuple[str, str]:
+        workspace, user = scope(ctx, workspace_id, user_id, write=write)
+        if not user:
+            raise InputError(Problem("user_id", "is needed: whose memories (e.g. the person you are talking with)"))
+        return workspace, user
+
+    @server.tool()
+    @answers
+    async def add_memory(
+        text: Annotated[str, Field(description="one lasting fact in the person's words, e.g. 'I moved to Turin'")],
+        ctx: Context,
+        user_id: User = None,
+        workspace_id: Workspace = None,
+    ) -> dict[str, Any]:
+        """Remember one fact about a person. It is stored as said, timed, and checked against what is already
+        remembered: a repeat is skipped, a near-duplicate updates the old memory, a newer single-valued fact
+        (a new address, a new job) expires the old one. Returns each action with the memory id."""
+        workspace, user = who(ctx, workspace_id, user_id, write=True)
+        return (await memories.add(text=text, user_id=user, workspace_id=workspace)).to_dict()
+
+    @server.tool()
+    @answers
+    async def search_memories(
+        query: Annotated[str, Field(description="the question, in natural words ('where does she live?')")],
+        ctx: Context,
+        user_id: User = None,
+        workspace_id: Workspace = None,
+        top_k: Annotated[int | None, Field(ge=1, le=100, description="how many memories at most")] = None,
+    ) -> dict[str, Any]:
+        """Recall what is remembered about a person for a question, best first. Time words ('last weekend',
+        'in March') favour memories of that time. Returns `answer` (the memories as dated lines, ready to
+        quote) and `memories` (each with its id, content and scores)."""
+        workspace, user = who(ctx, workspace_id, user_id, write=False)
+        result = await memories.search(query, user_id=user, workspace_id=workspace, top_k=top_k)
+        return result.to_dict()
+
+    @server.tool()
+    @answers
+    async def list_memories(
+        ctx: Context,
+        user_id: User = None,
+        workspace_id: Workspace = None,
+        status: Annotated[Literal["valid", "expired"] | None, Field(description="only valid or expired")] = None,
+        limit: Annotated[int, Field(ge=1, le=200, description="at most this many")] = 20,
+        offset: Annotated[int, Field(ge=0, description="skip this many (next_offset continues)")] = 0,
+    ) -> dict[str, Any]:
+        """List a person's memories, oldest first, with the total: to review everything rather than search."""
+        workspace, user = who(ctx, workspace_id, user_id, write=False)
+        page = await memories.list(workspace_id=workspace, user_id=user, status=status, limit=limit, offset=offset)
+        return page.to_dict()
+
+    @server.tool()
+    @answers
+    async def update_memory(
+        memory_id: MemoryId,
+        content: Annotated[str, Field(description="the corrected fact, replacing the old text")],
+        ctx: Context,
+        workspace_id: Workspace = None,
+    ) -> dict[str, Any]:
+        """Correct a memory's text (when the person says it is wrong or changed). The change is kept in
+        its history."""
+        workspace, _ = scope(ctx, workspace_id, None, write=True)
+        return (await memories.update(memory_id, content, workspace_id=workspace)).to_record()
+
+    @server.tool()
+    @answers
+    async def delete_memory(memory_id: MemoryId, ctx: Context, workspace_id: Workspace = None) -> dict[str, Any]:
+        """Delete a memory (when the person withdraws it or asks you to forget it). Its history records
+        the deletion."""
+        workspace, _ = scope(ctx, workspace_id, None, write=True)
+        deleted = await memories.delete(memory_id, workspace_id=workspace)
+        if not deleted:
+            raise InputError(Problem("memory_id", f"no memory with id '{memory_id}' in workspace '{workspace}'"))
+        return {"deleted": deleted}
+
+    @server.tool()
+    @answers
+    async def memory_history(memory_id: MemoryId, ctx: Context, workspace_id: Workspace = None) -> dict[str, Any]:
+        """What happened to a memory, oldest first: added, updated (old and new text), expired, deleted, and why."""
+        workspace, _ = scope(ctx, workspace_id, None, write=False)
+        events = await memories.history(memory_id, workspace_id=workspace)
+        return {"memory_id": memory_id, "events": [e.model_dump(mode="json") for e in events]}
+
+    return server

@@ -1,0 +1,58 @@
+"""The JSON bodies the HTTP API accepts (FastAPI validates them and documents them at ``/docs``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from flowmem.schema.kinds import DEFAULT_WORKSPACE
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AddBody(_Body):
+    """Remember chat ``messages`` (through the write flow) or one ``text`` as given — one of the two."""
+
+    messages: list[dict[str, Any]] | None = Field(
+        None, description="chat messages: {role, content, name?, message_id?, time_created?}"
+    )
+    text: str | None = Field(None, description="one fact to remember in its own words")
+    user_id: str = Field(description="whom the memories are about")
+    workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
+    timestamp: datetime | None = Field(None, description="when `text` was said (ISO 8601; default now)")
+    flow: str | None = Field(None, description="the write flow (default personal_summary / personal_add)")
+
+
+class UpdateBody(_Body):
+    """A memory's new text (re-embedded; an ``update`` in its history)."""
+
+    content: str = Field(description="the new text")
+    workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
+
+
+class SearchBody(_Body):
+    """Recall a user's memories for a query."""
+
+    query: str = Field(description="the question or text to recall memories for")
+    user_id: str = Field(description="whose memories")
+    workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
+    flow: str = Field("personal_retrieve", description="the retrieval flow")
+    top_k: int | None = Field(None, ge=1, le=1000, description="how many memories at most (default: the flow's)")
+    timestamp: datetime | None = Field(None, description="when the question is asked (default now)")
+    explain: bool = Field(False, description="add the flow's trace and every score factor")
+
+
+class RunBody(_Body):
+    """Run a configured flow."""
+
+    inputs: dict[str, Any] = Field(default_factory=dict, description="the flow's inputs (query, user_id, …)")
+    workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant (an input naming another is an error)")
+    op_params: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="{op: {param: value}} for this run only; only params in server.run_overrides",
+    )
+    explain: bool = Field(False, description="add the trace")

@@ -1,0 +1,231 @@
+"""The HTTP API's routes: parse, authorise (:mod:`flowmem.server.auth`), call the memory service, render.
+
+No memory logic here: each route is one call of :mod:`flowmem.memories` (``app.memories`` or
+:mod:`flowmem.memories.flows`) between the key check and ``to_dict()``. The key is checked for the
+request's workspace before the call, so a refused request reads and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Security
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from flowmem.app import App
+from flowmem.config.schema import Server
+from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.memories import Memories
+from flowmem.memories.flows import run_in_workspace, writes_memories
+from flowmem.schema.kinds import DEFAULT_WORKSPACE
+from flowmem.schema.memory import MemoryStatus, MemoryType
+from flowmem.server.auth import Grant, Keyring
+from flowmem.server.errors import ConflictError
+from flowmem.server.models import AddBody, RunBody, SearchBody, UpdateBody
+from flowmem.suggest import one_of, unknown
+
+
+@dataclass
+class ServerState:
+    """What the routes share: the app (its memory service), the keys and the server settings."""
+
+    app: App
+    keyring: Keyring
+    settings: Server
+
+    @property
+    def memories(self) -> Memories:
+        return self.app.memories
+
+    @property
+    def secrets(self) -> set[str]:
+        return self.keyring.secrets | self.app.resolved.secret_values
+
+
+def state_of(request: Request) -> ServerState:
+    state: ServerState = request.app.state.flowmem
+    return state
+
+
+# Declared for the OpenAPI page (its "Authorize" button); the check itself is Keyring.grant, on the headers.
+_bearer = HTTPBearer(auto_error=False, description="Authorization: Bearer KEY")
+_api_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="or X-API-Key: KEY")
+
+
+def caller(
+    request: Request,
+    _bearer_key: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)] = None,
+    _header_key: Annotated[str | None, Security(_api_key)] = None,
+) -> Grant:
+    """The grant of the request's API key (401 without a valid one)."""
+    return state_of(request).keyring.grant(request.headers)
+
+
+Caller = Annotated[Grant, Depends(caller)]
+State = Annotated[ServerState, Depends(state_of)]
+Workspace = Annotated[str, Query(description="the tenant")]
+MemoryId = Annotated[str, Path(description="the memory's id")]
+
+router = APIRouter(prefix="/v1")
+
+
+@router.post("/memories", tags=["memories"], summary="Remember messages or a fact")
+async def add_memories(body: AddBody, grant: Caller, state: State) -> dict[str, Any]:
+    grant.check(body.workspace_id, write=True)
+    result = await state.memories.add(
+        body.messages, text=body.text, user_id=body.user_id, workspace_id=body.workspace_id,
+        timestamp=body.timestamp, flow=body.flow,
+    )  # fmt: skip
+    return result.to_dict()
+
+
+@router.get("/memories", tags=["memories"], summary="List memories, filtered and paged, with the total")
+async def list_memories(
+    grant: Caller,
+    state: State,
+    workspace_id: Workspace = DEFAULT_WORKSPACE,
+    user_id: Annotated[str | None, Query(description="only this user's memories")] = None,
+    memory_type: Annotated[list[MemoryType] | None, Query(description="only these kinds (repeatable)")] = None,
+    status: Annotated[MemoryStatus | None, Query(description="valid or expired")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="at most this many")] = 20,
+    offset: Annotated[int, Query(ge=0, description="skip this many first (next_offset continues)")] = 0,
+) -> dict[str, Any]:
+    grant.check(workspace_id)
+    page = await state.memories.list(
+        workspace_id=workspace_id, user_id=user_id, memory_type=memory_type, status=status, limit=limit, offset=offset
+    )
+    return page.to_dict()
+
+
+@router.get("/memories/{memory_id}", tags=["memories"], summary="One memory")
+async def get_memory(
+    memory_id: MemoryId, grant: Caller, state: State, workspace_id: Workspace = DEFAULT_WORKSPACE
+) -> dict[str, Any]:
+    grant.check(workspace_id)
+    return (await state.memories.get(memory_id, workspace_id=workspace_id)).to_record()
+
+
+@router.patch("/memories/{memory_id}", tags=["memories"], summary="Replace a memory's text")
+async def update_memory(memory_id: MemoryId, body: UpdateBody, grant: Caller, state: State) -> dict[str, Any]:
+    grant.check(body.workspace_id, write=True)
+    return (await state.memories.update(memory_id, body.content, workspace_id=body.workspace_id)).to_record()
+
+
+@router.delete("/memories/{memory_id}", tags=["memories"], summary="Delete a memory (its history records it)")
+async def delete_memory(
+    memory_id: MemoryId, grant: Caller, state: State, workspace_id: Workspace = DEFAULT_WORKSPACE
+) -> dict[str, Any]:
+    grant.check(workspace_id, write=True)
+    deleted = await state.memories.delete(memory_id, workspace_id=workspace_id)
+    if not deleted:
+        raise NotFoundError(f"no memory with id '{memory_id}' in workspace '{workspace_id}'")
+    return {"deleted": deleted}
+
+
+@router.get("/memories/{memory_id}/history", tags=["memories"], summary="What happened to a memory")
+async def memory_history(
+    memory_id: MemoryId,
+    grant: Caller,
+    state: State,
+    workspace_id: Workspace = DEFAULT_WORKSPACE,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
+) -> dict[str, Any]:
+    grant.check(workspace_id)
+    events = await state.memories.history(memory_id, workspace_id=workspace_id, limit=limit)
+    return {"memory_id": memory_id, "events": [e.model_dump(mode="json") for e in events]}
+
+
+@router.post("/search", tags=["search"], summary="Recall a user's memories for a query, best first")
+async def search(body: SearchBody, grant: Caller, state: State) -> dict[str, Any]:
+    grant.check(body.workspace_id)
+    _check_reads_only(state, body.flow)
+    result = await state.memories.search(
+        body.query, user_id=body.user_id, workspace_id=body.workspace_id, flow=body.flow, top_k=body.top_k,
+        timestamp=body.timestamp,
+    )  # fmt: skip
+    return result.to_dict(explain=body.explain)
+
+
+@router.post("/flows/{name}/run", tags=["flows"], summary="Run a configured flow")
+async def run_flow(
+    name: Annotated[str, Path(description="the flow (GET /v1/flows lists them)")],
+    body: RunBody,
+    grant: Caller,
+    state: State,
+) -> dict[str, Any]:
+    _known_flow(state, name)
+    named = body.inputs.get("workspace_id", body.workspace_id)
+    if named != body.workspace_id:
+        raise ConflictError(
+            f"inputs.workspace_id is {named!r} but workspace_id is {body.workspace_id!r}; give the workspace once"
+        )
+    grant.check(body.workspace_id, write=writes_memories(state.app, name))
+    _check_overrides(state.settings, body.op_params)
+    response = await run_in_workspace(
+        state.app, name, body.inputs, workspace_id=body.workspace_id, op_params=body.op_params
+    )
+    data = response.to_dict(trace=body.explain)
+    data["memories"] = [{**m.to_record(), "scores": dict(m.scores)} for m in response.memories]
+    return data
+
+
+@router.get("/flows", tags=["flows"], summary="The configured flows")
+async def list_flows(grant: Caller, state: State) -> dict[str, Any]:
+    flows = state.app.config.flow
+    return {
+        "flows": [
+            {"name": name, "description": flows[name].description, "writes": writes_memories(state.app, name)}
+            for name in sorted(flows)
+        ],
+        "run_overrides": list(state.settings.run_overrides),
+    }
+
+
+@router.delete("/users/{user_id}", tags=["forget"], summary="Forget a user: memories, message ledger, history")
+async def forget_user(
+    user_id: Annotated[str, Path(description="whose memories")],
+    grant: Caller,
+    state: State,
+    workspace_id: Annotated[str, Query(description="the tenant")],
+    dry_run: Annotated[bool, Query(description="only count what would be erased")] = False,
+) -> dict[str, Any]:
+    grant.check(workspace_id, write=not dry_run)
+    return (await state.memories.forget(workspace_id=workspace_id, user_id=user_id, dry_run=dry_run)).to_dict()
+
+
+@router.delete("/workspaces/{workspace_id}", tags=["forget"], summary="Forget a whole workspace")
+async def forget_workspace(
+    workspace_id: Annotated[str, Path(description="the tenant")],
+    grant: Caller,
+    state: State,
+    dry_run: Annotated[bool, Query(description="only count what would be erased")] = False,
+) -> dict[str, Any]:
+    grant.check(workspace_id, write=not dry_run)
+    return (await state.memories.forget(workspace_id=workspace_id, dry_run=dry_run)).to_dict()
+
+
+def _known_flow(state: ServerState, name: str) -> None:
+    if name not in state.app.config.flow:
+        raise NotFoundError(unknown("flow", name, state.app.config.flow))
+
+
+def _check_reads_only(state: ServerState, flow: str) -> None:
+    """Search runs retrieval flows only: a flow that writes memories is not a search."""
+    _known_flow(state, flow)
+    if writes_memories(state.app, flow):
+        raise InputError(Problem("flow", f"'{flow}' writes memories; search runs a retrieval flow (personal_retrieve)"))
+
+
+def _check_overrides(settings: Server, op_params: dict[str, dict[str, Any]]) -> None:
+    """Only the op params ``server.run_overrides`` lists (``op.param``, or ``op.*``) may change per request."""
+    allowed = set(settings.run_overrides)
+    refused = [
+        f"{op}.{param}"
+        for op, params in op_params.items()
+        for param in params
+        if f"{op}.{param}" not in allowed and f"{op}.*" not in allowed
+    ]
+    if refused:
+        why = f"may not be changed per request on this server ({one_of(allowed)}; server.run_overrides lists them)"
+        raise InputError([Problem(f"op_params.{path}", why) for path in refused])

@@ -1,0 +1,67 @@
+"""Starting the servers: ``flowmem serve`` (uvicorn) and ``flowmem mcp`` (stdio).
+
+Shutdown: on SIGTERM or Ctrl-C uvicorn stops accepting connections, lets the requests in flight
+finish (at most ``server.graceful_timeout`` seconds), then runs the app's lifespan end, which closes
+the store. A write the server acknowledged (answered 200) is therefore committed before the process
+exits; a write cut off by the grace period was never acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from loguru import logger
+
+from flowmem.app import App
+from flowmem.server.auth import Keyring, check_bind, is_loopback
+
+
+def serve(app: App, host: str | None = None, port: int | None = None) -> None:
+    """Serve ``app`` over HTTP until SIGTERM/SIGINT (blocking).
+
+    Raises:
+        ConfigError: A non-loopback ``host`` without API keys.
+    """
+    import uvicorn
+
+    from flowmem.server.app import create_app
+
+    settings = app.config.server
+    host = settings.host if host is None else host
+    port = settings.port if port is None else port
+    keyring = Keyring(settings.api_keys)
+    check_bind(host, keyring)
+    if keyring.open:
+        print(f"flowmem serve: no server.api_keys configured: loopback only ({host}), every workspace open "
+              "to anyone on this machine", file=sys.stderr)  # fmt: skip
+    elif not is_loopback(host):
+        print(f"flowmem serve: {len(settings.api_keys)} API keys; listening on {host} (use TLS in front of it "
+              "beyond a private network)", file=sys.stderr)  # fmt: skip
+    config = uvicorn.Config(
+        create_app(app),
+        host=host,
+        port=port,
+        timeout_graceful_shutdown=int(settings.graceful_timeout),
+        log_level="info",
+        access_log=False,  # paths and statuses only would be fine, but never risk a key in a logged query string
+        lifespan="on",
+        server_header=False,
+    )
+    uvicorn.Server(config).run()
+
+
+def serve_stdio(app: App, workspace_id: str, user_id: str | None) -> None:
+    """Serve the MCP tools over stdin/stdout for one workspace (and user), until stdin closes."""
+    from flowmem.server.mcp_tools import FixedScope, build_mcp
+
+    server = build_mcp(app, FixedScope(workspace_id, user_id))
+    logger.info("flowmem mcp: workspace {}, user {}", workspace_id, user_id or "(given per call)")
+
+    async def main() -> None:
+        try:
+            await server.run_stdio_async()
+        finally:
+            await app.aclose()
+
+    asyncio.run(main())
