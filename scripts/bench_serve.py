@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""`flowmem serve` under load: N concurrent clients, 90 % search / 10 % add, then a count check.
+
+Starts a real ``flowmem serve`` (a throwaway FLOWMEM_HOME, the offline local e5 embedder unless
+``--embedder hash``), seeds memories through the API, then runs ``--clients`` clients for ``--duration``
+seconds, each sending one request after another. Reports requests/s, searches/s, p50/p95/p99 per kind,
+errors (must be 0) and acknowledged adds missing afterwards (must be 0).
+
+``--sigterm-at S`` sends SIGTERM to the server S seconds into the run (the server drains and stops;
+requests after that fail to connect and were never acknowledged), restarts it on the same store and
+checks that every acknowledged add is there. ``--store elasticsearch`` uses ``--es-url`` (start a node
+with ``scripts/elasticsearch_node.py start --port 0``).
+
+The clients run in this process (one asyncio loop, httpx) on the same cores as the server; the report
+says what else was running (load average).
+
+    .venv/bin/python scripts/bench_serve.py                      # 16 clients, 60 s, local store
+    .venv/bin/python scripts/bench_serve.py --store elasticsearch --es-url http://127.0.0.1:9200
+    .venv/bin/python scripts/bench_serve.py --duration 30 --sigterm-at 15
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchlib import machine, percentiles
+
+from flowmem.testing.serve_process import ServeProcess
+
+TOPICS = ["cello", "Lisbon", "bees", "marathon", "sister Ann", "peanut allergy", "Rust", "night shifts",
+          "sailing", "the dentist", "a blue bicycle", "Kyoto", "sourdough", "chess club", "the new job",
+          "a cat named Miso"]  # fmt: skip
+QUESTIONS = ["what instrument do I play?", "where did I move?", "what pets do I have?", "what did I do last weekend?",
+             "who is my sister?", "what can't I eat?", "what am I learning?", "when do I work?"]  # fmt: skip
+
+
+def _config(args: argparse.Namespace, directory: Path) -> Path:
+    lines = [f"embedding_model:\n  default: {{backend: {args.embedder}}}"]
+    if args.store == "elasticsearch":
+        index = f"flowmem-bench-{uuid.uuid4().hex[:8]}"
+        lines.append(f"vector_store:\n  default:\n    backend: elasticsearch\n    params: {{hosts: '{args.es_url}', "
+                     f"index: {index}}}")  # fmt: skip
+    lines.append(f"server: {{request_timeout: 60, embedder_concurrency: {args.embedder_concurrency}}}")
+    path = directory / "bench.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+class Run:
+    def __init__(self) -> None:
+        self.latency: dict[str, list[float]] = {"search": [], "add": []}
+        self.errors: list[str] = []
+        self.unacknowledged = 0
+        self.acknowledged: set[str] = set()
+
+
+async def _client(url: str, users: int, deadline: float, run: Run, rng: random.Random, write_ratio: float) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        while time.monotonic() < deadline:
+            user = f"u{rng.randrange(users)}"
+            is_add = rng.random() < write_ratio
+            if is_add:
+                body = {"text": f"I {rng.choice(['like', 'tried', 'talked about'])} {rng.choice(TOPICS)} "
+                                f"({uuid.uuid4().hex[:10]})", "user_id": user}  # fmt: skip
+                path = "/v1/memories"
+            else:
+                body = {"query": rng.choice(QUESTIONS), "user_id": user}
+                path = "/v1/search"
+            started = time.perf_counter()
+            try:
+                response = await http.post(path, json=body)
+            except httpx.TransportError:
+                run.unacknowledged += 1  # the server is stopping or gone: nothing was acknowledged
+                await asyncio.sleep(0.05)
+                continue
+            elapsed = (time.perf_counter() - started) * 1000
+            if response.status_code != 200:
+                run.errors.append(f"{path} {response.status_code} {response.text[:200]}")
+                continue
+            run.latency["add" if is_add else "search"].append(elapsed)
+            if is_add:
+                run.acknowledged |= {a["memory_id"] for a in response.json()["actions"] if a["action"] != "skip"}
+
+
+async def _stored_ids(url: str) -> set[str]:
+    ids: set[str] = set()
+    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+        offset: int | None = 0
+        while offset is not None:
+            page = (await http.get("/v1/memories", params={"limit": 1000, "offset": offset})).json()
+            ids |= {m["memory_id"] for m in page["memories"]}
+            offset = page["next_offset"]
+    return ids
+
+
+async def _seed(url: str, users: int, per_user: int) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+        for u in range(users):
+            for i in range(per_user):
+                text = f"I {['like', 'tried', 'talked about'][i % 3]} {TOPICS[(u + i) % len(TOPICS)]} ({u}-{i})"
+                response = await http.post("/v1/memories", json={"text": text, "user_id": f"u{u}"})
+                response.raise_for_status()
+
+
+async def _load(args: argparse.Namespace, server: ServeProcess) -> tuple[Run, float]:
+    run = Run()
+    started = time.monotonic()
+    deadline = started + args.duration
+    clients = [
+        _client(server.url, args.users, deadline, run, random.Random(seed), args.write_ratio)
+        for seed in range(args.clients)
+    ]
+
+    async def stopper() -> None:
+        if args.sigterm_at is not None:
+            await asyncio.sleep(args.sigterm_at)
+            server.terminate()
+
+    await asyncio.gather(stopper(), *clients)
+    return run, time.monotonic() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
+    parser.add_argument("--write-ratio", type=float, default=0.1)
+    parser.add_argument("--users", type=int, default=8)
+    parser.add_argument("--seed-per-user", type=int, default=25, help="memories per user before the run")
+    parser.add_argument("--store", choices=["local", "elasticsearch"], default="local")
+    parser.add_argument("--es-url", default=os.environ.get("FLOWMEM_ES_URL", "http://127.0.0.1:9200"))
+    parser.add_argument("--embedder", choices=["local", "hash"], default="local")
+    parser.add_argument("--embedder-concurrency", type=int, default=1)
+    parser.add_argument("--sigterm-at", type=float, help="SIGTERM the server this many seconds into the run")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="flowmem-bench-serve-") as tmp:
+        directory = Path(tmp)
+        config = _config(args, directory)
+        server = ServeProcess(["-c", str(config)], home=directory / "home").start()
+        try:
+            asyncio.run(_seed(server.url, args.users, args.seed_per_user))
+            load_before = os.getloadavg()
+            run, elapsed = asyncio.run(_load(args, server))
+            if args.sigterm_at is not None:
+                server.wait(120)
+                server = ServeProcess(["-c", str(config)], home=directory / "home").start()
+            stored = asyncio.run(_stored_ids(server.url))
+        finally:
+            server.stop()
+            print(server.output()[-1500:] if "--verbose" in sys.argv else "", end="")
+
+    searches, adds = run.latency["search"], run.latency["add"]
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "load_average_before": [round(x, 2) for x in load_before],
+        "setup": {k: v for k, v in vars(args).items() if k != "json"},
+        "seconds": round(elapsed, 1),
+        "requests_per_s": round((len(searches) + len(adds)) / elapsed, 1),
+        "searches_per_s": round(len(searches) / elapsed, 1),
+        "adds_per_s": round(len(adds) / elapsed, 1),
+        "search_ms": percentiles(searches, 50, 95, 99) if len(searches) > 1 else {},
+        "add_ms": percentiles(adds, 50, 95, 99) if len(adds) > 1 else {},
+        "all_ms": percentiles(searches + adds, 50, 95, 99) if len(searches) + len(adds) > 1 else {},
+        "errors": len(run.errors),
+        "error_examples": run.errors[:3],
+        "unacknowledged_after_sigterm": run.unacknowledged,
+        "acknowledged_adds": len(run.acknowledged),
+        "acknowledged_adds_missing": len(run.acknowledged - stored),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        for key, value in report.items():
+            print(f"{key:>30}: {value}")
+    return 0 if report["errors"] == 0 and report["acknowledged_adds_missing"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
