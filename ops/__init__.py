@@ -1,6 +1,7 @@
 """flowmem's built-in ops, one module per op. Importing this package registers them all."""
 
 from . import (
+    append_memory_op,
     contra_repeat_op,
     extract_time_op,
     fuse_rerank_op,
@@ -15,6 +16,7 @@ from . import (
 )
 
 __all__ = [
+    "append_memory_op",
     "contra_repeat_op",
     "extract_time_op",
     "fuse_rerank_op",

@@ -1,4 +1,7 @@
-"""``flowmem eval locomo PATH``: evidence recall@k of a flow on LoCoMo, with an A/B baseline in the same run."""
+"""``flowmem eval locomo PATH``: evidence recall@k of a flow on LoCoMo, with an A/B baseline in the same run.
+
+``flowmem eval updates FILE|shipped``: what the write path stores after chats that change, repeat and date facts.
+"""
 
 from __future__ import annotations
 
@@ -36,6 +39,27 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     locomo.add_argument("-o", "--output", metavar="FILE", help="also write the JSON here")
     locomo.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (both runs)")
     locomo.set_defaults(handler=cmd_locomo)
+    updates = benchmarks.add_parser(
+        "updates", parents=[common], help="are superseded facts expired, event dates right, repeats merged?",
+        description="Send each scenario's chat through the write flow and check the user's memories after it: "
+        "stale-fact rate, wrongly-expired rate, event-date accuracy, duplicate rate and lost facts, per scenario "
+        "and overall, beside a baseline without contra_repeat_op (every new memory added). Scenario format and "
+        "matching rules: flowmem/eval/updates.py.",
+    )  # fmt: skip
+    updates.add_argument(
+        "path", metavar="FILE", help="scenarios (JSONL), or 'shipped' for the 57 that come with flowmem (CC0)"
+    )
+    updates.add_argument("--flow", default="personal_summary", help="the write flow (default personal_summary)")
+    updates.add_argument("--batch", type=int, default=50, help="messages per flow run, as ingest (default 50)")
+    updates.add_argument("--no-baseline", action="store_true", help="skip the baseline without contra_repeat_op")
+    updates.add_argument(
+        "--compare", nargs="+", action="extend", default=[], metavar="key=value",
+        help="also run the write flow with these overrides",
+    )  # fmt: skip
+    updates.add_argument("--json", action="store_true", help="print JSON (every scenario) instead of markdown")
+    updates.add_argument("-o", "--output", metavar="FILE", help="also write the JSON here")
+    updates.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (every run)")
+    updates.set_defaults(handler=cmd_updates)
 
 
 def cmd_locomo(args: argparse.Namespace) -> int:
@@ -79,4 +103,38 @@ def cmd_locomo(args: argparse.Namespace) -> int:
         with open(args.output, "w", encoding="utf-8") as handle:
             json.dump(report, handle, indent=2, ensure_ascii=False)
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else markdown(summaries, ks))
+    return 0
+
+
+def cmd_updates(args: argparse.Namespace) -> int:
+    from flowmem.eval.runner import stderr_progress
+    from flowmem.eval.updates import load, shipped_path
+    from flowmem.eval.updates_run import BASELINE_FLOW, UpdatesRun, UpdatesSpec, markdown, run_updates
+
+    if args.batch < 1:
+        raise InputError(Problem("--batch", f"must be at least 1, got {args.batch}"))
+    path = str(shipped_path()) if args.path == "shipped" else args.path
+    scenarios = load(path)
+    specs = [UpdatesSpec(args.flow, args.flow, tuple(args.overrides))]
+    if not args.no_baseline:
+        specs.append(UpdatesSpec("baseline (no contra_repeat_op)", BASELINE_FLOW, tuple(args.overrides)))
+    if args.compare:
+        specs.append(UpdatesSpec("compare", args.flow, (*args.overrides, *args.compare)))
+    progress = stderr_progress()
+
+    async def run_all() -> list[UpdatesRun]:
+        return [
+            await run_updates(scenarios, spec, config=args.config, plugins=args.plugin, batch=args.batch,
+                              progress=progress)
+            for spec in specs
+        ]  # fmt: skip
+
+    runs = asyncio.run(run_all())
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
+    report: dict[str, Any] = {"benchmark": "updates", "path": path, "runs": [run.to_dict() for run in runs]}
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            json.dump(report, handle, indent=2, ensure_ascii=False)
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else markdown(runs))
     return 0
