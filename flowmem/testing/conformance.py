@@ -24,6 +24,7 @@ from flowmem.errors import InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance_erase import EraseConformance
+from flowmem.testing.conformance_rules import RulesConformance
 from flowmem.testing.store_harness import DIMS, memory, unit
 from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -31,8 +32,9 @@ from flowmem.vector_store.filters import MemoryFilter
 __all__ = ["DIMS", "VectorStoreConformance", "memory", "unit"]
 
 
-class VectorStoreConformance(EraseConformance):
-    """Subclass and implement :meth:`open_store`. (Deletes and erasure: :class:`EraseConformance`.)"""
+class VectorStoreConformance(EraseConformance, RulesConformance):
+    """Subclass and implement :meth:`open_store`. (Deletes and erasure: :class:`EraseConformance`; filters,
+    widths and scope: :class:`RulesConformance`.)"""
 
     bulk_size = 10_000
 

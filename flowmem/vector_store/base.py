@@ -15,18 +15,38 @@ string (an id that breaks the rule is simply not there).
 
 from __future__ import annotations
 
-import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar, TypedDict
 
 import numpy as np
 
 from flowmem.backend import Backend, BackendKind
-from flowmem.errors import FlowmemError, InputError, Problem
+from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
+from flowmem.vector_store.rules import (
+    ID_RULE,
+    MAX_ID_LENGTH,
+    DimensionMismatchError,
+    ScopeError,
+    UnsupportedFilterError,
+    check_filter,
+    check_ids,
+    check_scope,
+    check_user,
+    check_width,
+    id_problem,
+    normalise,
+    one_width,
+    shown,
+)
+
+__all__ = [
+    "ID_RULE", "MAX_ID_LENGTH", "SHARED_STATS", "SIMILARITY", "DimensionMismatchError", "ForgetCounts", "Ledger",
+    "ScopeError", "UnsupportedFilterError", "VectorStore", "check_ids", "id_problem", "normalise",
+]  # fmt: skip
 
 SIMILARITY = "similarity"
 # The keys of stats() that say nothing about any tenant: an allow-list, so a new store-wide figure
@@ -35,14 +55,6 @@ SHARED_STATS = frozenset(
     {"backend", "path", "url", "server_version", "index", "index_exists", "dims", "similarity", "index_options",
      "history_index", "messages_index"}
 )  # fmt: skip
-# One id rule for every store. 256 characters fit every backend with room to spare: Elasticsearch
-# indexes ids as keywords, whose terms are capped at 32 766 UTF-8 bytes (it refused ~32 KB ids the
-# local store took); 256 characters are at most 1 KiB. Control characters (NUL, tab, newline, …)
-# and lone surrogates are refused: they cannot be shown on one line, a lone surrogate cannot be
-# encoded as UTF-8 at all, and stores would differ on them.
-MAX_ID_LENGTH = 256
-ID_RULE = f"1 to {MAX_ID_LENGTH} characters, none of them a control character (e.g. a uuid hex, or 'trip-2024')"
-_FORBIDDEN_IN_IDS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 # What a write marks memorized: (user id, message ids). A message is identified by (workspace, user, message id).
 Ledger = tuple[str, list[str]]
 
@@ -55,34 +67,19 @@ class ForgetCounts(TypedDict):
     history: int  # history events
 
 
-class ScopeError(FlowmemError):
-    """A call tried to leave its workspace (for example, writing a memory of another workspace)."""
-
-    exit_code = 2
-
-
-class DimensionMismatchError(FlowmemError):
-    """Vectors of a different width than the store holds."""
-
-    exit_code = 2
-
-
-def normalise(vectors: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit length (float32); zero rows stay zero."""
-    matrix = np.asarray(vectors, dtype=np.float32)
-    if matrix.ndim == 1:
-        matrix = matrix[None, :]
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    normalised: np.ndarray = matrix / norms
-    return normalised
-
-
 class VectorStore(Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
-    ``_search``, ``_iterate``, ``_count``, ``_forget`` and ``stats``."""
+    ``_search``, ``_iterate``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and declare ``filter_subjects``.
+
+    What every store must do alike happens here, before and after the backend's part: the scope
+    check of every call (and, where a read returns memories or events, dropping any of another
+    workspace), the id rule, the width rule (writes and query vectors against :meth:`_dims`), and
+    the filter check (a condition the backend cannot apply is refused, never ignored).
+    """
 
     kind: ClassVar[BackendKind] = "vector_store"
+    # What the backend's filters can test (filters.SUBJECT_TYPES); a condition on anything else is refused.
+    filter_subjects: ClassVar[frozenset[str]] = frozenset()
     _bulk_depth: int = 0
 
     @asynccontextmanager
@@ -113,10 +110,11 @@ class VectorStore(Backend):
             InputError: A memory has no vector, or two share an id.
             DimensionMismatchError: Vectors are not as wide as the store's.
         """
-        _check_scope(workspace_id)
+        check_scope(workspace_id)
         if not memories:
             return
-        await self._upsert(workspace_id, list(memories), self._vectors(workspace_id, memories))
+        vectors = await self._vectors(workspace_id, memories)
+        await self._upsert(workspace_id, list(memories), vectors)
 
     async def write(
         self,
@@ -154,22 +152,22 @@ class VectorStore(Backend):
             ScopeError: A memory or event of another workspace, or ``memorized`` without a user id.
             InputError: A memory id both in ``memories`` and in ``deleted``.
         """
-        _check_scope(workspace_id)
+        check_scope(workspace_id)
         for event in history:
             if event.workspace_id != workspace_id:
                 raise ScopeError(f"history event of workspace '{event.workspace_id}' written to '{workspace_id}'")
         check_ids("history event of memory", (event.memory_id for event in history))
         if memorized:
-            _check_user(user_id, "marking messages memorized")
+            check_user(user_id, "marking messages memorized")
             check_ids("message", memorized)
         doomed = list(dict.fromkeys(deleted))
         both = set(doomed).intersection(m.memory_id for m in memories)
         if both:
             why = "is both written and deleted in one write; write it or delete it"
-            raise InputError([Problem(f"memory {_shown(i)}", why) for i in sorted(both)])
+            raise InputError([Problem(f"memory {shown(i)}", why) for i in sorted(both)])
         if not (memories or history or memorized or doomed):
             return 0
-        vectors = self._vectors(workspace_id, memories) if memories else None
+        vectors = await self._vectors(workspace_id, memories) if memories else None
         ledger = (user_id, list(dict.fromkeys(memorized))) if memorized and user_id else None
         return await self._write(workspace_id, list(memories), vectors, list(history), ledger, doomed)
 
@@ -198,14 +196,16 @@ class VectorStore(Backend):
         Raises:
             ScopeError: No workspace, or an empty user id.
         """
-        _check_scope(workspace_id)
+        check_scope(workspace_id)
         if user_id is not None:
-            _check_user(user_id, "forgetting a user", id_rule=False)  # a target may be any text: no id rule
+            check_user(user_id, "forgetting a user", id_rule=False)  # a target may be any text: no id rule
+        # Counts cannot be post-filtered: the backends erase by workspace (and target), as the
+        # conformance suite proves (other workspaces and users keep everything).
         return await self._forget(workspace_id, user_id, dry_run)
 
     async def history(self, workspace_id: str, memory_id: str | None = None, limit: int = 1000) -> list[HistoryEvent]:
         """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
-        _check_scope(workspace_id)
+        check_scope(workspace_id)
         return [e for e in await self._history(workspace_id, memory_id, limit) if e.workspace_id == workspace_id]
 
     async def memorized(self, workspace_id: str, user_id: str, message_ids: Sequence[str]) -> set[str]:
@@ -216,13 +216,17 @@ class VectorStore(Backend):
         Raises:
             ScopeError: No workspace or no user id.
         """
-        _check_scope(workspace_id)
-        _check_user(user_id, "looking up memorized messages")
+        check_scope(workspace_id)
+        check_user(user_id, "looking up memorized messages")
         if not message_ids:
             return set()
-        return await self._memorized(workspace_id, user_id, list(dict.fromkeys(message_ids)))
+        asked = list(dict.fromkeys(message_ids))
+        # Bare ids carry no workspace or user to check here: the backends' own scoping (keys of
+        # (workspace, user, message)) is what conformance proves; the base keeps answers to ids asked.
+        return await self._memorized(workspace_id, user_id, asked) & set(asked)
 
-    def _vectors(self, workspace_id: str, memories: Sequence[Memory]) -> np.ndarray:
+    async def _vectors(self, workspace_id: str, memories: Sequence[Memory]) -> np.ndarray:
+        """The memories' unit vectors, after the scope, id and width rules."""
         check_ids("memory", (m.memory_id for m in memories))
         problems, seen = [], set()
         for memory in memories:
@@ -238,14 +242,12 @@ class VectorStore(Backend):
             seen.add(memory.memory_id)
         if problems:
             raise InputError(problems)
-        widths = {len(m.vector) for m in memories}
-        if len(widths) > 1:
-            raise DimensionMismatchError(f"one upsert mixes vectors of {sorted(widths)} dimensions")
+        check_width(self._place(), await self._dims(), one_width(m.vector for m in memories), "vectors")
         return normalise(np.stack([m.vector for m in memories]))
 
     async def get(self, workspace_id: str, ids: Sequence[str], *, with_vectors: bool = False) -> list[Memory]:
         """The memories with these ids in ``workspace_id``, in the order asked; unknown ids are skipped."""
-        _check_scope(workspace_id)
+        check_scope(workspace_id)
         if not ids:
             return []
         found = await self._get(workspace_id, list(dict.fromkeys(ids)), with_vectors)
@@ -253,17 +255,26 @@ class VectorStore(Backend):
 
     async def delete(self, workspace_id: str, ids: Sequence[str]) -> int:
         """Delete these ids from ``workspace_id``; returns how many existed there."""
+        # A write of deletes, scope-checked by write(). Its count cannot be post-filtered: every
+        # backend keys deletes by (workspace, id), which conformance's tenant isolation proves.
         return await self.write(workspace_id, deleted=ids)
 
     async def search(
         self, workspace_id: str, vector: Any, top_k: int, filters: MemoryFilter | None = None
     ) -> list[Memory]:
-        """The ``top_k`` memories most similar to ``vector``, best first, with ``scores["similarity"]``."""
-        _check_scope(workspace_id)
+        """The ``top_k`` memories most similar to ``vector``, best first, with ``scores["similarity"]``.
+
+        Raises:
+            DimensionMismatchError: ``vector`` is not as wide as the store's vectors.
+            UnsupportedFilterError: ``filters`` has a condition this store cannot apply.
+        """
+        check_scope(workspace_id)
+        filters = self._checked(filters)
+        query = normalise(np.asarray(vector, dtype=np.float32))[0]
+        check_width(self._place(), await self._dims(), len(query), "query vector")
         if top_k <= 0:
             return []
-        query = normalise(np.asarray(vector, dtype=np.float32))[0]
-        found = await self._search(workspace_id, query, top_k, filters or NO_FILTER)
+        found = await self._search(workspace_id, query, top_k, filters)
         return [m for m in found if m.workspace_id == workspace_id]
 
     async def iterate(
@@ -275,18 +286,32 @@ class VectorStore(Backend):
         with_vectors: bool = False,
     ) -> AsyncIterator[list[Memory]]:
         """Every matching memory of ``workspace_id``, in batches, ordered by (created_at, memory_id)."""
-        _check_scope(workspace_id)
+        check_scope(workspace_id)
+        checked = self._checked(filters)
         if batch_size <= 0:
             raise InputError(Problem("iterate", f"batch_size must be positive, got {batch_size}"))
-        async for batch in self._iterate(workspace_id, filters or NO_FILTER, batch_size, with_vectors):
+        async for batch in self._iterate(workspace_id, checked, batch_size, with_vectors):
             mine = [m for m in batch if m.workspace_id == workspace_id]
             if mine:
                 yield mine
 
     async def count(self, workspace_id: str, filters: MemoryFilter | None = None) -> int:
         """How many memories of ``workspace_id`` match."""
-        _check_scope(workspace_id)
-        return await self._count(workspace_id, filters or NO_FILTER)
+        check_scope(workspace_id)
+        # A number cannot be post-filtered: every backend counts inside the workspace (a key or a
+        # workspace term), which conformance proves against get/iterate of the same workspace.
+        return await self._count(workspace_id, self._checked(filters))
+
+    def _checked(self, filters: MemoryFilter | None) -> MemoryFilter:
+        """``filters`` (or none), after refusing conditions this store cannot apply."""
+        if filters is None:
+            return NO_FILTER
+        check_filter(self._place(), filters, self.filter_subjects)
+        return filters
+
+    def _place(self) -> str:
+        """The store as messages name it; backends add where it lives (a file, an index)."""
+        return f"vector_store '{self.name}'"
 
     async def stats(self) -> dict[str, Any]:
         """What the store holds: backend facts, dims, and memories per workspace."""
@@ -299,7 +324,7 @@ class VectorStore(Backend):
         where it lives, vector settings) plus ``workspace`` and its ``memories`` count. Store-wide
         figures (other workspaces' names and counts, totals, sizes, revisions) are left out.
         """
-        _check_scope(workspace_id)
+        check_scope(workspace_id)
         shared = {key: value for key, value in (await self.stats()).items() if key in SHARED_STATS}
         return {**shared, "workspace": workspace_id, "memories": await self.count(workspace_id)}
 
@@ -334,6 +359,10 @@ class VectorStore(Backend):
         if ledger is not None:
             await self._mark_memorized(workspace_id, *ledger)
         return existed
+
+    async def _dims(self) -> int | None:
+        """The width of the vectors the store holds; ``None`` while it holds none (the first write sets it)."""
+        raise NotImplementedError
 
     async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
         """Erase (or with ``dry_run`` count) the share of :meth:`forget`; ``user_id`` is checked or ``None``."""
@@ -370,49 +399,3 @@ class VectorStore(Backend):
 
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         raise NotImplementedError
-
-
-def _check_scope(workspace_id: str) -> None:
-    if not isinstance(workspace_id, str) or not workspace_id:
-        raise ScopeError(f"every store call needs a workspace id (a non-empty string), got {workspace_id!r}")
-
-
-def _check_user(user_id: str | None, doing: str, *, id_rule: bool = True) -> None:
-    # The message ledger is per user: without one, one user's "m1" would shadow another's.
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise ScopeError(f"{doing} needs a user id (a non-empty string), got {user_id!r}")
-    if id_rule:
-        check_ids("user", [user_id])
-
-
-def id_problem(value: str) -> str | None:
-    """What is wrong with ``value`` as an id (see :data:`ID_RULE`), or ``None`` when it is a valid id."""
-    if not value:
-        return "is empty"
-    if len(value) > MAX_ID_LENGTH:
-        return f"is {len(value)} characters long"
-    bad = _FORBIDDEN_IN_IDS.search(value)
-    if bad is not None:
-        char = bad.group()
-        what = "an unpaired surrogate" if "\ud800" <= char <= "\udfff" else "a control character"
-        return f"contains {what} (U+{ord(char):04X}) at position {bad.start()}"
-    return None
-
-
-def check_ids(kind: str, ids: Iterable[str]) -> None:
-    """Refuse ids that break :data:`ID_RULE`, naming each (shortened) and the rule.
-
-    Raises:
-        InputError: Some ids are invalid (every one is listed, up to 20).
-    """
-    problems = [Problem(f"{kind} id {_shown(i)}", f"{why}; an id is {ID_RULE}") for i in ids if (why := id_problem(i))]
-    if problems:
-        if len(problems) > 20:
-            problems = [*problems[:20], Problem("", f"… and {len(problems) - 20} more invalid ids")]
-        raise InputError(problems)
-
-
-def _shown(value: str) -> str:
-    # Ids too long to read, or holding characters a terminal would act on, are shown escaped and cut short.
-    text = repr(value[:40])
-    return text + (f"… ({len(value)} characters)" if len(value) > 40 else "")

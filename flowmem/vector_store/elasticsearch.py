@@ -83,10 +83,11 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_forget
 from flowmem.vector_store import es_query as q
-from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, ForgetCounts, Ledger, VectorStore
+from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.es_ledger import migrate_legacy_ledger
 from flowmem.vector_store.es_query import ElasticsearchStoreParams
 from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.rules import check_width
 
 if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch
@@ -159,6 +160,7 @@ class ElasticsearchStore(VectorStore):
 
     Params = ElasticsearchStoreParams
     params: ElasticsearchStoreParams
+    filter_subjects = frozenset(q.FILTER_FIELDS)
 
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)
@@ -170,7 +172,7 @@ class ElasticsearchStore(VectorStore):
         self._lock: asyncio.Lock | None = None
         self._version: str | None = None
         self._exists = False
-        self._dims: int | None = None
+        self._width: int | None = None
         self._similarity: str = self.params.similarity
         self._index_options: dict[str, Any] = dict(self.params.index_options)
         self._vectors_excluded = False  # the index keeps vectors out of `_source` (9.2+), see es_query.vectors_excluded
@@ -262,7 +264,7 @@ class ElasticsearchStore(VectorStore):
                 )
             )
         self._exists = True
-        self._dims = vector.get("dims")
+        self._width = vector.get("dims")
         self._similarity = vector.get("similarity", "cosine")
         self._index_options = vector.get("index_options", {})
         settings = await self._call(
@@ -271,17 +273,14 @@ class ElasticsearchStore(VectorStore):
             )
         )
         self._vectors_excluded = q.vectors_excluded(settings.body)
-        if self.params.dims is not None and self._dims is not None and self._dims != self.params.dims:
-            raise DimensionMismatchError(
-                f"Elasticsearch index '{self.index}' holds {self._dims}-dim vectors, "
-                f"but vector_store '{self.name}' is configured with dims={self.params.dims}"
-            )
+        if self.params.dims is not None:
+            check_width(self._place(), self._width, self.params.dims, f"vectors configured (dims={self.params.dims})")
         await self._add_missing_fields(props)
 
     async def _add_missing_fields(self, props: dict[str, Any]) -> None:
         # An index made by an older flowmem may lack fields added since; adding fields is always allowed.
         assert self._client is not None
-        wanted = q.properties(self._dims or 1, self._similarity, self._index_options)
+        wanted = q.properties(self._width or 1, self._similarity, self._index_options)
         missing = {k: v for k, v in wanted.items() if k not in props}
         if missing:
             await self._call(self._client.indices.put_mapping(index=self.index, properties=missing))
@@ -346,11 +345,12 @@ class ElasticsearchStore(VectorStore):
             await self._load_mapping()
         return self._exists
 
-    def _check_width(self, width: int, what: str) -> None:
-        if self._dims is not None and width != self._dims:
-            raise DimensionMismatchError(
-                f"Elasticsearch index '{self.index}' holds {self._dims}-dim vectors, got {what} of {width} dims"
-            )
+    def _place(self) -> str:
+        return f"vector_store '{self.name}' (Elasticsearch index '{self.index}' at {self.url})"
+
+    async def _dims(self) -> int | None:
+        await self._has_index()
+        return self._width
 
     # -- error translation ---------------------------------------------------------------------
     async def _call(self, request: Awaitable[T], index: str | None = None) -> T:
@@ -456,11 +456,12 @@ class ElasticsearchStore(VectorStore):
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
         await self._ready()
         width = vectors.shape[1]
-        if self._dims is None:
+        if self._width is None:
             if not self._exists:
                 await self._load_mapping(create_with=width)
-            self._dims = self._dims or width
-        self._check_width(width, "vectors")
+            self._width = self._width or width
+            # The base checked the width against no index; another process may have created it since.
+            check_width(self._place(), self._width, width, "vectors")
         zero = [m.memory_id for m, norm in zip(memories, np.linalg.norm(vectors, axis=1), strict=True) if norm == 0]
         if zero:
             why = f"has an all-zero vector, which similarity '{self._similarity}' cannot store"
@@ -518,7 +519,6 @@ class ElasticsearchStore(VectorStore):
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         if not await self._has_index():
             return []
-        self._check_width(len(query), "a query vector")
         if top_k > q.MAX_PAGE:
             raise InputError(Problem("search", f"top_k is at most {q.MAX_PAGE} on Elasticsearch, got {top_k}"))
         if not np.any(query):
@@ -700,7 +700,7 @@ class ElasticsearchStore(VectorStore):
             "server_version": self._version,
             "index": self.index,
             "index_exists": exists,
-            "dims": self._dims,
+            "dims": self._width,
             "similarity": self._similarity,
             "index_options": self._index_options,
             "memories": sum(workspaces.values()),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -19,16 +19,25 @@ from pydantic import Field, field_validator, model_validator
 from flowmem.backend import BackendParams
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.filters import NO_FILTER, PART_FIELDS, MemoryFilter, event_span
+from flowmem.vector_store.filters import PART_FIELDS, FilterSpec, MemoryFilter, event_span, second
+from flowmem.vector_store.rules import UnsupportedFilterError
 
 VECTOR_FIELD = "vector"
 # Indexed, never read back: times computed from a memory's fields so time-range filters are plain
 # `range` queries (message time from the msg_* parts; the event span, see filters.event_span).
 DERIVED_FIELD = "derived"
-TRANSLATED_FILTERS = frozenset(
-    {"target", "memory_type", "status", "parts", "created_after", "created_before", "source"}
-    | {"said_between", "happens_between"}
-)
+# The indexed field behind each filter subject (filters.SUBJECT_TYPES): what this store can filter on.
+# Time-part conditions test the part fields themselves; a span is two fields, `<name>_from` and `<name>_until`.
+FILTER_FIELDS: dict[str, str] = {
+    "target": "target",
+    "memory_type": "memory_type",
+    "status": "status",
+    "parts": "parts",
+    "created_at": "created_at",
+    "said_at": f"{DERIVED_FIELD}.said_at",
+    "event_span": f"{DERIVED_FIELD}.happens",
+    "source": "source",
+}
 # Similarities a `dense_vector` field may use, and how to turn its `_score` back into a cosine.
 SIMILARITIES = ("dot_product", "cosine", "l2_norm", "max_inner_product")
 # `index_options` types whose scores are approximate (quantised vectors) unless rescored with floats.
@@ -332,44 +341,45 @@ def iso(value: datetime) -> str:
 
 
 def filter_clauses(workspace_id: str, filters: MemoryFilter) -> list[dict[str, Any]]:
-    """The query clauses (ANDed, non-scoring) for a workspace scope plus a :class:`MemoryFilter`.
+    """The query clauses (ANDed, non-scoring) for a workspace scope plus a :class:`MemoryFilter`,
+    each condition built from its :class:`~flowmem.vector_store.filters.FilterSpec`.
 
-    The workspace term always comes first: no query this store sends lacks it.
+    The workspace term always comes first: no query this store sends lacks it. Time bounds go out
+    floored to the whole second, and ``x > t`` as ``x >= t + 1 s``: with the index's millisecond
+    dates that compares exactly as :meth:`MemoryFilter.matches` does (to the whole second).
 
     Raises:
-        NotImplementedError: The filter sets a condition this translation does not know (a field
-            added to :class:`MemoryFilter` later): failing beats silently ignoring it.
+        UnsupportedFilterError: A condition on a subject without a field here (the store base
+            refuses those first; this guards a caller that bypasses it).
     """
-    unknown = [
-        name
-        for name in type(filters).model_fields
-        if name not in TRANSLATED_FILTERS and getattr(filters, name) != getattr(NO_FILTER, name)
-    ]
-    if unknown:
-        raise NotImplementedError(f"the elasticsearch store cannot filter on {', '.join(sorted(unknown))} yet")
     clauses: list[dict[str, Any]] = [{"term": {"workspace_id": workspace_id}}]
-    for field in ("target", "memory_type", "status"):
-        values = getattr(filters, field)
-        if values is not None:
-            clauses.append({"terms": {field: list(values)}})
-    clauses.extend({"term": {name: value}} for name, value in filters.parts)
-    bounds: dict[str, str] = {}
-    if filters.created_after is not None:
-        bounds["gte"] = iso(filters.created_after)
-    if filters.created_before is not None:
-        bounds["lt"] = iso(filters.created_before)
-    if bounds:
-        clauses.append({"range": {"created_at": bounds}})
-    if filters.source is not None:
-        clauses.append({"term": {"source": filters.source}})
-    if filters.said_between is not None:
-        low, high = filters.said_between
-        clauses.append({"range": {f"{DERIVED_FIELD}.said_at": {"gte": iso(low), "lt": iso(high)}}})
-    if filters.happens_between is not None:  # the event span overlaps [low, high)
-        low, high = filters.happens_between
-        clauses.append({"range": {f"{DERIVED_FIELD}.happens_from": {"lt": iso(high)}}})
-        clauses.append({"range": {f"{DERIVED_FIELD}.happens_until": {"gt": iso(low)}}})
+    for _name, spec, value in filters.conditions():
+        clauses.extend(_condition(spec, value))
     return clauses
+
+
+def _condition(spec: FilterSpec, value: Any) -> list[dict[str, Any]]:
+    kind, field = spec.kind, FILTER_FIELDS.get(spec.subject)
+    if field is None:
+        raise UnsupportedFilterError(f"the elasticsearch store cannot filter on {spec.subject}")
+    if kind == "one_of":
+        return [{"terms": {field: list(value)}}]
+    if kind == "parts":
+        return [{"term": {name: part}} for name, part in value]
+    if kind == "contains":
+        return [{"term": {field: value}}]
+    if kind == "at_least":
+        return [{"range": {field: {"gte": iso(second(value))}}}]
+    if kind == "before":
+        return [{"range": {field: {"lt": iso(second(value))}}}]
+    if kind == "within":
+        return [{"range": {field: {"gte": iso(second(value[0])), "lt": iso(second(value[1]))}}}]
+    # overlaps: the span [from, until) overlaps [low, high): from < high and until > low
+    low, high = value
+    return [
+        {"range": {f"{field}_from": {"lt": iso(second(high))}}},
+        {"range": {f"{field}_until": {"gte": iso(second(low) + timedelta(seconds=1))}}},
+    ]
 
 
 def bool_query(workspace_id: str, filters: MemoryFilter) -> dict[str, Any]:

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from flowmem.schema.memory import MEMORY_TYPES, Memory
-from flowmem.vector_store.filters import PART_FIELDS, MemoryFilter, created_epoch, event_span
+from flowmem.vector_store.filters import PART_FIELDS, FilterSpec, MemoryFilter, created_epoch, event_span
 
 TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(MEMORY_TYPES)}
 STATUS_CODES = {"valid": 0, "expired": 1}
 PART_COLUMN = {name: i for i, name in enumerate(PART_FIELDS)}
 NO_TIME = -(2**62)  # "unknown" in the time columns: matches no range
+# What this index can filter on (the stores built on it declare these to the base's filter check).
+SUBJECTS = frozenset({"target", "memory_type", "status", "parts", "created_at", "said_at", "event_span", "source"})
 _parts = operator.attrgetter(*PART_FIELDS)
 
 
@@ -123,34 +126,55 @@ class WorkspaceIndex:
 
     # -- reading -------------------------------------------------------------------------------
     def mask(self, flt: MemoryFilter) -> np.ndarray:
-        """Rows that are alive and meet ``flt``."""
-        n = self.n
-        keep = self.alive[:n].copy()
-        if flt.target is not None:
-            codes = [self._target_codes[t] for t in flt.target if t in self._target_codes]
-            keep &= np.isin(self.target[:n], codes)
-        if flt.memory_type is not None:
-            keep &= np.isin(self.memory_type[:n], [TYPE_CODES[t] for t in flt.memory_type])
-        if flt.status is not None:
-            keep &= np.isin(self.status[:n], [STATUS_CODES[s] for s in flt.status])
-        for name, value in flt.parts:
-            keep &= self.parts[:n, PART_COLUMN[name]] == value
-        if flt.created_after is not None:
-            keep &= self.created[:n] >= created_epoch(flt.created_after)
-        if flt.created_before is not None:
-            keep &= self.created[:n] < created_epoch(flt.created_before)
-        if flt.said_between is not None:
-            low, high = (created_epoch(t) for t in flt.said_between)
-            said = self.times[:n, 0]
-            keep &= (said >= low) & (said < high)
-        if flt.happens_between is not None:
-            low, high = (created_epoch(t) for t in flt.happens_between)
-            keep &= (self.times[:n, 1] != NO_TIME) & (self.times[:n, 1] < high) & (self.times[:n, 2] > low)
-        if flt.source is not None:
-            wanted = flt.source
-            keep &= np.fromiter((wanted in s for s in self.sources[:n]), dtype=bool, count=n)
-        result: np.ndarray = keep
+        """Rows that are alive and meet ``flt`` (each condition as its :class:`FilterSpec` declares)."""
+        keep: np.ndarray = self.alive[: self.n].copy()
+        for _name, spec, value in flt.conditions():
+            keep &= self._condition(spec, value)
+        return keep
+
+    def _condition(self, spec: FilterSpec, value: Any) -> np.ndarray:
+        n, kind, subject = self.n, spec.kind, spec.subject
+        result: np.ndarray
+        if kind == "one_of":
+            codes = self._codes(subject)
+            result = np.isin(self._coded(subject)[:n], [codes[v] for v in value if v in codes])
+        elif kind == "parts":
+            result = np.ones(n, dtype=bool)
+            for name, part in value:
+                result &= self.parts[:n, PART_COLUMN[name]] == part
+        elif kind == "contains":
+            result = np.fromiter((value in row for row in self._lists(subject)[:n]), dtype=bool, count=n)
+        elif kind == "overlaps":
+            start, end = self._span(subject)
+            low, high = created_epoch(value[0]), created_epoch(value[1])
+            result = (start[:n] != NO_TIME) & (start[:n] < high) & (end[:n] > low)
+        else:  # the time kinds; unknown ("unknown" = NO_TIME) meets none of them
+            column = self._time(subject)[:n]
+            result = column != NO_TIME
+            if kind == "within":
+                result &= (column >= created_epoch(value[0])) & (column < created_epoch(value[1]))
+            elif kind == "at_least":
+                result &= column >= created_epoch(value)
+            else:  # before
+                result &= column < created_epoch(value)
         return result
+
+    # The columns behind each subject this index filters on (SUBJECTS); kinds pick them by the subject's type.
+    def _coded(self, subject: str) -> np.ndarray:
+        columns: dict[str, np.ndarray] = {"target": self.target, "memory_type": self.memory_type, "status": self.status}
+        return columns[subject]
+
+    def _codes(self, subject: str) -> dict[str, int]:
+        return {"target": self._target_codes, "memory_type": TYPE_CODES, "status": STATUS_CODES}[subject]
+
+    def _time(self, subject: str) -> np.ndarray:
+        return {"created_at": self.created, "said_at": self.times[:, 0]}[subject]
+
+    def _span(self, subject: str) -> tuple[np.ndarray, np.ndarray]:
+        return {"event_span": (self.times[:, 1], self.times[:, 2])}[subject]
+
+    def _lists(self, subject: str) -> list[tuple[str, ...]]:
+        return {"source": self.sources}[subject]
 
     def search(self, query: np.ndarray, top_k: int, flt: MemoryFilter) -> list[tuple[str, float]]:
         """``(memory_id, cosine)`` of the ``top_k`` best rows meeting ``flt``, best first."""

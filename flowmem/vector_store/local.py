@@ -33,7 +33,7 @@ from flowmem.schema.memory import Memory
 from flowmem.vector_store import local_check, local_forget
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
-from flowmem.vector_store.index import Row, WorkspaceIndex
+from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.local_db import FILE_NAME, LocalDB
 from flowmem.vector_store.paths import data_home
 
@@ -53,6 +53,7 @@ class LocalStore(VectorStore):
 
     Params = LocalStoreParams
     params: LocalStoreParams
+    filter_subjects = SUBJECTS
 
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)
@@ -60,6 +61,7 @@ class LocalStore(VectorStore):
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"flowmem-local-{name}")
         self._db: LocalDB | None = None
         self._indexes: dict[str, tuple[WorkspaceIndex, int]] = {}  # workspace → (index, revision it reflects)
+        self._width: int | None = None  # the file's vector width, once known (a file's width never changes)
 
     # -- plumbing ------------------------------------------------------------------------------
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -134,7 +136,6 @@ class LocalStore(VectorStore):
 
     def _search_sync(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         db = self._open()
-        db.check_dims(len(query), "query vector")
         index = self._index(workspace_id)
         if index is None:
             return []
@@ -166,6 +167,14 @@ class LocalStore(VectorStore):
         }
 
     # -- the VectorStore interface -------------------------------------------------------------
+    def _place(self) -> str:
+        return f"vector_store '{self.name}' ({self.directory / FILE_NAME})"
+
+    async def _dims(self) -> int | None:
+        if self._width is None:
+            self._width = await self._call(lambda: self._open().dims)
+        return self._width
+
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
         await self._write(workspace_id, memories, vectors, [], None, [])
 

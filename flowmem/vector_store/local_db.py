@@ -29,10 +29,11 @@ from flowmem.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import local_check
-from flowmem.vector_store.base import DimensionMismatchError, Ledger
+from flowmem.vector_store.base import Ledger
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
 from flowmem.vector_store.local_migrate import can_migrate, migrate
+from flowmem.vector_store.rules import check_width
 
 SCHEMA_VERSION = "2"  # 2: the message ledger is per user (see local_migrate)
 FILE_NAME = "memories.sqlite3"
@@ -171,14 +172,6 @@ class LocalDB:
         self._set_meta("revision", str(revision))
         return revision
 
-    def check_dims(self, width: int, what: str) -> None:
-        dims = self.dims
-        if dims is not None and dims != width:
-            raise DimensionMismatchError(
-                f"vector_store '{self.store_name}' ({self.path}) holds {dims}-dim vectors, got {width}-dim {what}; "
-                "use another directory for another embedding model"
-            )
-
     # -- writes --------------------------------------------------------------------------------
     def write(
         self,
@@ -244,7 +237,9 @@ class LocalDB:
         self, workspace_id: str, memories: list[Memory], rows: list[Row], vectors: np.ndarray, revision: int
     ) -> None:
         width = vectors.shape[1]
-        self.check_dims(width, "vectors")
+        # The store base checked the width already; another process may have given the file its
+        # first vectors since, so the rule is applied again inside the transaction that writes.
+        check_width(f"vector_store '{self.store_name}' ({self.path})", self.dims, width, "vectors")
         if self.dims is None:
             self._set_meta("dims", str(width))
         self.conn.executemany(

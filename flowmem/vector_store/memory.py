@@ -11,9 +11,9 @@ import numpy as np
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.base import SIMILARITY, DimensionMismatchError, ForgetCounts, Ledger, VectorStore
+from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
-from flowmem.vector_store.index import Row, WorkspaceIndex
+from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 
 # Above this many rows a search runs in a worker thread, so the event loop stays responsive.
 THREAD_THRESHOLD = 20_000
@@ -28,25 +28,22 @@ class MemoryStore(VectorStore):
     """Memories in a dict, vectors in a numpy index; gone when the process ends."""
 
     Params = MemoryStoreParams
+    filter_subjects = SUBJECTS
 
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)
         self._records: dict[str, dict[str, Memory]] = {}
         self._indexes: dict[str, WorkspaceIndex] = {}
-        self._dims: int | None = None
+        self._width: int | None = None  # set by the first write (the base checks every later one against it)
         self._events: dict[str, dict[str, HistoryEvent]] = {}
         self._memorized_ids: dict[tuple[str, str], set[str]] = {}  # (workspace, user) → message ids
 
-    def _check_dims(self, width: int) -> None:
-        if self._dims is None:
-            self._dims = width
-        elif width != self._dims:
-            raise DimensionMismatchError(
-                f"vector_store '{self.name}' holds {self._dims}-dim vectors, got {width}-dim ones"
-            )
+    async def _dims(self) -> int | None:
+        return self._width
 
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
-        self._check_dims(vectors.shape[1])
+        # No await between the base's width check and here, so no other write can set another width meanwhile.
+        self._width = self._width or vectors.shape[1]
         index = self._indexes.setdefault(workspace_id, WorkspaceIndex(vectors.shape[1]))
         records = self._records.setdefault(workspace_id, {})
         stored = [
@@ -76,10 +73,6 @@ class MemoryStore(VectorStore):
         index = self._indexes.get(workspace_id)
         if index is None:
             return []
-        if self._dims is not None and len(query) != self._dims:
-            raise DimensionMismatchError(
-                f"vector_store '{self.name}' holds {self._dims}-dim vectors, got a {len(query)}-dim query"
-            )
         if index.n > THREAD_THRESHOLD:
             hits = await asyncio.to_thread(index.search, query, top_k, filters)
         else:
@@ -111,8 +104,7 @@ class MemoryStore(VectorStore):
         ledger: Ledger | None,
         deleted: list[str],
     ) -> int:
-        if memories and vectors is not None:
-            self._check_dims(vectors.shape[1])  # before anything changes: all or nothing
+        if memories and vectors is not None:  # widths were checked by the base: all of it happens, or none
             await self._upsert(workspace_id, memories, vectors)
         await self._record_history(workspace_id, history)
         existed = await self._delete(workspace_id, deleted)
@@ -158,7 +150,7 @@ class MemoryStore(VectorStore):
     async def stats(self) -> dict[str, Any]:
         return {
             "backend": "memory",
-            "dims": self._dims,
+            "dims": self._width,
             "workspaces": {ws: len(index) for ws, index in sorted(self._indexes.items()) if len(index)},
         }
 

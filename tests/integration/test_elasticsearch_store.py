@@ -29,7 +29,7 @@ from flowmem.testing.conformance import DIMS, VectorStoreConformance, memory, un
 from flowmem.vector_store import es_query
 from flowmem.vector_store.base import DimensionMismatchError, VectorStore, normalise
 from flowmem.vector_store.elasticsearch import BulkWriteError, ElasticsearchStore
-from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.filters import SUBJECT_TYPES, MemoryFilter
 from flowmem.vector_store.local import LocalStore
 from tests.integration.conftest import delete_index
 
@@ -528,8 +528,9 @@ def test_mapping_covers_every_stored_memory_field() -> None:
     mapped = set(es_query.properties(DIMS, "dot_product", {"type": "hnsw"}))
     stored = {*Memory(workspace_id="w", content="x").to_record(), es_query.VECTOR_FIELD, es_query.DERIVED_FIELD}
     assert mapped == stored
-    # and every filter condition is translated (a new MemoryFilter field must not be silently ignored)
-    assert set(MemoryFilter.model_fields) == es_query.TRANSLATED_FILTERS
+    # and every subject a filter condition can test has a field (the store base refuses any other)
+    assert set(es_query.FILTER_FIELDS) == set(SUBJECT_TYPES) >= {s.subject for s in MemoryFilter.FIELDS.values()}
+    assert ElasticsearchStore.filter_subjects == set(SUBJECT_TYPES)
 
 
 def test_history_and_ledger_mappings_cover_every_stored_field() -> None:
