@@ -145,18 +145,22 @@ class TestElasticsearchSpecifics:
 
     def test_partial_bulk_failure_names_the_failed_ids_and_keeps_the_rest(self) -> None:
         ws = f"ws-{uuid.uuid4().hex[:8]}"
-        # Valid for flowmem, rejected by Elasticsearch: msg_year does not fit the mapping's integer.
-        batch = [memory(ws, "good-1", 1), memory(ws, "bad-year", 2, msg_year=2**40), memory(ws, "good-2", 3)]
+        # Valid for flowmem, refused by Elasticsearch itself: Lucene indexes no term over 32 766 bytes,
+        # and a keyword is one term.
+        immense = "k" * 40_000
+        batch = [memory(ws, "good-1", 1), memory(ws, "bad-keyword", 2, keywords=[immense]), memory(ws, "good-2", 3)]
 
         async def case(store: ElasticsearchStore) -> None:
             with pytest.raises(BulkWriteError) as caught:
                 await store.upsert(ws, batch)
             error = caught.value
-            assert set(error.failures) == {"bad-year"}
+            assert set(error.failures) == {"bad-keyword"}
             assert error.succeeded == 2
-            assert "bad-year" in str(error) and "out of range" in str(error)
+            assert "bad-keyword" in str(error) and "immense term" in str(error)
+            assert immense not in str(error)  # the reason is cut short, not the whole document
             assert error.exit_code == 1
-            assert [m.memory_id for m in await store.get(ws, ["good-1", "bad-year", "good-2"])] == ["good-1", "good-2"]
+            ids = ["good-1", "bad-keyword", "good-2"]
+            assert [m.memory_id for m in await store.get(ws, ids)] == ["good-1", "good-2"]
             assert await store.count(ws) == 2
 
         self.run(case, bulk_chunk_size=2)  # the failure is in the first of two chunks
