@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from flowmem.schema.memory import Memory, MemoryType, Message
 from flowmem.scoring.lexical import words
 from flowmem.timeexpr import extract_all
-from flowmem.timeexpr.model import ExtractedTime, canonical_parts
+from flowmem.timeexpr.model import ExtractedTime
 
 
 def derived_id(workspace_id: str, user_id: str, message_id: str, index: int) -> str:
@@ -70,40 +69,17 @@ def memory_from_message(
     return with_event_time(memory, message.content, said)
 
 
-_FUTURE = re.compile(
-    r"\b(will|won't|'ll|going to|gonna|want to|wanna|plan(?:ning)? to|hope to|about to|can't wait|upcoming|"
-    r"coming up|flying|leaving|booked|scheduled)\b|要|想|打算|准备|计划|将|会",
-    re.I,
-)
-_PAST_WORDS = re.compile(r"\b(last|ago|yesterday|previous|earlier)\b|上|前|昨|去年|之前", re.I)
-_WEEKDAY = re.compile(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|周|星期|礼拜", re.I)
-
-
 def event_time(text: str, said: datetime) -> ExtractedTime | None:
     """The first time ``text`` names, relative to when it was said.
 
-    The rules read a bare name ("in June", "on Friday", 五月) as its latest occurrence, right for
-    questions about the past; a message that speaks of a plan ("we want to do Tam in June") means
-    the next one, so there the occurrence moves forward a week (weekdays, weekends) or a year.
+    The same resolver as queries (:func:`flowmem.timeexpr.extract_all`), with the tense read from
+    the message's words: "the talk on Saturday we went to" is the Saturday before, "I'm giving the
+    talk on Saturday" the coming one, and neutral wording the nearer one ("the talk on Saturday",
+    said on a Wednesday, is three days ahead rather than four back). "Friday the 28th" is the
+    nearest 28th that is a Friday in that direction.
     """
-    found = extract_all(text, said)
-    if not found:
-        return None
-    when = found[0]
-    if when.end <= said and _FUTURE.search(text) and not _PAST_WORDS.search(when.expression):
-        step = timedelta(days=7) if _WEEKDAY.search(when.expression) else None
-        start = when.start + step if step else _next_year(when.start)
-        end = when.end + step if step else _next_year(when.end)
-        parts = canonical_parts(when.granularity, start)
-        when = when.model_copy(update={"start": start, "end": end, "parts": parts})
-    return when
-
-
-def _next_year(value: datetime) -> datetime:
-    try:
-        return value.replace(year=value.year + 1)
-    except ValueError:  # 29 February
-        return value.replace(year=value.year + 1, day=28)
+    found = extract_all(text, said, lean="neutral")
+    return found[0] if found else None
 
 
 def with_event_time(memory: Memory, text: str, said: datetime) -> Memory:

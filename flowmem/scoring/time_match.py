@@ -16,8 +16,7 @@ that happened that weekend, whenever they were said.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
+from flowmem.schema.event_span import event_span
 from flowmem.schema.memory import Memory
 from flowmem.schema.timeparts import UNKNOWN
 from flowmem.timeexpr.model import ExtractedTime
@@ -27,7 +26,7 @@ def time_match(memory: Memory, query_time: ExtractedTime) -> tuple[bool, str]:
     """``(matched, why)`` for one memory; ``why`` is a short human-readable reason."""
     start, end = query_time.start, query_time.end
     if memory.event_start is not None or _parts_agree(memory, query_time):
-        span = _event_span(memory)
+        span = event_span(memory, partial=True)
         if span is not None and span[0] < end and start < span[1]:
             explicit = memory.event_start is not None
             if explicit or span[1] - span[0] <= end - start:
@@ -49,21 +48,3 @@ def _parts_agree(memory: Memory, query_time: ExtractedTime) -> bool:
             return False
         equal += 1
     return equal > 0
-
-
-def _event_span(memory: Memory) -> tuple[datetime, datetime] | None:
-    if memory.event_start is not None:
-        end = memory.event_end if memory.event_end is not None else memory.event_start + timedelta(days=1)
-        return memory.event_start, max(end, memory.event_start + timedelta(seconds=1))
-    year, month, day, hour = memory.event_year, memory.event_month, memory.event_day, memory.event_hour
-    try:
-        if UNKNOWN in (year,):
-            return None
-        if month == UNKNOWN:
-            return datetime(year, 1, 1), datetime(year + 1, 1, 1)
-        if day == UNKNOWN:
-            return datetime(year, month, 1), datetime(year + month // 12, month % 12 + 1, 1)
-        first = datetime(year, month, day, max(hour, 0))
-        return first, first + (timedelta(hours=1) if hour != UNKNOWN else timedelta(days=1))
-    except ValueError:
-        return None

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-Granularity = Literal["hour", "day", "week", "weekend", "month", "season", "year"]
+Granularity = Literal["hour", "day", "week", "weekend", "month", "season", "year", "range"]
 Season = Literal["spring", "summer", "autumn", "winter"]
 SEASON_START_MONTH: dict[Season, int] = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}
 
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    """A half-open time range ``[start, end)`` and the unit it spans."""
+    """A half-open time range ``[start, end)`` and the unit it spans ("range": from one to another)."""
 
     start: datetime
     end: datetime

@@ -4,16 +4,23 @@
    "May 5th" over "May"); equal lengths go to the earlier one, then to the earlier rule.
 2. :func:`compose` merges neighbours separated only by a connector (spaces, "at", "on", "of",
    "'s", 的 …) when they describe one time ("last week" + "on Friday", 昨天 + 下午三点), then
-   resolves every mention and drops the pieces that mean nothing alone.
+   resolves every mention (bare names by the tense at their place) and drops the pieces that
+   mean nothing alone.
+3. :func:`join_ranges` makes one range of two expressions joined by "to"/"until"/"-"/到/至
+   ("from the 3rd to the 7th", "Monday to Wednesday", 3号到7号): the second is placed on or
+   after the first (so "the 7th" is that month's, "Wednesday" that week's), and a piece that
+   means nothing alone ("the 7th") counts inside a range.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.mention import Mention, merge, resolve
+from flowmem.timeexpr.tense import TenseReader
 
 
 def select(mentions: list[Mention]) -> list[Mention]:
@@ -28,21 +35,60 @@ def select(mentions: list[Mention]) -> list[Mention]:
     return kept
 
 
-def compose(mentions: list[Mention], text: str, connector: re.Pattern[str], today: date) -> list[tuple[Mention, Span]]:
-    """Merge adjacent mentions, resolve them, and keep those that stand on their own."""
+def compose(
+    mentions: list[Mention],
+    text: str,
+    connector: re.Pattern[str],
+    today: date,
+    tense: TenseReader,
+    range_joint: re.Pattern[str] | None = None,
+) -> list[tuple[Mention, Span]]:
+    """Merge adjacent mentions, resolve them, and keep those that stand on their own.
+
+    ``range_joint`` matches what joins the two ends of a range (``None``: no ranges).
+    """
     merged: list[Mention] = []
     for mention in mentions:
         if merged and connector.fullmatch(text, merged[-1].end, mention.start):
-            combined = merge(merged[-1], mention, today)
+            combined = merge(merged[-1], mention, today, tense.at(merged[-1].start))
             if combined is not None:
                 merged[-1] = combined
                 continue
         merged.append(mention)
     found: list[tuple[Mention, Span]] = []
-    for mention in merged:
+    index = 0
+    while index < len(merged):
+        mention = merged[index]
+        index += 1
+        if range_joint is not None and index < len(merged):
+            joined = join_ranges(mention, merged[index], text, range_joint, today, tense)
+            if joined is not None:
+                found.append(joined)
+                index += 1
+                continue
         if not mention.standalone:
             continue
-        span = resolve(mention, today)
+        span = resolve(mention, today, tense.at(mention.start))
         if span is not None:
             found.append((mention, span))
     return found
+
+
+def join_ranges(
+    first: Mention, second: Mention, text: str, joint: re.Pattern[str], today: date, tense: TenseReader
+) -> tuple[Mention, Span] | None:
+    """One range from two mentions joined by ``joint``, or ``None`` when they are not a range."""
+    found = joint.fullmatch(text, first.end, second.start)
+    if found is None:
+        return None
+    if found.group().strip().lower() == "and" and not text[: first.start].rstrip().lower().endswith("between"):
+        return None  # "and" joins a range only after "between"
+    start = resolve(first, today, tense.at(first.start))
+    if start is None:
+        return None
+    end = resolve(second, start.start.date(), "future")
+    if end is None or end.end <= start.start:
+        return None
+    if first.standalone and not second.standalone and second.tod is not None and second.day is None:
+        return None  # "Friday to 3" is no range
+    return replace(first, end=second.end, standalone=True), Span(start.start, end.end, "range")

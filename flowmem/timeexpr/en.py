@@ -2,11 +2,17 @@
 
 Readings chosen where English is ambiguous (the Chinese rules follow the same ones where they apply):
 
-- **Unmodified names are past-biased** (memory questions are about the past): "on Friday" /
-  "Friday" is the latest Friday on or before today; "in March" the latest March up to and
-  including the current month; "May 5th" the latest 5 May on or before today; "summer" the latest
-  summer that has begun; "the weekend" the latest weekend that has begun (the current one on a
-  Saturday or Sunday).
+- **Unmodified names follow the tense** (:mod:`flowmem.timeexpr.pick`). Past, and neutral
+  wording in a query (memory questions are about the past): "on Friday" / "Friday" is the latest
+  Friday on or before today; "in March" the latest March up to and including the current month;
+  "May 5th" the latest 5 May on or before today; "summer" the latest summer that has begun; "the
+  weekend" the latest weekend that has begun (the current one on a Saturday or Sunday). Future
+  ("we're meeting on Friday"): the first on or after today. Neutral in a message: the nearer.
+  "Friday the 28th" is a 28th that is a Friday, in that direction.
+- **Holidays** ("Christmas", "Memorial Day weekend", "Lunar New Year's Eve"): see
+  :mod:`flowmem.timeexpr.holidays` (their rules are in :mod:`flowmem.timeexpr.holiday_rules`).
+- **Ranges**: "from the 3rd to the 7th", "Monday to Wednesday", "between May 3 and May 7",
+  "May 3-7", "3pm to 5pm" are one range from the start of the first to the end of the second.
 - **"last"/"next" + weekday are the closest ones**: "last Monday" is the latest Monday strictly
   before today (on a Wednesday: two days ago), "next Friday" the first Friday strictly after
   today. "this Friday" is the Friday of the current ISO week, past or future.
@@ -54,28 +60,30 @@ _WEEKDAYS: dict[str, int] = {
     "thursday": 4, "thurs": 4, "thur": 4, "thu": 4, "friday": 5, "fri": 5,
     "saturday": 6, "sat": 6, "sunday": 7, "sun": 7,
 }  # fmt: skip
-_MONTHS: dict[str, int] = {
+MONTHS: dict[str, int] = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
     "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
     "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
     "december": 12, "dec": 12,
 }  # fmt: skip
 _FULL_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} | {
-    name for name in _MONTHS if len(name) > 4 or name in ("june", "july")
+    name for name in MONTHS if len(name) > 4 or name in ("june", "july")
 }
 _WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_YEAR = r"(?:1[89]\d\d|2[01]\d\d)"
+MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+YEAR = r"(?:1[89]\d\d|2[01]\d\d)"
 
 Direction = Literal["last", "this", "next", "coming"]
-_MODIFIER = r"this\s+past|this\s+coming|the\s+coming|last|next|this|coming|past|previous|following"
+MODIFIER = r"this\s+past|this\s+coming|the\s+coming|last|next|this|coming|past|previous|following"
 _DIRECTIONS: dict[str, Direction] = {
     "this past": "last", "last": "last", "past": "last", "previous": "last",
     "this": "this", "next": "next", "following": "next",
     "this coming": "coming", "the coming": "coming", "coming": "coming",
 }  # fmt: skip
 
-_PREPOSITION_BEFORE = re.compile(r"(?:\b(?:in|on|at|during|over|around|about|throughout)\s+)?(?:\bthe\s+)?$", _I)
+_PREPOSITION_BEFORE = re.compile(
+    r"(?:\b(?:in|on|at|during|over|around|about|throughout|from|between)\s+)?(?:\bthe\s+)?$", _I
+)
 _CONTEXT_BEFORE = re.compile(
     r"\b(?:in|on|at|during|over|since|until|till|by|of|from|through|throughout|early|mid|late|the|before|after"
     r"|around|this|last|next|past|coming)[\s-]+$",
@@ -98,7 +106,7 @@ def _after(pattern: re.Pattern[str], ctx: Context, start: int) -> bool:
     return pattern.search(ctx.text, max(0, start - 24), start) is not None
 
 
-def _direction(text: str | None) -> Direction | None:
+def direction_of(text: str | None) -> Direction | None:
     return _DIRECTIONS[" ".join(text.lower().split())] if text else None
 
 
@@ -159,12 +167,12 @@ def _at_hour(match: re.Match[str], ctx: Context) -> Mention | None:
 
 # --- weekdays, weeks, weekends, months, years ----------------------------------------------
 
-_WEEKDAY_RE = re.compile(rf"\b(?:(?P<mod>{_MODIFIER})\s+)?(?P<wd>{_WEEKDAY})(?P<plural>s)?\b", _I)
+_WEEKDAY_RE = re.compile(rf"\b(?:(?P<mod>{MODIFIER})\s+)?(?P<wd>{_WEEKDAY})(?P<plural>s)?\b", _I)
 
 
 def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
     name = match["wd"].lower()
-    direction = _direction(match["mod"])
+    direction = direction_of(match["mod"])
     if match["plural"]:
         return None  # "on Fridays" is a habit, not a date
     if name not in _FULL_NAMES and direction is None:
@@ -186,7 +194,7 @@ def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
 
 
 _UNIT_RE = re.compile(
-    rf"\b(?:(?P<mod>{_MODIFIER})\s+(?P<unit>week|weekend|month|year)"
+    rf"\b(?:(?P<mod>{MODIFIER})\s+(?P<unit>week|weekend|month|year)"
     r"|(?:the\s+)?(?P<unit2>week|weekend|month|year)\s+(?P<far>before\s+last|after\s+next)"
     r"|(?P<weekend>weekend))\b",
     _I,
@@ -195,11 +203,11 @@ _UNIT_RE = re.compile(
 
 def _unit(match: re.Match[str], ctx: Context) -> Mention | None:
     if match["weekend"]:
-        return Mention(match.start(), match.end(), anchor=_recent_weekend(ctx.today))
+        return Mention(match.start(), match.end(), weekend=True)
     if match["far"]:
         unit, offset = match["unit2"].lower(), -2 if match["far"].lower().startswith("before") else 2
     else:
-        direction = _direction(match["mod"])
+        direction = direction_of(match["mod"])
         unit = match["unit"].lower()
         if match["mod"].lower() == "past" and unit != "weekend":
             return None  # "the past week" is a rolling window, not a calendar week
@@ -207,11 +215,6 @@ def _unit(match: re.Match[str], ctx: Context) -> Mention | None:
         if unit == "weekend" and direction == "coming":
             return Mention(match.start(), match.end(), anchor=_coming_weekend(ctx.today))
     return Mention(match.start(), match.end(), anchor=_offset_span(unit, offset, ctx))
-
-
-def _recent_weekend(today: date) -> Span:
-    # The latest weekend that has begun: this ISO week's on Saturday/Sunday, else the previous one.
-    return cal.weekend_span(today if today.isoweekday() >= 6 else today - timedelta(days=7))
 
 
 def _coming_weekend(today: date) -> Span:
@@ -259,8 +262,8 @@ def _count(match: re.Match[str], ctx: Context) -> Mention | None:
 
 
 _MONTH_DAY = re.compile(
-    rf"\b(?P<mon>{_MONTH})\.?\s+(?:the\s+)?(?P<d>{EN_DAY_OF_MONTH})\b(?:,?\s+(?P<y>{_YEAR})\b)?"
-    rf"|\b(?P<d2>{EN_DAY_OF_MONTH})\s+(?:of\s+)?(?P<mon2>{_MONTH})\b\.?(?:,?\s+(?P<y2>{_YEAR})\b)?",
+    rf"\b(?P<mon>{MONTH})\.?\s+(?:the\s+)?(?P<d>{EN_DAY_OF_MONTH})\b(?:,?\s+(?P<y>{YEAR})\b)?"
+    rf"|\b(?P<d2>{EN_DAY_OF_MONTH})\s+(?:of\s+)?(?P<mon2>{MONTH})\b\.?(?:,?\s+(?P<y2>{YEAR})\b)?",
     _I,
 )
 
@@ -270,7 +273,7 @@ def _month_day(match: re.Match[str], ctx: Context) -> Mention | None:
     day = en_number(day_text)
     if day is None or not 1 <= day <= 31:
         return None
-    month = _MONTHS[name.lower()]
+    month = MONTHS[name.lower()]
     lowercase_may = name == "may" and match["mon"] is not None and day_text.isdigit() and not year
     if lowercase_may and not _after(_CONTEXT_BEFORE, ctx, match.start()):
         return None  # "may 2 people join?"
@@ -279,12 +282,12 @@ def _month_day(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), month=month, day=day)
 
 
-_MONTH_RE = re.compile(rf"\b(?:(?P<mod>{_MODIFIER})\s+)?(?P<mon>{_MONTH})\b\.?(?:,?\s+(?:of\s+)?(?P<y>{_YEAR})\b)?", _I)
+_MONTH_RE = re.compile(rf"\b(?:(?P<mod>{MODIFIER})\s+)?(?P<mon>{MONTH})\b\.?(?:,?\s+(?:of\s+)?(?P<y>{YEAR})\b)?", _I)
 
 
 def _month(match: re.Match[str], ctx: Context) -> Mention | None:
     name = match["mon"].lower()
-    month, direction = _MONTHS[name], _direction(match["mod"])
+    month, direction = MONTHS[name], direction_of(match["mod"])
     if match["y"]:
         return Mention(match.start(), match.end(), anchor=cal.month_span(int(match["y"]), month))
     if direction is None:
@@ -311,7 +314,7 @@ def _ordinal_day(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), day=en_number(match["d"]), standalone=standalone)
 
 
-_YEAR_RE = re.compile(rf"\b(?:in|during|of|throughout|year)\s+(?:the\s+year\s+)?(?P<y>{_YEAR})\b(?![-/.:]\d)", _I)
+_YEAR_RE = re.compile(rf"\b(?:in|during|of|throughout|year)\s+(?:the\s+year\s+)?(?P<y>{YEAR})\b(?![-/.:]\d)", _I)
 
 
 def _year(match: re.Match[str], ctx: Context) -> Mention | None:
@@ -319,8 +322,8 @@ def _year(match: re.Match[str], ctx: Context) -> Mention | None:
 
 
 _SEASON_RE = re.compile(
-    rf"\b(?:(?P<mod>{_MODIFIER})\s+)?(?P<s>spring|summer|autumn|fall|winter)(?P<plural>s)?\b"
-    rf"(?:\s+(?:of\s+)?(?P<y>{_YEAR})\b)?",
+    rf"\b(?:(?P<mod>{MODIFIER})\s+)?(?P<s>spring|summer|autumn|fall|winter)(?P<plural>s)?\b"
+    rf"(?:\s+(?:of\s+)?(?P<y>{YEAR})\b)?",
     _I,
 )
 
@@ -328,7 +331,7 @@ _SEASON_RE = re.compile(
 def _season(match: re.Match[str], ctx: Context) -> Mention | None:
     word = match["s"].lower()
     season: Season = "autumn" if word == "fall" else word  # type: ignore[assignment]
-    direction = _direction(match["mod"])
+    direction = direction_of(match["mod"])
     if match["plural"]:
         return None
     if match["y"]:
@@ -371,8 +374,8 @@ RULES: tuple[Rule, ...] = (
     Rule("en_weekday", _WEEKDAY_RE, _weekday, frozenset(_WEEKDAYS)),
     Rule("en_unit", _UNIT_RE, _unit, frozenset({"week", "weekend", "month", "year"})),
     Rule("en_count", _COUNT_RE, _count, _UNIT_WORDS),
-    Rule("en_month_day", _MONTH_DAY, _month_day, frozenset(_MONTHS)),
-    Rule("en_month", _MONTH_RE, _month, frozenset(_MONTHS)),
+    Rule("en_month_day", _MONTH_DAY, _month_day, frozenset(MONTHS)),
+    Rule("en_month", _MONTH_RE, _month, frozenset(MONTHS)),
     Rule("en_ordinal_day", _ORDINAL_DAY, _ordinal_day, _DIGITS),
     Rule("en_year", _YEAR_RE, _year, _DIGITS),
     Rule("en_season", _SEASON_RE, _season, frozenset({"spring", "summer", "autumn", "fall", "winter"})),
@@ -380,5 +383,5 @@ RULES: tuple[Rule, ...] = (
 TRIGGER_WORDS: frozenset[str] = frozenset().union(*(rule.triggers or () for rule in RULES)) - {DIGIT}
 """Every word some English rule needs (the keyword gate's vocabulary)."""
 
-CONNECTOR = r"(?:[\s,]|\b(?:at|on|in|of|the|during|around|about)\b|['’]s\b)*"
+CONNECTOR = r"(?:[\s,]|\b(?:at|on|in|of|the|during|around|about|from)\b|['’]s\b)*"
 """What may stand between two mentions of one time ("yesterday at 3pm", "Friday of last week")."""

@@ -7,6 +7,12 @@ longest non-overlapping matches → neighbours merged ("last week" + "Friday", �
 (:mod:`flowmem.timeexpr.fallback`). A query costs a few dozen microseconds; dateparser runs only
 for ``05/06/2023``-style dates.
 
+Tense: a bare name ("on Saturday", "the 28th", "in June", 周六, "Christmas") is the occurrence the
+tense points to (:mod:`flowmem.timeexpr.pick`). By default it is read from the words of the clause
+the expression stands in (:mod:`flowmem.timeexpr.tense`) and neutral wording leans past, as people
+ask a memory about what happened; messages pass ``lean="neutral"`` (the nearest occurrence), and a
+caller that knows the tense passes ``tense``.
+
 Language: ``None`` detects it (CJK characters → Chinese, plus English when there are Latin
 letters too; else English); ``"en"``/``"zh"`` restricts the rules to that language. The
 readings of ambiguous expressions are documented in :mod:`flowmem.timeexpr.en` and
@@ -21,13 +27,14 @@ from datetime import datetime
 from typing import Literal
 
 from flowmem.schema.timeparts import wall_clock
-from flowmem.timeexpr import common, en, fallback, zh
+from flowmem.timeexpr import common, en, fallback, holiday_rules, ranges, zh
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.compose import compose, select
 from flowmem.timeexpr.gate import has_time_words
 from flowmem.timeexpr.mention import DIGIT, Context, Mention, Rule
 from flowmem.timeexpr.model import ExtractedTime, canonical_parts
 from flowmem.timeexpr.numerals import normalize_width
+from flowmem.timeexpr.tense import Tense, TenseReader
 
 Language = Literal["en", "zh"]
 
@@ -35,19 +42,28 @@ _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
+_EN_RULES = en.RULES + holiday_rules.EN_RULES + ranges.EN_RULES
+_ZH_RULES = zh.RULES + holiday_rules.ZH_RULES
 _RULES: dict[tuple[Language, ...], tuple[Rule, ...]] = {
-    ("en",): common.RULES + en.RULES,
-    ("zh",): common.RULES + zh.RULES,
-    ("zh", "en"): common.RULES + zh.RULES + en.RULES,
+    ("en",): common.RULES + _EN_RULES,
+    ("zh",): common.RULES + _ZH_RULES,
+    ("zh", "en"): common.RULES + _ZH_RULES + _EN_RULES,
 }
 _CONNECTORS: dict[tuple[Language, ...], re.Pattern[str]] = {
     ("en",): re.compile(en.CONNECTOR, re.IGNORECASE),
     ("zh",): re.compile(zh.CONNECTOR),
     ("zh", "en"): re.compile(rf"(?:{en.CONNECTOR}|{zh.CONNECTOR})*", re.IGNORECASE),
 }
+_RANGE_JOINTS: dict[tuple[Language, ...], re.Pattern[str]] = {
+    ("en",): re.compile(ranges.EN_JOINT, re.IGNORECASE),
+    ("zh",): re.compile(ranges.ZH_JOINT),
+    ("zh", "en"): re.compile(rf"{ranges.EN_JOINT}|{ranges.ZH_JOINT}", re.IGNORECASE),
+}
 
 
-def extract_time(text: str, now: datetime, language: Language | None = None) -> ExtractedTime | None:
+def extract_time(
+    text: str, now: datetime, language: Language | None = None, *, tense: Tense | None = None, lean: Tense = "past"
+) -> ExtractedTime | None:
     """The first time expression in ``text``, resolved against ``now``; ``None`` when there is none.
 
     Args:
@@ -55,21 +71,29 @@ def extract_time(text: str, now: datetime, language: Language | None = None) -> 
         now: The reference time ("yesterday" is the day before it); an aware datetime keeps its
             wall-clock time.
         language: ``"en"``, ``"zh"``, or ``None`` to detect it (a mixed text tries both).
+        tense: ``"past"``, ``"future"`` or ``"neutral"`` for every bare name, or ``None`` to read
+            it from the words around each one.
+        lean: What neutral wording means: ``"past"`` (queries), ``"neutral"`` (the nearest
+            occurrence: messages) or ``"future"``.
 
     Returns:
         The first expression in text order, with its parts, range and granularity.
     """
-    found = extract_all(text, now, language)
+    found = extract_all(text, now, language, tense=tense, lean=lean)
     return found[0] if found else None
 
 
-def extract_all(text: str, now: datetime, language: Language | None = None) -> list[ExtractedTime]:
+def extract_all(
+    text: str, now: datetime, language: Language | None = None, *, tense: Tense | None = None, lean: Tense = "past"
+) -> list[ExtractedTime]:
     """Every time expression in ``text``, in text order (a message may mention several).
 
     Args:
         text: A query or a chat message.
         now: The reference time.
         language: ``"en"``, ``"zh"``, or ``None`` to detect it.
+        tense: The tense of every bare name, or ``None`` to read it (see :func:`extract_time`).
+        lean: What neutral wording means (see :func:`extract_time`).
 
     Returns:
         The expressions found; empty when the text has no time words.
@@ -79,10 +103,10 @@ def extract_all(text: str, now: datetime, language: Language | None = None) -> l
     reference = wall_clock(now)
     normalized = normalize_width(text)
     languages = _languages(normalized, language)
-    found = _find(normalized, reference, languages)
+    found = _find(normalized, reference, languages, TenseReader(normalized, tense, lean))
     return [
         ExtractedTime(
-            parts=canonical_parts(span.granularity, span.start),
+            parts=canonical_parts(span.granularity, span.start, span.end),
             start=span.start,
             end=span.end,
             expression=text[start:end],
@@ -100,9 +124,12 @@ def _languages(text: str, language: Language | None) -> tuple[Language, ...]:
     return ("zh", "en") if _LATIN.search(text) else ("zh",)
 
 
-def _find(text: str, now: datetime, languages: tuple[Language, ...]) -> list[tuple[int, int, Span]]:
+def _find(
+    text: str, now: datetime, languages: tuple[Language, ...], tense: TenseReader | None = None
+) -> list[tuple[int, int, Span]]:
     """``(start, end, span)`` of every expression, ungated (the gate is checked by the caller)."""
-    ctx = Context(text=text, now=now, today=now.date())
+    tense = tense if tense is not None else TenseReader(text, None, "past")
+    ctx = Context(text=text, now=now, today=now.date(), tense=tense)
     mentions: list[Mention] = []
     words = trigger_words(text)
     for rule in _RULES[languages]:
@@ -115,7 +142,8 @@ def _find(text: str, now: datetime, languages: tuple[Language, ...]) -> list[tup
                 mention = None  # no such date (30 February) or out of the calendar's range
             if mention is not None:
                 mentions.append(_with_preposition(mention, text, languages))
-    found = [(m.start, m.end, span) for m, span in compose(select(mentions), text, _CONNECTORS[languages], ctx.today)]
+    composed = compose(select(mentions), text, _CONNECTORS[languages], ctx.today, tense, _RANGE_JOINTS[languages])
+    found = [(m.start, m.end, span) for m, span in composed]
     for match in fallback.CANDIDATE.finditer(text) if DIGIT in words else ():
         if any(match.start() < end and start < match.end() for start, end, _ in found):
             continue

@@ -4,7 +4,8 @@ It runs on every query before anything else, so it is a set lookup of the text's
 precompiled regex searches. It is a superset of what the rules of :mod:`flowmem.timeexpr.en` and
 :mod:`flowmem.timeexpr.zh` can match (a property test checks that): a false positive costs one run
 of the rules, a false negative loses the time of the query. The English vocabulary is the union of
-the words the English rules are triggered by; every Chinese rule needs one of the characters below;
+the words the English rules (holidays and ranges too) are triggered by; every Chinese rule needs
+one of the characters below;
 the numeric patterns cover the rules that work on digits (3pm, 15:00, 2023-05-05, the 5th, in 2023).
 """
 
@@ -12,8 +13,12 @@ from __future__ import annotations
 
 import re
 
-from flowmem.timeexpr.en import TRIGGER_WORDS
+from flowmem.timeexpr import holiday_rules, ranges
+from flowmem.timeexpr.en import TRIGGER_WORDS as _EN_WORDS
+from flowmem.timeexpr.mention import DIGIT
 from flowmem.timeexpr.numerals import normalize_width
+
+TRIGGER_WORDS = _EN_WORDS.union(*(rule.triggers or () for rule in holiday_rules.EN_RULES + ranges.EN_RULES)) - {DIGIT}
 
 _WORD = re.compile(r"[a-z]+")
 _NUMERIC = re.compile(
@@ -21,7 +26,8 @@ _NUMERIC = re.compile(
     r"|\d-[a-z]{3}-\d|(?<!\d)(?:1[89]|2[01])\d\d(?!\d)",
     re.IGNORECASE,
 )
-_ZH = re.compile(r"[天日号號周週期拜月年点點时時午晚早晨夜季钟鐘]|[今昨明]儿")
+# The last characters cover the holiday names (元旦, 春节, 除夕, 元宵, 中秋, 重阳, 国庆, 圣诞, 五一).
+_ZH = re.compile(r"[天日号號周週期拜月年点點时時午晚早晨夜季钟鐘节節夕宵秋阳陽庆慶旦诞誕]|[今昨明]儿|五一")
 
 
 def has_time_words(text: str, language: str | None = None) -> bool:

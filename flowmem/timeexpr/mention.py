@@ -5,9 +5,11 @@ A rule turns one regex match into a :class:`Mention`. Some mentions are complete
 or day of the month without a year ("March", 5号), a season ("summer"), a time of day ("at 3pm",
 下午). Adjacent mentions merge ("last week" + "Friday", 去年 + 五月, "yesterday" + "at 3pm") and
 :func:`resolve` turns the result into a :class:`~flowmem.timeexpr.calendar.Span`. Pieces left
-without a neighbour fall back to their past-biased default (see :mod:`flowmem.timeexpr.calendar`),
-except mentions marked not ``standalone``, which are too ambiguous on their own ("at 3", "the 5th",
-"morning") and are dropped.
+without a neighbour become the occurrence the tense at their place points to (see
+:mod:`flowmem.timeexpr.pick` and :mod:`flowmem.timeexpr.tense`; queries lean past), except mentions
+marked not ``standalone``, which are too ambiguous on their own ("at 3", "the 5th", "morning") and
+are dropped. A weekday beside a day of the month ("Friday the 28th", "Friday, May 10") picks the
+date where both hold.
 
 Clock hours. "3pm", "15:00", "03:00" and 下午三点 are unambiguous. A bare hour ("at 3",
 "3 o'clock", 三点) from 1 to 5 is read as afternoon (15:00–17:00), 6 to 12 as written: in
@@ -25,7 +27,9 @@ from datetime import date, datetime
 from typing import Literal
 
 from flowmem.timeexpr import calendar as cal
+from flowmem.timeexpr import holidays, pick
 from flowmem.timeexpr.calendar import Season, Span
+from flowmem.timeexpr.tense import Tense, TenseReader
 
 PartOfDay = Literal["early", "morning", "noon", "afternoon", "evening"]
 PART_HOURS: dict[PartOfDay, tuple[int, int]] = {
@@ -95,6 +99,9 @@ class Mention:
     tod: TimeOfDay | None = None
     standalone: bool = True
     explicit: bool = False  # the anchor is a calendar date as written, so a weekday beside it is redundant
+    holiday: str | None = None  # a key of flowmem.timeexpr.holidays, its year still to place
+    long_weekend: bool = False  # the holiday's long weekend ("Memorial Day weekend"), not its day
+    weekend: bool = False  # a bare "weekend"/周末, its week still to place
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +111,7 @@ class Context:
     text: str
     now: datetime
     today: date
+    tense: TenseReader
 
 
 Builder = Callable[[re.Match[str], Context], "Mention | None"]
@@ -126,28 +134,40 @@ class Rule:
     triggers: frozenset[str] | None = None
 
 
-def resolve(mention: Mention, today: date) -> Span | None:
+def resolve(mention: Mention, today: date, tense: Tense = "past") -> Span | None:
     """The range a mention denotes, or ``None`` when its pieces do not fit together.
 
-    Pieces that name no real date (30 February, a year past 9999) resolve to ``None`` too.
+    ``tense`` says which occurrence a bare name means (see :mod:`flowmem.timeexpr.pick`). Pieces
+    that name no real date (30 February, a year past 9999) resolve to ``None`` too.
     """
     try:
-        return _resolve(mention, today)
+        return _resolve(mention, today, tense)
     except (ValueError, OverflowError):
         return None
 
 
-def _resolve(mention: Mention, today: date) -> Span | None:
+def _resolve(mention: Mention, today: date, tense: Tense) -> Span | None:
     base = mention.anchor
-    if mention.month is not None or mention.day is not None:
+    if mention.holiday is not None:
+        if mention.month is not None or mention.day is not None or mention.season is not None:
+            return None
+        base = _place_holiday(base, mention.holiday, mention.long_weekend, today, tense)
+        if mention.weekday is not None and base is not None:
+            base = _place_weekday(base, mention.weekday, True, today, tense)
+    elif mention.weekend:
+        if base is not None or mention.season is not None or mention.month is not None or mention.day is not None:
+            return None
+        base = pick.weekend(today, tense)
+        if mention.weekday is not None:
+            base = _place_weekday(base, mention.weekday, False, today, tense)
+    elif mention.month is not None or mention.day is not None:
         if mention.season is not None:
             return None
-        # A weekday beside a date ("Friday, May 10") adds nothing, so it is not checked.
-        base = _place_date(base, mention.month, mention.day, today)
+        base = _place_date(base, mention.month, mention.day, mention.weekday, today, tense)
     elif mention.weekday is not None:
-        base = _place_weekday(base, mention.weekday, mention.explicit, today)
+        base = _place_weekday(base, mention.weekday, mention.explicit, today, tense)
     elif mention.season is not None:
-        base = _place_season(base, mention.season, today)
+        base = _place_season(base, mention.season, today, tense)
     elif base is None and mention.tod is not None:
         base = cal.day_span(today)
     if base is None or mention.tod is None:
@@ -157,13 +177,15 @@ def _resolve(mention: Mention, today: date) -> Span | None:
     return mention.tod.apply(base.start.date())
 
 
-def merge(left: Mention, right: Mention, today: date) -> Mention | None:
+def merge(left: Mention, right: Mention, today: date, tense: Tense = "past") -> Mention | None:
     """One mention from two adjacent ones, or ``None`` when they do not describe one time."""
     if left.anchor is not None and right.anchor is not None:
         return None
     if (left.weekday is not None and right.weekday is not None) or (left.season and right.season):
         return None
     if (left.month is not None and right.month is not None) or (left.day is not None and right.day is not None):
+        return None
+    if (left.holiday and right.holiday) or (left.weekend and right.weekend):
         return None
     tod = _merge_tod(left.tod, right.tod)
     if tod is False:
@@ -178,8 +200,11 @@ def merge(left: Mention, right: Mention, today: date) -> Mention | None:
         season=left.season or right.season,
         tod=tod,
         explicit=left.explicit or right.explicit,
+        holiday=left.holiday or right.holiday,
+        long_weekend=left.long_weekend or right.long_weekend,
+        weekend=left.weekend or right.weekend,
     )
-    return merged if resolve(merged, today) is not None else None
+    return merged if resolve(merged, today, tense) is not None else None
 
 
 def _merge_tod(left: TimeOfDay | None, right: TimeOfDay | None) -> TimeOfDay | Literal[False] | None:
@@ -193,13 +218,14 @@ def _merge_tod(left: TimeOfDay | None, right: TimeOfDay | None) -> TimeOfDay | L
     return replace(hour_side, part=part_side.part)
 
 
-def _place_date(base: Span | None, month: int | None, day: int | None, today: date) -> Span | None:
+def _place_date(
+    base: Span | None, month: int | None, day: int | None, weekday: int | None, today: date, tense: Tense
+) -> Span | None:
     if base is None:
         if day is None:
             assert month is not None
-            return cal.month_span(cal.month_on_or_before(today, month), month)
-        found = cal.date_on_or_before(today, month, day)
-        return cal.day_span(found) if found is not None else None
+            return pick.month(today, month, tense) if weekday is None else None
+        return pick.day_of_month(today, month, day, weekday, tense)
     if base.granularity == "year":
         if month is None:
             return None
@@ -210,9 +236,9 @@ def _place_date(base: Span | None, month: int | None, day: int | None, today: da
     return None
 
 
-def _place_weekday(base: Span | None, weekday: int, explicit: bool, today: date) -> Span | None:
+def _place_weekday(base: Span | None, weekday: int, explicit: bool, today: date, tense: Tense) -> Span | None:
     if base is None:
-        return cal.day_span(cal.weekday_on_or_before(today, weekday))
+        return pick.weekday(today, weekday, tense)
     if base.granularity in ("week", "weekend"):
         return cal.day_span(cal.weekday_in_week(base.start.date(), weekday))
     if base.granularity == "day" and explicit:
@@ -220,9 +246,20 @@ def _place_weekday(base: Span | None, weekday: int, explicit: bool, today: date)
     return None
 
 
-def _place_season(base: Span | None, season: Season, today: date) -> Span | None:
+def _place_season(base: Span | None, season: Season, today: date, tense: Tense) -> Span | None:
     if base is None:
-        return cal.season_span(season, cal.season_started_on_or_before(today, season))
+        return pick.season(today, season, tense)
     if base.granularity == "year":
         return cal.season_span(season, base.start.year)
+    return None
+
+
+def _place_holiday(base: Span | None, key: str, long_weekend: bool, today: date, tense: Tense) -> Span | None:
+    def on(year: int) -> Span | None:
+        return holidays.long_weekend_of(key, year) if long_weekend else holidays.day_of(key, year)
+
+    if base is None:
+        return pick.yearly(today, on, tense)
+    if base.granularity == "year":
+        return on(base.start.year)
     return None

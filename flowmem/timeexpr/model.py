@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from flowmem.schema.timeparts import TimePart, WallClock
 
-Granularity = Literal["hour", "day", "week", "weekend", "month", "season", "year"]
+Granularity = Literal["hour", "day", "week", "weekend", "month", "season", "year", "range"]
 
 
-def canonical_parts(granularity: Granularity, start: datetime) -> dict[TimePart, int]:
-    """The parts that name a range of ``granularity`` beginning at ``start``.
+def canonical_parts(granularity: Granularity, start: datetime, end: datetime | None = None) -> dict[TimePart, int]:
+    """The parts that name a range of ``granularity`` beginning at ``start`` (and ending at ``end``).
 
     hour → year, month, day, hour; day (or a part of one) → year, month, day; week and weekend →
     the ISO year and ISO week of their Monday; month → year, month; season and year → year (a
-    winter's year is the year of its December).
+    winter's year is the year of its December); range ("from the 3rd to the 7th") → the year, and
+    the month when the whole range lies in one month (it needs ``end``).
     """
+    if granularity == "range":
+        last = (end or start + timedelta(microseconds=1)) - timedelta(microseconds=1)
+        same_month = (last.year, last.month) == (start.year, start.month)
+        return {"year": start.year, "month": start.month} if same_month else {"year": start.year}
     if granularity in ("week", "weekend"):
         iso = start.isocalendar()
         return {"year": iso[0], "week": iso[1]}

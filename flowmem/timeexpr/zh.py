@@ -5,9 +5,13 @@ Readings (see :mod:`flowmem.timeexpr.en` for the shared ones):
 - 上/这/本/下 + 周/星期/礼拜 count ISO weeks: 上周三 is the Wednesday of the previous ISO week,
   下周五 the Friday of the next; 上上周 two weeks back. 周末 alone is the latest weekend that
   has begun, 上周末 the weekend of the previous ISO week.
-- Bare names are past-biased: 周三/星期三 is the latest Wednesday on or before today, 五月 the
-  latest May up to the current month, 5号 the latest 5th on or before today, 夏天 the latest
-  summer that has begun.
+- Bare names follow the tense (:mod:`flowmem.timeexpr.pick`); past, and neutral wording in a
+  query: 周三/星期三 is the latest Wednesday on or before today, 五月 the latest May up to the
+  current month, 5号 the latest 5th on or before today, 夏天 the latest summer that has begun,
+  周末 the latest weekend that has begun; future (要, 会, 打算…) the first on or after today;
+  neutral in a message the nearer. 周五28号 is a 28th that is a Friday.
+- Holidays (春节, 除夕, 中秋, 母亲节…): :mod:`flowmem.timeexpr.holidays`; ranges (3号到7号,
+  周一至周三): :mod:`flowmem.timeexpr.ranges`.
 - 去年/今年/明年 + month or season place it in that calendar year (去年夏天 = summer of last
   year; 去年冬天 = December of last year to February); 今年冬天 and 这个冬天 are the current
   winter in January or February.
@@ -135,9 +139,7 @@ _WEEKEND_RE = re.compile(rf"(?:{_NOT_AFTER_PART}{_MODIFIER}(?:个|個)?)?(?:周�
 
 def _weekend(match: re.Match[str], ctx: Context) -> Mention | None:
     if match["mod"] is None:
-        # The latest weekend that has begun: this week's on Saturday/Sunday, else last week's.
-        latest = ctx.today if ctx.today.isoweekday() >= 6 else ctx.today - timedelta(days=7)
-        return Mention(match.start(), match.end(), anchor=cal.weekend_span(latest))
+        return Mention(match.start(), match.end(), weekend=True)  # which one: by tense (flowmem.timeexpr.pick)
     return Mention(match.start(), match.end(), anchor=cal.weekend_span(_in_week(match, ctx)))
 
 

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from flowmem.schema.event_span import event_span as event_span  # re-exported: the stores import it from here
 from flowmem.schema.memory import EVENT_PARTS, MSG_PARTS, MemoryStatus, MemoryType
 from flowmem.schema.timeparts import WallClock
 from flowmem.suggest import unknown
@@ -179,17 +180,6 @@ def created_epoch(value: datetime) -> int:
     (as :func:`second` puts it) and an index column compares exactly as :meth:`MemoryFilter.matches` does.
     """
     return (value.replace(microsecond=0) - _EPOCH) // timedelta(seconds=1)
-
-
-def event_span(memory: Any) -> tuple[datetime, datetime] | None:
-    """When a memory's event happens: its range, else the day (hour) its ``event_*`` parts name."""
-    if memory.event_start is not None:
-        end = memory.event_end if memory.event_end is not None else memory.event_start + timedelta(days=1)
-        return memory.event_start, max(end, memory.event_start + timedelta(seconds=1))
-    start = memory.event_time
-    if start is None:
-        return None
-    return start, start + (timedelta(hours=1) if memory.event_hour >= 0 else timedelta(days=1))
 
 
 def second(value: datetime) -> datetime:

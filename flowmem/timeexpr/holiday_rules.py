@@ -1,0 +1,57 @@
+"""The rules that find holiday names (:mod:`flowmem.timeexpr.holidays`) in English and Chinese text.
+
+A bare name becomes a mention still to place (the tense picks the occurrence; a neighbouring year
+places it: "Christmas last year", 去年春节, 2023年中秋); a modified or dated English name is placed
+at once: "last Christmas" (the latest before today), "next Easter" (the first after today), "this
+Christmas" (this year's), "Christmas 2023". "… weekend" is the long weekend around the holiday.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from flowmem.timeexpr import en, holidays
+from flowmem.timeexpr.calendar import Span
+from flowmem.timeexpr.mention import Context, Mention, Rule
+
+_EN = re.compile(
+    rf"\b(?:(?P<mod>{en.MODIFIER})\s+)?(?:{holidays.EN_NAMES})(?P<weekend>\s+(?:long\s+)?weekend)?\b"
+    rf"(?:,?\s+(?P<y>{en.YEAR})\b)?",
+    re.IGNORECASE,
+)
+_ZH = re.compile(holidays.ZH_NAMES)
+
+
+def _occurrences(key: str, long_weekend: bool) -> Callable[[int], Span | None]:
+    if long_weekend:
+        return lambda year: holidays.long_weekend_of(key, year)
+    return lambda year: holidays.day_of(key, year)
+
+
+def _en_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
+    key, long_weekend = holidays.holiday_key(match), match["weekend"] is not None
+    if key == "labour_day_cn" and match.group(key).startswith("may"):
+        return None  # "may day" in lower case is rarely the holiday
+    on, direction, today = _occurrences(key, long_weekend), en.direction_of(match["mod"]), ctx.today
+    candidates: list[Span | None]
+    if match["y"]:
+        candidates = [on(int(match["y"]))]
+    elif direction is None:
+        return Mention(match.start(), match.end(), holiday=key, long_weekend=long_weekend)
+    elif direction == "this":
+        candidates = [on(today.year)]
+    elif direction == "last":
+        candidates = [s for s in (on(today.year), on(today.year - 1)) if s is not None and s.start.date() < today]
+    else:
+        candidates = [s for s in (on(today.year), on(today.year + 1)) if s is not None and s.start.date() > today]
+    anchor = candidates[0] if candidates else None
+    return Mention(match.start(), match.end(), anchor=anchor, explicit=True) if anchor is not None else None
+
+
+def _zh_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
+    return Mention(match.start(), match.end(), holiday=holidays.holiday_key(match))
+
+
+EN_RULES: tuple[Rule, ...] = (Rule("en_holiday", _EN, _en_holiday, holidays.EN_TRIGGERS),)
+ZH_RULES: tuple[Rule, ...] = (Rule("zh_holiday", _ZH, _zh_holiday),)

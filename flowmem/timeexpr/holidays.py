@@ -1,0 +1,185 @@
+"""Named holidays, English and Chinese: one declarative table and the rules built from it.
+
+Each :class:`Holiday` names its words in both languages and how its date falls in a year: a fixed
+date, the n-th weekday of a month (``n = -1``: the last), Easter and days around it, a day of the
+Chinese lunar calendar (from the generated table :mod:`flowmem.timeexpr.lunar_dates`, 2000–2050;
+no date outside it), or Qingming (a solar term: 4 or 5 April). US dates for the American holidays
+(Mother's Day is the second Sunday of May, as in China); 万圣节 is read as Halloween (31 October).
+
+Readings: a bare name is the occurrence the tense points to (:mod:`flowmem.timeexpr.pick`);
+"last Christmas" is the latest one before today, "next Easter" the first after today, "this
+Christmas" the one of this year, "Christmas 2023" / 2023年春节 / 去年中秋 the one of that year.
+"Memorial Day weekend" is the long weekend around the holiday: Saturday to Monday for a Monday
+holiday, Friday to Sunday for a Friday one, Thursday to Sunday for Thanksgiving; else the
+weekend of its ISO week.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from flowmem.timeexpr import calendar as cal
+from flowmem.timeexpr import lunar_dates
+from flowmem.timeexpr.calendar import Span
+
+DateRule = Callable[[int], "date | None"]
+
+
+def fixed(month: int, day: int) -> DateRule:
+    """The same date every year."""
+    return lambda year: date(year, month, day)
+
+
+def nth_weekday(month: int, weekday: int, n: int) -> DateRule:
+    """The ``n``-th ISO ``weekday`` of ``month`` (``n = -1``: the last)."""
+
+    def on(year: int) -> date:
+        if n > 0:
+            first = date(year, month, 1)
+            return first + timedelta(days=(weekday - first.isoweekday()) % 7 + 7 * (n - 1))
+        last = date(*cal.add_months(year, month, 1), 1) - timedelta(days=1)
+        return last - timedelta(days=(last.isoweekday() - weekday) % 7)
+
+    return on
+
+
+def easter(offset: int = 0) -> DateRule:
+    """Western Easter Sunday (anonymous Gregorian computus) moved by ``offset`` days."""
+
+    def on(year: int) -> date:
+        a, b, c = year % 19, year // 100, year % 100
+        d, e = divmod(b, 4)
+        g = (8 * b + 13) // 25
+        h = (19 * a + b - d - g + 15) % 30
+        i, k = divmod(c, 4)
+        lunar = (32 + 2 * e + 2 * i - h - k) % 7
+        m = (a + 11 * h + 19 * lunar) // 433
+        month = (h + lunar - 7 * m + 90) // 25
+        return date(year, month, (h + lunar - 7 * m + 33 * month + 19) % 32) + timedelta(days=offset)
+
+    return on
+
+
+def lunar(name: str, offset: int = 0) -> DateRule:
+    """A lunar holiday from the generated table, moved by ``offset`` days; ``None`` outside 2000–2050."""
+    texts = lunar_dates.DATES[name].split()
+
+    def on(year: int) -> date | None:
+        if not lunar_dates.FIRST <= year <= lunar_dates.LAST:
+            return None
+        text = texts[year - lunar_dates.FIRST]
+        return date(year, int(text[:2]), int(text[2:])) + timedelta(days=offset)
+
+    return on
+
+
+def qingming(year: int) -> date:
+    """Qingming, the solar term: 4 or 5 April (the 21st-century formula [Y·0.2422 + 4.81] − [Y/4])."""
+    y = year % 100
+    return date(year, 4, int(y * 0.2422 + 4.81) - y // 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Holiday:
+    """One named holiday: its English and Chinese words (regex) and its date in a given year."""
+
+    key: str
+    en: str | None
+    zh: str | None
+    on: DateRule
+
+
+_S = r"['’]?s"
+_ZH_DIGIT = r"一二三四五六七八九十\d"  # 五一 beside more numerals is a number (十五一), not the holiday
+HOLIDAYS: tuple[Holiday, ...] = (
+    Holiday("new_years_eve", rf"new\s+year{_S}\s+eve", "跨年夜", fixed(12, 31)),
+    Holiday("new_years_day", rf"new\s+year{_S}(?:\s+day)?", "元旦", fixed(1, 1)),
+    Holiday("valentines_day", rf"(?:st\.?\s+)?valentine{_S}(?:\s+day)?", "情人节|情人節", fixed(2, 14)),
+    Holiday("good_friday", r"good\s+friday", "耶稣受难日", easter(-2)),
+    Holiday("easter_monday", r"easter\s+monday", None, easter(1)),
+    Holiday("easter", r"easter(?:\s+sunday)?", "复活节|復活節", easter()),
+    Holiday("mothers_day", rf"mother{_S}\s+day", "母亲节|母親節", nth_weekday(5, 7, 2)),
+    Holiday("fathers_day", rf"father{_S}\s+day", "父亲节|父親節", nth_weekday(6, 7, 3)),
+    Holiday("memorial_day", r"memorial\s+day", None, nth_weekday(5, 1, -1)),
+    Holiday("independence_day", r"independence\s+day", None, fixed(7, 4)),
+    Holiday("labor_day", r"labou?r\s+day", None, nth_weekday(9, 1, 1)),
+    Holiday("halloween", r"hallowe['’]?en", "万圣节|萬聖節", fixed(10, 31)),
+    Holiday("thanksgiving", r"thanksgiving(?:\s+day)?", "感恩节|感恩節", nth_weekday(11, 4, 4)),
+    Holiday("christmas_eve", r"(?:christmas|xmas)\s+eve", "平安夜", fixed(12, 24)),
+    Holiday("christmas", r"christmas(?:\s+day)?|xmas", "圣诞节|聖誕節|圣诞|聖誕", fixed(12, 25)),
+    Holiday(
+        "lunar_new_years_eve",
+        rf"(?:lunar|chinese)\s+new\s+year{_S}\s+eve",
+        "除夕|大年三十|年三十",
+        lunar("lunar_new_year", -1),
+    ),
+    Holiday(
+        "lunar_new_year",
+        rf"(?:lunar|chinese)\s+new\s+year(?:{_S}(?:\s+day)?)?|spring\s+festival",
+        "春节|春節|大年初一|农历新年|農曆新年",
+        lunar("lunar_new_year"),
+    ),
+    Holiday("lantern_festival", r"lantern\s+festival", "元宵节|元宵節|元宵", lunar("lantern")),
+    Holiday("qingming", r"qingming(?:\s+festival)?|tomb[-\s]sweeping\s+day", "清明节|清明節|清明", qingming),
+    Holiday("labour_day_cn", r"may\s+day", rf"劳动节|勞動節|(?<![{_ZH_DIGIT}])五一(?![{_ZH_DIGIT}])", fixed(5, 1)),
+    Holiday("childrens_day_cn", None, "儿童节|兒童節|六一儿童节", fixed(6, 1)),
+    Holiday("dragon_boat", r"dragon\s+boat\s+festival", "端午节|端午節|端午", lunar("dragon_boat")),
+    Holiday("qixi", r"qixi(?:\s+festival)?", "七夕节|七夕節|七夕", lunar("qixi")),
+    Holiday("mid_autumn", r"mid[-\s]autumn(?:\s+festival)?|moon\s+festival", "中秋节|中秋節|中秋", lunar("mid_autumn")),
+    Holiday("double_ninth", r"double\s+ninth(?:\s+festival)?", "重阳节|重陽節|重阳|重陽", lunar("double_ninth")),
+    Holiday("national_day_cn", None, "国庆节|國慶節|国庆|國慶", fixed(10, 1)),
+)
+"""Every holiday the rules know; a longer name is tried before a shorter one it contains."""
+
+BY_KEY: dict[str, Holiday] = {holiday.key: holiday for holiday in HOLIDAYS}
+
+
+def _alternation(words: dict[str, str]) -> str:
+    # Longest pattern first, so "Christmas Eve" wins over "Christmas"; each alternative is a named group.
+    ordered = sorted(words.items(), key=lambda item: len(item[1]), reverse=True)
+    return "|".join(f"(?P<{key}>{pattern})" for key, pattern in ordered)
+
+
+EN_NAMES = _alternation({h.key: h.en for h in HOLIDAYS if h.en})
+"""One regex alternation of the English names, a named group per holiday key."""
+ZH_NAMES = _alternation({h.key: h.zh for h in HOLIDAYS if h.zh})
+"""The same for the Chinese names."""
+EN_TRIGGERS = frozenset(
+    {"year", "years", "valentine", "valentines", "friday", "easter", "mother", "mothers", "father", "fathers",
+     "memorial", "independence", "labor", "labour", "halloween", "hallowe", "thanksgiving", "christmas", "xmas",
+     "lantern", "qingming", "tomb", "may", "dragon", "qixi", "autumn", "moon", "ninth", "festival"}
+)  # fmt: skip
+"""Words at least one of which an English holiday name contains (the rule's trigger words)."""
+
+
+def holiday_key(match: re.Match[str]) -> str:
+    """Which holiday matched (the name of the group that took part in ``match``)."""
+    for key, value in match.groupdict().items():
+        if value is not None and key in BY_KEY:
+            return key
+    raise ValueError(f"no holiday group in {match.group()!r}")
+
+
+def day_of(key: str, year: int) -> Span | None:
+    """The day of holiday ``key`` in ``year``, or ``None`` when it has no date that year."""
+    found = BY_KEY[key].on(year)
+    return cal.day_span(found) if found is not None else None
+
+
+def long_weekend_of(key: str, year: int) -> Span | None:
+    """The long weekend around holiday ``key`` in ``year`` (see the module docstring)."""
+    found = BY_KEY[key].on(year)
+    if found is None:
+        return None
+    weekday = found.isoweekday()
+    if weekday == 1:  # Saturday to Monday
+        first, last = found - timedelta(days=2), found
+    elif weekday in (4, 5):  # Thursday or Friday to Sunday
+        first, last = found, found + timedelta(days=7 - weekday)
+    else:
+        saturday = cal.monday_of(found) + timedelta(days=5)
+        first, last = saturday, saturday + timedelta(days=1)
+    return Span(cal.midnight(first), cal.midnight(last + timedelta(days=1)), "weekend")

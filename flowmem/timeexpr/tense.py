@@ -1,0 +1,100 @@
+"""Which way a bare name points: the tense of the words around it.
+
+A bare name ("on Saturday", "the 28th", "in June", 周六, 五月, "Christmas") recurs, so it needs a
+direction to become a date. :class:`TenseReader` reads it from the clause the expression stands
+in (a message may speak of yesterday and of next week in one breath: "I met Bob yesterday and
+will see him on Friday"):
+
+- **future** — plan or future wording: "will", "'ll", "going to", "gonna", "plan to", "want to",
+  "can't wait", "looking forward", "booked", "scheduled", "plans", "what's on", a present
+  progressive ("we are having dinner on Friday", "what are we doing on Friday?"); 要, 会, 打算,
+  准备, 计划, 将, 想, 约了, 预约, 记得.
+- **past** — past wording: "did", "was", "were", "had", "went", "ago", regular past forms ("visited",
+  "watched"), common irregular ones ("met", "saw", "took"); 了, 过, 已经, 刚才.
+- **neutral** — neither; the caller's ``lean`` decides (queries lean past: people ask a memory
+  about what happened; messages lean nowhere: the nearest occurrence wins).
+
+Future wording wins over past wording in one clause ("I booked the table for Friday").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Tense = Literal["past", "future", "neutral"]
+TENSES: tuple[Tense, ...] = ("past", "future", "neutral")
+
+_CLAUSE_BREAK = re.compile(r"[.!?;。！？；\n]|,\s*(?:and|but)\b|\b(?:but|whereas)\b|但是|不过|可是", re.IGNORECASE)
+_EN_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|gonna|wanna|upcoming|tomorrow|soon|booked|scheduled|reserved|planned|invited"
+    r"|going\s+to|plan(?:ning|s)?\s+to|want(?:s)?\s+to|hop(?:e|ing)\s+to|about\s+to|need\s+to|have\s+to|has\s+to"
+    r"|(?:can't|cannot)\s+wait|looking\s+forward|coming\s+up|let's|remind\s+me|don't\s+forget|is\s+due|are\s+due"
+    r"|plans|happening|agenda|what['’]?s\s+on"
+    r"|(?:am|is|are)\s+(?:\w+\s+)?\w+ing)\b"
+    r"|['’](?:ll|m\s+\w+ing|re\s+\w+ing|s\s+\w+ing)\b",
+    re.IGNORECASE,
+)
+_EN_PAST = re.compile(
+    r"\b(?:did|didn't|was|wasn't|were|weren't|had|went|ago|yesterday|earlier|already|met|saw|took|got|came|ate"
+    r"|made|bought|gave|told|said|left|ran|drove|flew|spent|found|felt|began|won|lost|heard|wrote|sent|caught"
+    r"|brought|slept|paid|wore|kept|sang|swam|rode|fell|broke|forgot|taught|thought|sold|threw|drank|knew|did"
+    r"|[a-z]{2,}ed)\b",
+    re.IGNORECASE,
+)
+# Adjectives in -ed say nothing about when: "excited about Saturday", "tired on Monday".
+_EN_NOT_PAST = frozenset(
+    {"excited", "interested", "tired", "bored", "scared", "worried", "supposed", "based", "related", "red",
+     "married", "engaged", "used", "pleased", "thrilled", "nervous", "stressed", "exhausted", "delighted",
+     "embed", "shed", "hundred", "need", "feed", "speed", "bed", "seed", "indeed", "breed", "proceed", "succeed",
+     "sacred", "naked", "wicked", "beloved", "advanced", "detailed", "limited"}
+)  # fmt: skip
+_ZH_FUTURE = re.compile(r"要|会|打算|准备|计划|将要|将会|想去|想要|约了|约好|预约|预定|预订|记得|别忘|到时候|届时|即将")
+_ZH_PAST = re.compile(r"了|过|已经|刚才|刚刚|曾经|那天")
+
+
+def clause_tense(clause: str) -> Tense:
+    """The tense of one clause from its words alone: future wording wins, then past, else neutral."""
+    if _EN_FUTURE.search(clause) or _ZH_FUTURE.search(clause):
+        return "future"
+    for match in _EN_PAST.finditer(clause):
+        if match.group().lower() not in _EN_NOT_PAST:
+            return "past"
+    return "past" if _ZH_PAST.search(clause) else "neutral"
+
+
+class TenseReader:
+    """The tense at any offset of a text: fixed, or read from the clause there (cached per clause).
+
+    Args:
+        text: The whole text.
+        tense: A fixed tense for every expression, or ``None`` to read it from the words.
+        lean: What neutral wording means (``"past"`` for queries, ``"neutral"`` for messages).
+    """
+
+    __slots__ = ("_cache", "_lean", "_tense", "_text")
+
+    def __init__(self, text: str, tense: Tense | None, lean: Tense) -> None:
+        self._text, self._tense, self._lean = text, tense, lean
+        self._cache: dict[tuple[int, int], Tense] = {}
+
+    def at(self, offset: int) -> Tense:
+        """The tense that applies to an expression starting at ``offset``."""
+        if self._tense is not None:
+            return self._tense
+        start, end = _clause_around(self._text, offset)
+        found = self._cache.get((start, end))
+        if found is None:
+            found = clause_tense(self._text[start:end])
+            self._cache[(start, end)] = found
+        return self._lean if found == "neutral" else found
+
+
+def _clause_around(text: str, offset: int) -> tuple[int, int]:
+    start = 0
+    for match in _CLAUSE_BREAK.finditer(text):
+        if match.end() <= offset:
+            start = match.end()
+        elif match.start() >= offset:
+            return start, match.start()
+    return start, len(text)
