@@ -1,11 +1,11 @@
 """Run every benchmark and the LoCoMo dev evaluation, and write BENCHMARKS.md from what they print.
 
 Runs, each as its own process: the engine, store, retrieve and ingest benchmarks
-(`scripts/bench_*.py`) and `flowmem eval locomo` on the dev data — the default flow against the
-plain-vector baseline in one run, plus one run per default that is switched off, to show what each
-contributes. Comparisons are ratios measured in the same run. The embedding-model comparison
-(`scripts/compare_embedders.py`, which needs a virtualenv per candidate) is included as last
-measured, from `scripts/embedding_comparison.md`.
+(`scripts/bench_*.py`), `flowmem eval updates` on the shipped scenarios, and `flowmem eval locomo`
+on the dev data — the default flow against the plain-vector baseline in one run, plus one run per
+default that is switched off, to show what each contributes. Comparisons are ratios measured in the
+same run. The embedding-model comparison (`scripts/compare_embedders.py`, which needs a virtualenv
+per candidate) is included as last measured, from `scripts/embedding_comparison.md`.
 
 Usage: python scripts/bench_all.py [--quick] [--no-elasticsearch] [--output BENCHMARKS.md]
 """
@@ -246,6 +246,44 @@ def locomo_section(main: dict[str, Any], ablations: dict[str, dict[str, Any]], s
     return lines
 
 
+UPDATE_FIGURES = (
+    ("stale facts", "stale_rate", "stale", "expired", "≤ 5 %"),
+    ("wrongly expired", "wrongly_expired_rate", "wrongly_expired", "valid", "≤ 2 %"),
+    ("event-date accuracy", "event_date_accuracy", "events_right", "events", "≥ 95 %"),
+    ("duplicates", "duplicate_rate", "duplicated", "unique", "≤ 5 %"),
+    ("lost facts", "lost_rate", "lost", "facts", ""),
+)
+
+
+def updates_section(r: dict[str, Any]) -> list[str]:
+    """``flowmem eval updates shipped``: the write path's five figures, and the baseline without contra_repeat_op."""
+    runs = r["runs"]
+    count = runs[0]["scenarios"]
+    langs = ", ".join(f"{lang} {sum(s['lang'] == lang for s in runs[0]['per_scenario'])}" for lang in ("en", "zh"))
+    lines = [
+        "## Write path: updates, expiries, event dates (`flowmem eval updates`)",
+        "",
+        f"The {count} shipped scenarios ({langs}; `flowmem/eval/data/updates.jsonl`, CC0) through the write flow,",
+        "offline (no LLM, local e5 embeddings), and the baseline in the same run: `contra_repeat_op` replaced by",
+        "`append_memory_op` (every new memory added). Command: `flowmem eval updates shipped`",
+        "",
+        "| figure | target | " + " | ".join(run["label"] for run in runs) + " |",
+        "|---|---|" + "---|" * len(runs),
+    ]
+    for name, key, part, whole, target in UPDATE_FIGURES:
+        cells = []
+        for run in runs:
+            overall = run["overall"]
+            value = overall[key]
+            shown = "–" if value is None else f"{value * 100:.1f} %"
+            cells.append(f"{shown} ({overall[part]}/{overall[whole]})")
+        lines.append(f"| {name} | {target} | " + " | ".join(cells) + " |")
+    failing = sum(1 for s in runs[0]["per_scenario"] if s["failures"])
+    lines += ["", f"{failing} of {count} scenarios have a failure with `{runs[0]['label']}` (`flowmem eval updates "
+              "shipped` lists each one); with an LLM: `flowmem eval updates shipped -c openai`.", ""]  # fmt: skip
+    return lines
+
+
 def main(args: argparse.Namespace) -> None:
     sizes = "1000,10000" if args.quick else "1000,10000,100000"
     store_sizes = "10000" if args.quick else "10000,100000"
@@ -264,6 +302,10 @@ def main(args: argparse.Namespace) -> None:
     locomo = evaluate("--compare-flow", "vector_baseline")
     ablations = {label: evaluate(*overrides) for label, overrides in ABLATIONS.items()}
     summary = evaluate("--ingest", "summary", "--compare-flow", "vector_baseline")
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run([sys.executable, "-m", "flowmem", "eval", "updates", "shipped", "-o", out.name],
+                       cwd=REPO, capture_output=True, text=True, check=True)  # fmt: skip
+        updates = json.loads(Path(out.name).read_text())
     facts = machine()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout
     lines = [
@@ -281,6 +323,7 @@ def main(args: argparse.Namespace) -> None:
         *retrieve_section(retrieve),
         *ingest_section(ingest),
         *locomo_section(locomo, ablations, summary),
+        *updates_section(updates),
         (HERE / "benchmark_notes.md").read_text(encoding="utf-8").rstrip(),
         "",
         (HERE / "embedding_comparison.md").read_text(encoding="utf-8").rstrip(),
