@@ -347,7 +347,7 @@ class VectorStoreConformance(EraseConformance, RulesConformance):
         self.run_case(case)
 
     def test_one_id_rule_on_every_store(self) -> None:
-        # Every store accepts these and refuses those (base.ID_RULE), before any backend sees them.
+        # Every store accepts these and refuses those (rules.ID_RULE), before any backend sees them.
         accepted = ["a", "x" * 256, "日本語-メモ", "emoji 🧠 id", "a/b:c?d#e&f=g%20", "uuid-" + uuid.uuid4().hex]
         refused = ["x" * 257, "y" * 32_000, "tab\there", "new\nline", "nul\x00", "del\x7f", "c1\x85"]
 

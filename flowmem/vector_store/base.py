@@ -8,9 +8,9 @@ Scores: ``search`` returns memories with ``scores["similarity"]`` = cosine simil
 (unit-length) query and memory vectors, in [-1, 1], on every backend.
 
 Ids: every id a write stores as a key — memory ids (of memories and of history events), and the
-message ledger's user and message ids — follows one rule, :data:`ID_RULE`, checked here before
+message ledger's user and message ids — follows one rule, ``rules.ID_RULE``, checked here before
 any backend sees it, so every store accepts and refuses the same ids. Reads and deletes take any
-string (an id that breaks the rule is simply not there).
+string (an id that breaks the rule is simply not there). The rules themselves: :mod:`~flowmem.vector_store.rules`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 from flowmem.vector_store.rules import (
-    ID_RULE,
-    MAX_ID_LENGTH,
     DimensionMismatchError,
     ScopeError,
     UnsupportedFilterError,
@@ -37,15 +35,15 @@ from flowmem.vector_store.rules import (
     check_scope,
     check_user,
     check_width,
-    id_problem,
     normalise,
     one_width,
     shown,
 )
 
+# Kept importable from here (they lived here before rules.py): the errors, and normalise (the embedding base uses it).
 __all__ = [
-    "ID_RULE", "MAX_ID_LENGTH", "SHARED_STATS", "SIMILARITY", "DimensionMismatchError", "ForgetCounts", "Ledger",
-    "ScopeError", "UnsupportedFilterError", "VectorStore", "check_ids", "id_problem", "normalise",
+    "SHARED_STATS", "SIMILARITY", "DimensionMismatchError", "ForgetCounts", "Ledger", "ScopeError",
+    "UnsupportedFilterError", "VectorStore", "normalise",
 ]  # fmt: skip
 
 SIMILARITY = "similarity"
