@@ -14,18 +14,18 @@ calls for code without an event loop.
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from flowmem.errors import DegradedError, InputError, NotFoundError, Problem
+from flowmem.errors import InputError, NotFoundError, Problem
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.importing import Progress as ImportProgress
-from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult, strict_stop
-from flowmem.schema.actions import MemoryAction
+from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
+from flowmem.memories.writing import Progress, add_messages, add_text, fits, now, numbered, parse_messages, scope
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
-from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message, new_id
+from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message
 from flowmem.vector_store.filters import MemoryFilter
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ WRITE_FLOW = "personal_summary"
 ADD_TEXT_FLOW = "personal_add"
 SEARCH_FLOW = "personal_retrieve"
 BATCH = 50
-Progress = Callable[[int, int, AddResult], None]
 
 
 class Memories:
@@ -99,74 +98,16 @@ class Memories:
             DegradedError: ``strict`` and an op degraded; ``error.partial`` is the ``AddResult`` of what was
                 written before (empty for ``text``).
         """
-        _scope(workspace_id, user_id)
+        scope(workspace_id, user_id)
         if (messages is None) == (text is None):
             raise InputError(Problem("add", 'give either messages=[…] or text="…", not both and not neither'))
         if batch < 1:
             raise InputError(Problem("batch", f"must be at least 1, got {batch}"))
         if text is not None:
-            return await self._add_text(text, user_id, workspace_id, timestamp, flow or ADD_TEXT_FLOW, strict)
+            return await add_text(self, text, user_id, workspace_id, timestamp, flow or ADD_TEXT_FLOW, strict)
         assert messages is not None
-        return await self._add_messages(
-            _messages(messages), user_id, workspace_id, flow or WRITE_FLOW, batch, progress, strict
-        )
-
-    async def _add_messages(
-        self,
-        messages: builtins.list[Message],
-        user_id: str,
-        workspace_id: str,
-        flow: str,
-        batch: int,
-        progress: Progress | None,
-        strict: bool = False,
-    ) -> AddResult:
-        self.app.flow(flow)  # an invalid flow fails before anything is written
-        messages = sorted(messages, key=lambda m: m.time_created)
-        done = await self.store.memorized(workspace_id, user_id, [m.message_id for m in messages])
-        todo = [m for m in messages if m.message_id not in done and not m.memorized]
-        result = AddResult(already_memorized=len(messages) - len(todo))
-        for start in range(0, len(todo), batch):
-            chunk = todo[start : start + batch]
-            try:
-                response = await self.app.run(
-                    flow, strict=strict, messages=chunk, user_id=user_id, workspace_id=workspace_id
-                )
-            except DegradedError as exc:
-                raise strict_stop(exc, result, f"messages {start + 1}-{start + len(chunk)} of {len(todo)}") from exc
-            actions: builtins.list[MemoryAction] = response.outputs.get("memory_actions") or []
-            result.merge(
-                AddResult(
-                    actions=list(actions), messages=len(chunk), warnings=list(response.warnings),
-                    degradations=list(response.degradations),
-                )
-            )  # fmt: skip
-            if progress is not None:
-                progress(start + len(chunk), len(todo), result)
-        return result
-
-    async def _add_text(
-        self, text: str, user_id: str, workspace_id: str, timestamp: datetime | None, flow: str, strict: bool
-    ) -> AddResult:
-        from flowmem.scoring.derive import memory_from_message
-
-        if not text.strip():
-            raise InputError(Problem("text", "is empty; give the fact to remember"))
-        message = Message(role="user", name=user_id, content=text, time_created=timestamp or _now())
-        memory = memory_from_message(
-            message, workspace_id=workspace_id, target=user_id, user_id=user_id, memory_type="observation"
-        )
-        # Not from a chat message: no source (the same text again is then a plain repeat, skipped).
-        memory = memory.model_copy(update={"memory_id": new_id(), "source": [], "metadata": {"added_as": "text"}})
-        try:
-            response = await self.app.run(
-                flow, strict=strict, new_memories=[memory], messages=[], user_id=user_id, workspace_id=workspace_id
-            )
-        except DegradedError as exc:
-            raise strict_stop(exc, AddResult(), "the text") from exc
-        actions: builtins.list[MemoryAction] = response.outputs.get("memory_actions") or []
-        return AddResult(
-            actions=list(actions), warnings=list(response.warnings), degradations=list(response.degradations)
+        return await add_messages(
+            self, parse_messages(messages), user_id, workspace_id, flow or WRITE_FLOW, batch, progress, strict
         )
 
     # -- reads -----------------------------------------------------------------------------------
@@ -188,7 +129,7 @@ class Memories:
             top_k: How many memories at most (default: the flow's own).
             timestamp: When the question is asked ("last weekend" is relative to it); default now.
         """
-        _scope(workspace_id, user_id)
+        scope(workspace_id, user_id)
         inputs: dict[str, Any] = {"query": query, "user_id": user_id, "workspace_id": workspace_id}
         if top_k is not None:
             inputs["top_k"] = top_k
@@ -215,7 +156,7 @@ class Memories:
         self, memory_ids: Sequence[str], *, workspace_id: str = DEFAULT_WORKSPACE
     ) -> builtins.list[Memory]:
         """The memories with these ids, in the order asked; ids the workspace does not hold are left out."""
-        _scope(workspace_id)
+        scope(workspace_id)
         return await self.store.get(workspace_id, memory_ids)
 
     async def list(
@@ -238,7 +179,7 @@ class Memories:
         Raises:
             InputError: ``limit`` below 1 or a negative ``offset``.
         """
-        _scope(workspace_id)
+        scope(workspace_id)
         if limit is not None and limit < 1:
             raise InputError(Problem("limit", f"must be 1 or more (or None for all), got {limit}"))
         if offset < 0:
@@ -261,7 +202,7 @@ class Memories:
         self, memory_id: str | None = None, *, workspace_id: str = DEFAULT_WORKSPACE, limit: int = 1000
     ) -> builtins.list[HistoryEvent]:
         """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
-        _scope(workspace_id)
+        scope(workspace_id)
         if limit < 1:
             raise InputError(Problem("limit", f"must be at least 1, got {limit}"))
         return await self.store.history(workspace_id, memory_id, limit)
@@ -270,7 +211,7 @@ class Memories:
         self, *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None, with_vectors: bool = True
     ) -> AsyncIterator[Memory]:
         """Every memory of the workspace (of ``user_id`` only, if given), oldest first."""
-        _scope(workspace_id)
+        scope(workspace_id)
         flt = MemoryFilter(target=user_id) if user_id else None
         async for chunk in self.store.iterate(workspace_id, flt, batch_size=1000, with_vectors=with_vectors):
             for memory in chunk:
@@ -281,7 +222,7 @@ class Memories:
         workspace's count (nothing about any other workspace, not even its name)."""
         if workspace_id is None:
             return await self.store.stats()
-        _scope(workspace_id)
+        scope(workspace_id)
         return await self.store.workspace_stats(workspace_id)
 
     async def check(self) -> builtins.list[tuple[str, str | None]]:
@@ -300,12 +241,13 @@ class Memories:
 
         if not content.strip():
             raise InputError(Problem("content", "is empty; give the memory's new text (or delete it)"))
+        fits(self, content, "content")
         old = await self.get(memory_id, workspace_id=workspace_id)
         text = " ".join(content.split())
         said = old.message_time or old.created_at
         new = old.with_event_time(None)
         new = with_event_time(new, text, said).model_copy(
-            update={"content": text, "keywords": keywords_of(text), "updated_at": _now()}
+            update={"content": text, "keywords": keywords_of(text), "updated_at": now()}
         )
         new.vector = (await self.app.embedding_model().embed([text], kind="document"))[0]
         event = HistoryEvent.of("update", old=old, new=new, reason="edited")
@@ -330,13 +272,13 @@ class Memories:
         Returns:
             The ids that existed and are now gone.
         """
-        _scope(workspace_id)
+        scope(workspace_id)
         ids = [memory_ids] if isinstance(memory_ids, str) else list(memory_ids)
         sources = [source_message] if isinstance(source_message, str) else list(source_message)
         if not ids and not sources:
             raise InputError(Problem("delete", "give memory ids, or source_message=MESSAGE_ID with user_id"))
         if sources:
-            _scope(workspace_id, user_id)
+            scope(workspace_id, user_id)
         for message_id in sources:
             flt = MemoryFilter(source=message_id, target=user_id)
             async for chunk in self.store.iterate(workspace_id, flt, batch_size=500):
@@ -356,9 +298,9 @@ class Memories:
         Nothing records the erasure itself (a history of a forgotten user would keep what was forgotten).
         With ``dry_run`` nothing is erased: the counts say what would be.
         """
-        _scope(workspace_id)
+        scope(workspace_id)
         if user_id is not None:
-            _scope(workspace_id, user_id)
+            scope(workspace_id, user_id)
         counts = await self.store.forget(workspace_id, user_id, dry_run=dry_run)
         return ForgetResult(workspace_id=workspace_id, user_id=user_id, **counts)
 
@@ -382,43 +324,10 @@ class Memories:
         with an ``update`` in its history (``add`` otherwise), written together. Records may be memories
         or ``(line number, memory)`` pairs (errors then name the line of ``source``).
         """
-        _scope(workspace_id)
-        records = _numbered(memories)
+        scope(workspace_id)
+        records = numbered(self, memories, source)
         target = ImportTarget(workspace=workspace_id, keep_workspaces=keep_workspaces, from_workspace=from_workspace)
         embedder = self.app.embedding_model(embedding)
         return await import_memories(
             records, self.store, embedder, target, source=source, reason=reason, progress=progress
         )
-
-
-def _scope(workspace_id: Any, user_id: Any = "-") -> None:
-    problems = []
-    if not isinstance(workspace_id, str) or not workspace_id.strip():
-        problems.append(Problem("workspace_id", f"must be a non-empty string, got {workspace_id!r}"))
-    if not isinstance(user_id, str) or not user_id.strip():
-        problems.append(Problem("user_id", f"must be a non-empty string, got {user_id!r}"))
-    if problems:
-        raise InputError(problems)
-
-
-def _numbered(items: Iterable[Memory | tuple[int, Memory]]) -> Iterator[tuple[int, Memory]]:
-    for number, item in enumerate(items, 1):
-        yield (number, item) if isinstance(item, Memory) else item
-
-
-def _messages(messages: Sequence[Message | dict[str, Any]]) -> builtins.list[Message]:
-    from pydantic import ValidationError
-
-    found, problems = [], []
-    for i, item in enumerate(messages):
-        try:
-            found.append(item if isinstance(item, Message) else Message.model_validate(item))
-        except ValidationError as exc:
-            problems.append(Problem(f"messages[{i}]", "; ".join(e["msg"] for e in exc.errors()[:3])))
-    if problems:
-        raise InputError(problems)
-    return found
-
-
-def _now() -> datetime:
-    return datetime.now().replace(microsecond=0)

@@ -1,0 +1,121 @@
+"""Adding memories: messages through the write flow, or one text as given (see :meth:`Memories.add`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from flowmem.errors import DegradedError, InputError, Problem
+from flowmem.memories.results import AddResult, strict_stop
+from flowmem.schema.actions import MemoryAction
+from flowmem.schema.memory import Memory, Message, new_id
+
+if TYPE_CHECKING:
+    from flowmem.memories.service import Memories
+
+Progress = Callable[[int, int, AddResult], None]
+
+
+async def add_messages(
+    core: Memories,
+    messages: list[Message],
+    user_id: str,
+    workspace_id: str,
+    flow: str,
+    batch: int,
+    progress: Progress | None,
+    strict: bool = False,
+) -> AddResult:
+    core.app.flow(flow)  # an invalid flow fails before anything is written
+    messages = sorted(messages, key=lambda m: m.time_created)
+    done = await core.store.memorized(workspace_id, user_id, [m.message_id for m in messages])
+    todo = [m for m in messages if m.message_id not in done and not m.memorized]
+    result = AddResult(already_memorized=len(messages) - len(todo))
+    for start in range(0, len(todo), batch):
+        chunk = todo[start : start + batch]
+        try:
+            response = await core.app.run(
+                flow, strict=strict, messages=chunk, user_id=user_id, workspace_id=workspace_id
+            )
+        except DegradedError as exc:
+            raise strict_stop(exc, result, f"messages {start + 1}-{start + len(chunk)} of {len(todo)}") from exc
+        actions: list[MemoryAction] = response.outputs.get("memory_actions") or []
+        result.merge(
+            AddResult(
+                actions=list(actions), messages=len(chunk), warnings=list(response.warnings),
+                degradations=list(response.degradations),
+            )
+        )  # fmt: skip
+        if progress is not None:
+            progress(start + len(chunk), len(todo), result)
+    return result
+
+
+async def add_text(
+    core: Memories, text: str, user_id: str, workspace_id: str, timestamp: datetime | None, flow: str, strict: bool
+) -> AddResult:
+    from flowmem.scoring.derive import memory_from_message
+
+    if not text.strip():
+        raise InputError(Problem("text", "is empty; give the fact to remember"))
+    fits(core, text, "text")
+    message = Message(role="user", name=user_id, content=text, time_created=timestamp or now())
+    memory = memory_from_message(
+        message, workspace_id=workspace_id, target=user_id, user_id=user_id, memory_type="observation"
+    )
+    # Not from a chat message: no source (the same text again is then a plain repeat, skipped).
+    memory = memory.model_copy(update={"memory_id": new_id(), "source": [], "metadata": {"added_as": "text"}})
+    try:
+        response = await core.app.run(
+            flow, strict=strict, new_memories=[memory], messages=[], user_id=user_id, workspace_id=workspace_id
+        )
+    except DegradedError as exc:
+        raise strict_stop(exc, AddResult(), "the text") from exc
+    actions: list[MemoryAction] = response.outputs.get("memory_actions") or []
+    return AddResult(actions=list(actions), warnings=list(response.warnings), degradations=list(response.degradations))
+
+
+def scope(workspace_id: Any, user_id: Any = "-") -> None:
+    problems = []
+    if not isinstance(workspace_id, str) or not workspace_id.strip():
+        problems.append(Problem("workspace_id", f"must be a non-empty string, got {workspace_id!r}"))
+    if not isinstance(user_id, str) or not user_id.strip():
+        problems.append(Problem("user_id", f"must be a non-empty string, got {user_id!r}"))
+    if problems:
+        raise InputError(problems)
+
+
+def numbered(core: Memories, items: Iterable[Memory | tuple[int, Memory]], source: str) -> Iterator[tuple[int, Memory]]:
+    """``(line number, memory)`` pairs, each memory's text within the size limit (else an error naming its line)."""
+    for number, item in enumerate(items, 1):
+        pair = (number, item) if isinstance(item, Memory) else item
+        fits(core, pair[1].content, f"{source} line {pair[0]}")
+        yield pair
+
+
+def parse_messages(messages: Sequence[Message | dict[str, Any]]) -> list[Message]:
+    from pydantic import ValidationError
+
+    found, problems = [], []
+    for i, item in enumerate(messages):
+        try:
+            found.append(item if isinstance(item, Message) else Message.model_validate(item))
+        except ValidationError as exc:
+            problems.append(Problem(f"messages[{i}]", "; ".join(e["msg"] for e in exc.errors()[:3])))
+    if problems:
+        raise InputError(problems)
+    return found
+
+
+def now() -> datetime:
+    return datetime.now().replace(microsecond=0)
+
+
+def fits(core: Memories, text: str, what: str) -> None:
+    """Refuse a memory text over ``limits.memory_max_chars`` (the rule every path shares: :mod:`flowmem.limits`)."""
+    from flowmem.limits import memory_check
+
+    reason = memory_check(core.app.config.limits)(Memory(workspace_id="-", content=text))
+    if reason:
+        raise InputError(Problem(what, reason))
