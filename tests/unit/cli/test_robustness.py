@@ -11,19 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flowmem.cli.main import main
+from tests.unit.cli.test_cli import TESTING, run_cli
 
 BIG_INT = "9" * 5000
-TESTING = ["--plugin", "flowmem.testing.ops"]
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:  # argparse's own usage errors
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_user_error(code: int, err: str, *fragments: str) -> None:
