@@ -42,6 +42,11 @@ class EmbeddingModel(Backend):
         if calls < 1:
             raise ValueError(f"calls must be at least 1, got {calls}")
         self._gate = asyncio.Semaphore(calls)
+        self._share_cores(calls)
+
+    def _share_cores(self, calls: int) -> None:
+        """Hook for models that compute on this machine: use fewer threads per call when ``calls`` run at once
+        beside a server's other work (override; remote models ignore it)."""
 
     @property
     def dims(self) -> int:

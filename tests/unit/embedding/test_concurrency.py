@@ -1,0 +1,62 @@
+"""A server bounds embedding calls: later callers queue, and the local engine leaves a core to the rest."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+from flowmem.embedding.hash import HashEmbedding
+
+
+def _peak_in_flight(calls: int | None, requests: int = 6) -> int:
+    model = HashEmbedding()
+    if calls is not None:
+        model.limit_concurrency(calls)
+    inner = model._embed_batch
+    state = {"now": 0, "peak": 0}
+
+    async def slow_batch(texts: list[str], kind: Any) -> np.ndarray:
+        state["now"] += 1
+        state["peak"] = max(state["peak"], state["now"])
+        await asyncio.sleep(0.01)
+        state["now"] -= 1
+        return await inner(texts, kind)
+
+    model._embed_batch = slow_batch  # type: ignore[method-assign]
+
+    async def main() -> None:
+        await asyncio.gather(*(model.embed([f"text {i}"]) for i in range(requests)))
+
+    asyncio.run(main())
+    return state["peak"]
+
+
+def test_limit_concurrency_makes_later_calls_wait() -> None:
+    assert _peak_in_flight(None) == 6
+    assert _peak_in_flight(1) == 1
+    assert _peak_in_flight(2) == 2
+
+
+def test_limit_concurrency_refuses_zero() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        HashEmbedding().limit_concurrency(0)
+
+
+def test_local_engine_in_a_server_leaves_a_core_to_the_rest() -> None:
+    probe = (
+        "import asyncio, os\n"
+        "from flowmem.embedding.local import LocalEmbedding\n"
+        "m = LocalEmbedding(); m.limit_concurrency(1)\n"
+        "asyncio.run(m.embed(['hello'], kind='query'))\n"
+        "print(os.environ.get('OMP_NUM_THREADS'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120,
+                          check=True)  # fmt: skip
+    assert done.stdout.strip() == str(max(1, (os.cpu_count() or 1) - 1))
