@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from flowmem.context import OpContext
 from flowmem.llm.calls import ask
@@ -15,7 +17,7 @@ from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
-from flowmem.scoring.slots import contradicts
+from flowmem.scoring.slots import SlotRules, superseded
 from flowmem.vector_store.filters import MemoryFilter
 
 Candidate = tuple[Memory, float]
@@ -25,14 +27,21 @@ Candidate = tuple[Memory, float]
 class ContraRepeatOp(Op):
     """Decide, for each new memory, whether to add it, update an existing one, or expire one it contradicts.
 
-    Each new memory is compared with its ``top_k`` nearest valid memories of the user in scope
-    (and with the new memories decided before it). Offline rules, in order: the same text again
-    is *skipped* (its message is added to the existing memory's sources); a newer statement of a
-    single-valued fact ("I live in …", "I work at …", "I'm vegetarian" — :mod:`flowmem.scoring.slots`)
-    with a different value *expires* the old memory (``replace``, the default: newer wins, the old
-    one is marked expired, never deleted) or keeps both (``keep_both``); a near-duplicate (cosine ≥
-    ``duplicate_similarity``) *updates* the existing memory with the newer wording; anything else is
-    *added*. Policy ``llm`` asks the LLM instead, falling back to the rules on an unusable reply.
+    Each new memory is compared with its ``top_k`` nearest valid memories of the user in scope,
+    with every valid memory of the user holding one of the same single-valued facts ("slots": where
+    they live, work, study, their job title, partner, pets' names, phone, … — :mod:`flowmem.scoring.slots`,
+    extended by the ``slots`` param), however far its wording, and with the new memories decided
+    before it. Offline rules, in order: the same text again is *skipped* (its message is added to the
+    existing memory's sources); a newer statement of a slot with a different value *expires* every
+    memory holding the old value (``replace``, the default: newer wins, the old one is marked expired
+    with ``metadata["superseded_by"]``, never deleted; its history event names the new memory and both
+    values) or keeps both (``keep_both``); a near-duplicate (cosine ≥ ``duplicate_similarity``)
+    *updates* the existing memory with the newer wording; anything else is *added*. Policy ``llm``
+    asks the LLM instead, falling back to the rules on an unusable reply.
+
+    The slots a memory holds are found once, when it is written, and kept in ``metadata["slots"]``
+    (``{"residence": "milan"}``), so finding the holders of a slot reads the user's memories without
+    re-reading their words (a rule added later applies to memories written after it).
     """
 
     class Params(OpParams):
@@ -43,6 +52,17 @@ class ContraRepeatOp(Op):
             0.95, ge=0, le=1, description="cosine at or above which a new memory updates an existing one"
         )
         top_k: int = Field(5, ge=1, le=100, description="how many nearest existing memories to compare with")
+        slots: dict[str, list[str]] = Field(
+            default_factory=dict,
+            description="more single-valued facts: slot name -> regex patterns with a (?P<v>...) value group, "
+            "added to the built-in slots (residence, employer, job_title, school, partner, pet_name, ...)",
+        )
+
+        @field_validator("slots")
+        @classmethod
+        def _slots_compile(cls, slots: dict[str, list[str]]) -> dict[str, list[str]]:
+            _rules(_frozen(slots))  # a bad pattern is a config error before anything runs
+            return slots
 
     params: Params
     reads = ("new_memories", "workspace_id", "user_id")
@@ -56,25 +76,37 @@ class ContraRepeatOp(Op):
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
         ctx["memory_actions"] = await self._decide_all(ctx, use_llm=False)
 
+    @cached_property
+    def rules(self) -> SlotRules:
+        """The slot rules: the built-in ones plus this op's ``slots``."""
+        return _rules(_frozen(self.params.slots))
+
     async def _decide_all(self, ctx: OpContext, *, use_llm: bool) -> list[MemoryAction]:
         new: list[Memory] = ctx["new_memories"]
         if not new:
             return []
-        workspace, store = ctx["workspace_id"], self.vector_store
+        workspace, store, rules = ctx["workspace_id"], self.vector_store, self.rules
         vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
-        new = [m.model_copy(update={"vector": v}) for m, v in zip(new, vectors, strict=True)]
+        new = [
+            m.model_copy(update={"vector": v, "metadata": {**m.metadata, "slots": rules.slots_of(m.content)}})
+            for m, v in zip(new, vectors, strict=True)
+        ]
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
         # The searches go out together (they are independent); the decisions then run in order, each
         # seeing what the ones before it changed.
         flt = MemoryFilter(target=ctx["user_id"], status="valid")
         found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
+        wanted = {slot for m in new for slot in m.metadata["slots"]}
+        holders = await self._slot_holders(workspace, flt, wanted) if wanted else {}
+        ctx.note("slot_holders", {slot: len(found) for slot, found in sorted(holders.items())})
         state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
         actions: list[MemoryAction] = []
         for memory, hits in zip(new, found, strict=True):
             if memory.memory_id in stored or memory.memory_id in state:
                 actions.append(MemoryAction(action="skip", memory=memory, reason="already stored (a rerun)"))
                 continue
-            candidates = self._candidates(memory, hits, state)
+            same_slot = [m for slot in memory.metadata["slots"] for m in holders.get(slot, ())]
+            candidates = self._candidates(memory, hits, same_slot, state)
             decided = await self._decide_llm(ctx, memory, candidates) if use_llm else None
             for action in decided or self._decide_rules(memory, candidates):
                 if action.action != "skip":
@@ -85,16 +117,40 @@ class ContraRepeatOp(Op):
         ctx.note("decisions", counts)
         return actions
 
-    def _candidates(self, memory: Memory, found: list[Memory], state: dict[str, Memory]) -> list[Candidate]:
-        candidates: dict[str, Candidate] = {}
+    async def _slot_holders(self, workspace: str, flt: MemoryFilter, wanted: set[str]) -> dict[str, list[Memory]]:
+        """The user's valid memories holding each ``wanted`` slot, wherever they are: one pass over the user's
+        memories per run, reading the slots stored with each (older memories without them: their words)."""
+        holders: dict[str, list[Memory]] = {}
+        rules = self.rules
+        async for batch in self.vector_store.iterate(workspace, flt, batch_size=1000):
+            for memory in batch:
+                for slot in _slots(memory, rules).keys() & wanted:
+                    holders.setdefault(slot, []).append(memory)
+        return holders
+
+    def _candidates(
+        self, memory: Memory, found: list[Memory], same_slot: list[Memory], state: dict[str, Memory]
+    ) -> list[Candidate]:
+        """The ``top_k`` nearest valid memories, then every other valid one holding a slot ``memory`` holds."""
+        nearest: dict[str, Candidate] = {}
         for hit in found:
             current = state.get(hit.memory_id, hit)
             if current.status == "valid":
-                candidates[hit.memory_id] = (current, hit.scores.get("similarity", 0.0))
+                nearest[hit.memory_id] = (current, hit.scores.get("similarity", 0.0))
+        mine = memory.metadata.get("slots", {})
+        others: dict[str, Candidate] = {}
         for other in state.values():  # this batch's own memories are not in the store yet
             if other.status == "valid" and other.target == memory.target and other.vector is not None:
-                candidates[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
-        return sorted(candidates.values(), key=lambda c: c[1], reverse=True)[: self.params.top_k]
+                nearest[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
+                if mine.keys() & _slots(other, self.rules).keys():
+                    others[other.memory_id] = nearest[other.memory_id]
+        candidates = sorted(nearest.values(), key=lambda c: c[1], reverse=True)[: self.params.top_k]
+        seen = {c.memory_id for c, _ in candidates}
+        for holder in same_slot:  # found by slot, not by likeness: compared for contradictions only
+            current = state.get(holder.memory_id, holder)
+            if current.status == "valid" and current.memory_id not in seen:
+                others.setdefault(current.memory_id, (current, 0.0))
+        return candidates + [c for c in others.values() if c[0].memory_id not in seen]
 
     async def _fill_vectors(self, ctx: OpContext, actions: list[MemoryAction]) -> None:
         """Stored memories that changed only in status or sources keep their vectors: fetched once, here."""
@@ -114,24 +170,9 @@ class ContraRepeatOp(Op):
                     return [MemoryAction(action="skip", memory=old, reason=f"same as {old.memory_id}")]
                 return [MemoryAction(action="update", memory=_merge(old, memory, keep_text=True), old=old,
                                      reason=f"the same again, from {', '.join(memory.source)}")]  # fmt: skip
-        for old, _ in candidates:
-            slot = contradicts(old.content, memory.content)
-            if slot is None:
-                continue
-            if self.params.policy == "keep_both":
-                return [
-                    MemoryAction(action="add", memory=memory, reason=f"contradicts {old.memory_id} ({slot}); kept both")
-                ]
-            if memory.created_at < old.created_at:  # an older statement arriving late: stored, already expired
-                stale = memory.model_copy(update={"status": "expired"})
-                return [MemoryAction(action="add", memory=stale, reason=f"older than {old.memory_id} ({slot})")]
-            expired = old.model_copy(update={"status": "expired", "updated_at": memory.created_at})
-            return [
-                MemoryAction(
-                    action="expire", memory=expired, old=old, reason=f"{slot}: replaced by {memory.memory_id}"
-                ),
-                MemoryAction(action="add", memory=memory, reason=f"{slot}: replaces {old.memory_id}"),
-            ]
+        contradicted = self._contradicted(memory, candidates)
+        if contradicted:
+            return self._supersede(memory, contradicted)
         for old, similarity in candidates:
             if similarity >= self.params.duplicate_similarity:
                 reason = f"near-duplicate of {old.memory_id} (cosine {similarity:.3f})"
@@ -139,6 +180,37 @@ class ContraRepeatOp(Op):
                     MemoryAction(action="update", memory=_merge(old, memory, keep_text=False), old=old, reason=reason)
                 ]
         return [MemoryAction(action="add", memory=memory, reason="new")]
+
+    def _contradicted(self, memory: Memory, candidates: list[Candidate]) -> list[tuple[Memory, str]]:
+        """The candidates holding one of ``memory``'s slots with another value, with the first such slot."""
+        mine = _slots(memory, self.rules)
+        found = []
+        for old, _ in candidates:
+            slots = superseded(_slots(old, self.rules), mine)
+            if slots:
+                found.append((old, slots[0]))
+        return found
+
+    def _supersede(self, memory: Memory, contradicted: list[tuple[Memory, str]]) -> list[MemoryAction]:
+        """``memory`` replaces the memories it contradicts (policy ``replace``), or is added beside them."""
+        if self.params.policy == "keep_both":
+            said = ", ".join(f"{old.memory_id} ({slot})" for old, slot in contradicted)
+            return [MemoryAction(action="add", memory=memory, reason=f"contradicts {said}; kept both")]
+        later = [(old, slot) for old, slot in contradicted if old.created_at > memory.created_at]
+        if later:  # an older statement arriving late: stored, already expired
+            old, slot = later[0]
+            stale = _expired(memory, by=old, at=memory.created_at)
+            return [MemoryAction(action="add", memory=stale, reason=f"{slot}: older than {old.memory_id}")]
+        actions = []
+        mine = _slots(memory, self.rules)
+        for old, slot in contradicted:
+            change = f"{_slots(old, self.rules)[slot]} → {mine[slot]}"
+            reason = f"{slot}: replaced by {memory.memory_id} ({change})"
+            expired = _expired(old, by=memory, at=memory.created_at)
+            actions.append(MemoryAction(action="expire", memory=expired, old=old, reason=reason))
+        replaced = ", ".join(old.memory_id for old, _ in contradicted)
+        actions.append(MemoryAction(action="add", memory=memory, reason=f"{contradicted[0][1]}: replaces {replaced}"))
+        return actions
 
     async def _decide_llm(
         self, ctx: OpContext, memory: Memory, candidates: list[Candidate]
@@ -169,6 +241,31 @@ class ContraRepeatOp(Op):
         ]
 
 
+@lru_cache(maxsize=32)
+def _rules(slots: tuple[tuple[str, tuple[str, ...]], ...]) -> SlotRules:
+    return SlotRules(dict(slots))
+
+
+def _frozen(slots: dict[str, list[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple(sorted((name, tuple(patterns)) for name, patterns in slots.items()))
+
+
+def _slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
+    """The slots ``memory`` holds: as stored with it, else (written before slots were stored) read from its words."""
+    stored = memory.metadata.get("slots")
+    if isinstance(stored, dict):
+        return {str(k): str(v) for k, v in stored.items()}
+    return rules.slots_of(memory.content)
+
+
+def _expired(memory: Memory, *, by: Memory, at: datetime) -> Memory:
+    """``memory`` superseded by ``by``: expired (never deleted), saying by which memory."""
+    metadata = {**memory.metadata, "superseded_by": by.memory_id}
+    return memory.model_copy(
+        update={"status": "expired", "updated_at": max(memory.updated_at, at), "metadata": metadata}
+    )
+
+
 def _normal(text: str) -> str:
     return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
 
@@ -182,6 +279,8 @@ def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:
     }
     if not keep_text:
         update.update(content=new.content, vector=new.vector, when_to_use=new.when_to_use or old.when_to_use)
+        if "slots" in new.metadata:  # the slots belong to the words
+            update["metadata"] = {**old.metadata, "slots": new.metadata["slots"]}
         if new.event_time is not None:
             update.update({k: getattr(new, k) for k in type(new).model_fields if k.startswith("event_")})
     return old.model_copy(update=update)

@@ -1,63 +1,214 @@
-"""Single-valued facts ("slots") a person has one of at a time: where they live, where they work, what they eat.
+"""Single-valued facts ("slots") a person has one of at a time: where they live, where they work, their partner, ...
 
-The offline write path uses them to notice a contradiction: "I live in Oakland" then "we just moved
-to Berkeley" fill the ``residence`` slot twice with different values, so the newer replaces the
-older. Only these few, common slots are known; anything else is left to near-duplicate detection
-(or to the LLM policy).
+The write path uses them to notice a superseded fact: "I live in Oakland" then "we just moved to
+Berkeley" fill the ``residence`` slot twice with different values, so the newer replaces the older.
+:data:`BUILTIN_SLOTS` is the one declarative table of them (English and Chinese); a deployment adds
+patterns or whole slots with ``contra_repeat_op``'s ``slots`` param, e.g.
+``op.contra_repeat_op.params.slots.blood_type=['my blood type is (?P<v>\\w+)']``.
+
+A pattern is a regular expression (matched case-insensitively; ``(?-i:...)`` for a part that must be
+capitalised, such as a name) with a named group ``v``: the value. An optional group ``k`` qualifies the
+slot, so "my dog Rex" fills ``pet_name:dog`` and "my cat Mimi" ``pet_name:cat`` — two slots, not a
+contradiction. Anything no slot covers is left to near-duplicate detection (or to the LLM policy).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-_VALUE = r"(?P<v>[^.,!?;:\n，。！？；]{2,60})"
-_SLOTS: dict[str, list[re.Pattern[str]]] = {
-    "residence": [
-        re.compile(rf"\b(?:i|we)\s+(?:now\s+|still\s+|currently\s+)?live\s+(?:in|at|near)\s+{_VALUE}", re.I),
-        re.compile(rf"\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?moved\s+(?:to|into)\s+{_VALUE}", re.I),
-        re.compile(rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+(?:now\s+)?(?:living|based)\s+in\s+{_VALUE}", re.I),
-        re.compile(r"我们?(?:现在|目前)?住在(?P<v>[^，。！？；,.!?;]{1,20})"),
-        re.compile(r"我们?(?:刚|已经)?搬(?:到|去)了?(?P<v>[^，。！？；,.!?;]{1,20})"),
-    ],
-    "employer": [
-        re.compile(rf"\bi\s+(?:now\s+|still\s+)?work\s+(?:at|for)\s+{_VALUE}", re.I),
-        re.compile(
-            rf"\bi(?:'ve|\s+have)?\s+(?:just\s+)?(?:started|joined)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+{_VALUE}", re.I
-        ),
-        re.compile(r"我(?:现在)?在(?P<v>[^，。！？；,.!?;]{1,20}?)(?:工作|上班)"),
-    ],
-    "diet": [
-        re.compile(r"\bi(?:'m|\s+am)\s+(?:a\s+|now\s+|still\s+)?(?P<v>vegetarian|vegan|pescatarian)\b", re.I),
-        re.compile(
-            r"\bi(?:'ve|\s+have)?\s+(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
-            r"(?P<v>fish|meat|chicken)\s+again\b",
-            re.I,
-        ),
-        re.compile(r"我(?:现在)?(?:是|吃)(?P<v>素|全素|纯素)"),
-    ],
+_V = r"(?P<v>[^.,!?;:\n，。！？；]{2,60})"  # free text up to the end of the clause
+_ZH = r"(?P<v>[^，。！？；,.!?;\s]{1,20})"
+_NAME = r"(?P<v>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"  # a capitalised name, one or two words
+_ZH_WHEN = r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直)*"
+_ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
+_PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
+_PET = r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|turtle|fish)"
+_ZH_PET = r"(?P<k>狗|小狗|狗狗|猫|小猫|猫咪|兔子|鹦鹉|仓鼠)"
+
+BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
+    "residence": (
+        rf"\b(?:i|we)\s+{_ADV}live\s+(?:in|at|near)\s+{_V}",
+        rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_V}",
+        rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_V}",
+        rf"\bmy\s+home\s+is\s+(?:now\s+)?in\s+{_V}",
+        rf"我们?{_ZH_WHEN}住在{_ZH}",
+        rf"我们?{_ZH_WHEN}搬(?:到|去|进)了?{_ZH}",
+        rf"我家{_ZH_WHEN}在{_ZH}",
+    ),
+    "employer": (
+        rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+(?:at|for)\s+{_V}",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:started|joined)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+{_V}",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+{_V}",
+        rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:工作|上班)",
+        rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
+    ),
+    "job_title": (
+        rf"\bi\s+{_ADV}work\s+as\s+(?:a|an)\s+{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+as\s+(?:a|an)\s+{_V}",
+        rf"\bmy\s+(?:new\s+)?(?:job\s+title|title|role|position)\s+is\s+{_V}",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been)\s+promoted\s+to\s+{_V}",
+        r"我是一[名位个](?P<v>[^，。！？；,.!?;\s]{1,12})",
+        rf"我{_ZH_WHEN}(?:的职位|的职务|的工作)是{_ZH}",
+        rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
+    ),
+    "relationship_status": (
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)\b",
+        rf"\b(?:i|we)\s+{_ADV}got\s+(?P<v>married|engaged|divorced|separated)\b",
+        rf"\bwe(?:'ve|\s+have)?\s+{_ADV}(?P<v>broken\s+up|broke\s+up|split\s+up)\b",
+        rf"我们?{_ZH_WHEN}(?P<v>结婚|订婚|离婚|单身|分手)了?",
+    ),
+    "partner": (
+        rf"\bmy\s+{_PARTNER}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,)?\s+{_NAME}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:dating|seeing|married\s+to|engaged\s+to)\s+{_NAME}",
+        r"我的?(?:老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|伴侣|未婚夫|未婚妻)(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{1,10})",
+    ),
+    "school": (
+        rf"\bi\s+{_ADV}(?:study|studied)\s+at\s+{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:studying|enrolled)\s+at\s+{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}an?\s+(?:student|undergrad|undergraduate|grad\s+student|phd\s+student)\s+at\s+{_V}",
+        rf"\bi\s+{_ADV}(?:go\s+to|attend)\s+(?P<v>[^.,!?;:\n]{{2,60}}?(?:school|college|university|academy|institute))\b",
+        rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:读书|上学|读大学|读研|念书)",
+        rf"我{_ZH_WHEN}就读于{_ZH}",
+    ),
+    "phone": (
+        r"\bmy\s+(?:new\s+)?(?:phone|mobile|cell)(?:\s+phone)?(?:\s+number)?\s+is\s+(?P<v>\+?[\d][\d\s().-]{4,20}\d)",
+        r"\bmy\s+(?:new\s+)?number\s+is\s+(?P<v>\+?[\d][\d\s().-]{4,20}\d)",
+        r"我的?(?:新)?(?:手机|电话)(?:号码?)?(?:是|换成了?)(?P<v>\+?[\d][\d\s-]{4,20}\d)",
+    ),
+    "email": (
+        r"\bmy\s+(?:new\s+)?e-?mail(?:\s+address)?\s+is\s+(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+        r"我的?(?:新)?(?:邮箱|电子邮件|邮件地址)(?:地址)?(?:是|换成了?)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+    ),
+    "pet_name": (
+        rf"\bmy\s+(?:\w+\s+)?{_PET}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called|,)?\s+{_NAME}",
+        rf"我(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
+    ),
+    "diet": (
+        rf"\bi(?:'m|\s+am)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
+        r"\bi(?:'ve|\s+have)?\s+(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
+        r"(?P<v>fish|meat|chicken)\s+again\b",
+        rf"我{_ZH_WHEN}(?:是|吃)(?P<v>素|全素|纯素)",
+    ),
+}
+
+# A place or a name ends where a time, a companion or a reason begins: "berkeley last week with sam" → "berkeley".
+_VALUE_END = re.compile(
+    r"\s+(?:last|this|next|since|with|and|but|because|for|as|so|when|after|before|until|today|tonight|yesterday|at|in|"
+    r"tomorrow|now|recently|already|again|ago|on\s+(?:the|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?:a|one|two|three|four|five|six|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|weeks?|months?|years?)|"
+    r"in\s+(?:\d|january|february|march|april|may|june|july|august|september|october|november|december))\b",
+    re.I,
+)
+_VALUE_STRIP = "了啦呢吧啊 "
+# Values that say the same thing in other words: "I'm vegetarian" and 我吃素 agree; "fish again" does not.
+VALUE_ALIASES: dict[str, str] = {
+    "素": "vegetarian", "吃素": "vegetarian", "全素": "vegan", "纯素": "vegan",
+    "结婚": "married", "订婚": "engaged", "离婚": "divorced", "单身": "single", "分手": "broke up",
+    "broken up": "broke up", "split up": "broke up",
+}  # fmt: skip
+# Qualifiers that name the same kind: "my puppy Rex" and 我的狗叫旺财 both fill ``pet_name:dog``.
+_KINDS = {
+    "puppy": "dog",
+    "kitten": "cat",
+    "bunny": "rabbit",
+    "狗": "dog",
+    "小狗": "dog",
+    "狗狗": "dog",
+    "猫": "cat",
+    "小猫": "cat",
+    "猫咪": "cat",
+    "兔子": "rabbit",
+    "鹦鹉": "parrot",
+    "仓鼠": "hamster",
 }
 
 
-def slot_of(text: str) -> tuple[str, str] | None:
-    """``(slot, value)`` of the first single-valued fact ``text`` states, or ``None``."""
-    for slot, patterns in _SLOTS.items():
-        for pattern in patterns:
-            match = pattern.search(text)
-            if match:
-                value = " ".join(match.group("v").split()).strip().lower()
-                return slot, _trim(value)
-    return None
+@dataclass(frozen=True)
+class SlotMatch:
+    """One slot a text fills.
+
+    Attributes:
+        slot: The slot's name, qualified when its pattern has a ``k`` group (``pet_name:dog``).
+        value: The value, lower case, spaces collapsed ("milan").
+        start: Where the statement starts in the text.
+        end: Where the value ends in the text (before any time or companion words that followed it).
+    """
+
+    slot: str
+    value: str
+    start: int
+    end: int
 
 
-def _trim(value: str) -> str:
-    # "berkeley last week with sam" → "berkeley": a place or name ends where a time or a companion begins.
-    value = re.split(r"\s+(?:last|this|next|since|with|and|because|for|as|in\s+\d)\b", value, maxsplit=1)[0]
-    return value.rstrip("了啦呢吧")
+class SlotRules:
+    """Compiled slot patterns: :data:`BUILTIN_SLOTS` plus a deployment's own.
+
+    Args:
+        extra: More patterns by slot name; a known name gains them, a new name is a new slot.
+
+    Raises:
+        ValueError: A pattern that does not compile or has no ``v`` group, naming the slot and the pattern.
+    """
+
+    def __init__(self, extra: Mapping[str, Sequence[str]] | None = None):
+        table: dict[str, list[str]] = {name: list(patterns) for name, patterns in BUILTIN_SLOTS.items()}
+        for name, patterns in (extra or {}).items():
+            table.setdefault(name, []).extend(patterns)
+        self.patterns: dict[str, list[re.Pattern[str]]] = {
+            name: [_compile(name, p) for p in patterns] for name, patterns in table.items()
+        }
+
+    def find(self, text: str) -> list[SlotMatch]:
+        """Every slot ``text`` fills, the first statement of each, in the order they are said."""
+        found: dict[str, SlotMatch] = {}
+        for name, patterns in self.patterns.items():
+            for pattern in patterns:
+                for match in pattern.finditer(text):
+                    slot_match = _slot_match(name, match)
+                    if slot_match is not None and slot_match.slot not in found:
+                        found[slot_match.slot] = slot_match
+        return sorted(found.values(), key=lambda m: m.start)
+
+    def slots_of(self, text: str) -> dict[str, str]:
+        """``{slot: value}`` of every single-valued fact ``text`` states."""
+        return {m.slot: m.value for m in self.find(text)}
 
 
-def contradicts(old: str, new: str) -> str | None:
-    """The slot two texts fill with different values (the newer replaces the older), else ``None``."""
-    a, b = slot_of(old), slot_of(new)
-    if a is None or b is None or a[0] != b[0] or a[1] == b[1]:
+def _compile(name: str, pattern: str) -> re.Pattern[str]:
+    try:
+        compiled = re.compile(pattern, re.I)
+    except re.error as exc:
+        raise ValueError(f"slot {name!r}: pattern {pattern!r} is not a regular expression ({exc})") from None
+    if "v" not in compiled.groupindex:
+        raise ValueError(f"slot {name!r}: pattern {pattern!r} needs a named group (?P<v>...) for the value")
+    return compiled
+
+
+def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:
+    raw = match.group("v")
+    cut = _VALUE_END.search(raw)
+    kept = raw[: cut.start()] if cut else raw
+    kept = kept.rstrip(_VALUE_STRIP)
+    value = " ".join(kept.split()).lower()
+    value = VALUE_ALIASES.get(value, value)
+    if not value:
         return None
-    return a[0]
+    qualifier = match.groupdict().get("k")
+    slot = f"{name}:{_KINDS.get(qualifier.lower(), qualifier.lower())}" if qualifier else name
+    return SlotMatch(slot, value, match.start(), match.start("v") + len(kept))
+
+
+DEFAULT_RULES = SlotRules()
+
+
+def slots_of(text: str, rules: SlotRules = DEFAULT_RULES) -> dict[str, str]:
+    """``{slot: value}`` of every single-valued fact ``text`` states (the built-in slots by default)."""
+    return rules.slots_of(text)
+
+
+def superseded(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
+    """The slots both hold with different values (the newer statement replaces the older), in ``new``'s order."""
+    return [slot for slot, value in new.items() if slot in old and old[slot] != value]

@@ -1,0 +1,74 @@
+"""The single-valued facts ("slots") of :mod:`flowmem.scoring.slots`, English and Chinese, and a deployment's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowmem import App
+from flowmem.errors import FlowmemError
+from flowmem.scoring.slots import SlotRules, slots_of, superseded
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("I live in Milan with my dog Rex.", {"residence": "milan", "pet_name:dog": "rex"}),
+        ("I moved to Turin today!", {"residence": "turin"}),
+        ("We just moved to Berkeley last week with Sam", {"residence": "berkeley"}),
+        ("I work at Acme Corp", {"employer": "acme corp"}),
+        ("I work as a nurse at the Niguarda hospital", {"job_title": "nurse"}),
+        ("I got promoted to senior engineer", {"job_title": "senior engineer"}),
+        ("I'm engaged!", {"relationship_status": "engaged"}),
+        ("We broke up last month.", {"relationship_status": "broke up"}),
+        ("my wife Anna loves tea", {"partner": "anna"}),
+        ("my girlfriend is called Laura", {"partner": "laura"}),
+        ("I study at Politecnico di Milano", {"school": "politecnico di milano"}),
+        ("my phone number is +39 333 123 4567", {"phone": "+39 333 123 4567"}),
+        ("my new email is a.b@example.com", {"email": "a.b@example.com"}),
+        ("My puppy's name is Max", {"pet_name:dog": "max"}),
+        ("my cat Mimi", {"pet_name:cat": "mimi"}),
+        ("I'm vegetarian", {"diet": "vegetarian"}),
+        ("我今天搬到了杭州", {"residence": "杭州"}),
+        ("我在阿里巴巴工作", {"employer": "阿里巴巴"}),
+        ("我是一名护士", {"job_title": "护士"}),
+        ("我结婚了", {"relationship_status": "married"}),
+        ("我老婆叫小红", {"partner": "小红"}),
+        ("我的狗叫旺财", {"pet_name:dog": "旺财"}),
+        ("我的手机号是13800138000", {"phone": "13800138000"}),
+        ("我在北京大学读书", {"school": "北京大学"}),
+        ("因为我吃素。", {"diet": "vegetarian"}),  # the same value as "I'm vegetarian"
+        ("I am a big fan of jazz", {}),
+        ("my dog loves the park", {}),  # no name: nothing single-valued said
+        ("My mom lives in Bari", {}),  # someone else's home
+    ],
+)
+def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
+    assert slots_of(text) == slots
+
+
+def test_superseded_compares_the_same_slot_only() -> None:
+    old = slots_of("I live in Milan with my dog Rex")
+    assert superseded(old, slots_of("I moved to Turin")) == ["residence"]
+    assert superseded(old, slots_of("I still live in Milan")) == []
+    assert superseded(old, slots_of("my cat Mimi")) == []  # another pet, not another name for the dog
+    assert superseded(slots_of("I'm vegetarian"), slots_of("我吃素")) == []
+
+
+def test_a_deployment_adds_slots() -> None:
+    rules = SlotRules({"blood_type": [r"my blood type is (?P<v>\w+)"], "residence": [r"I reside in (?P<v>\w+)"]})
+    assert rules.slots_of("My blood type is AB and I reside in Lyon") == {"residence": "lyon", "blood_type": "ab"}
+    assert slots_of("I reside in Lyon") == {}  # the built-in rules are untouched
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [("my blood type is (\\w+)", "needs a named group (?P<v>...)"), ("my (?P<v>", "is not a regular expression")],
+)
+def test_a_bad_slot_pattern_is_a_config_error(pattern: str, message: str) -> None:
+    with pytest.raises(ValueError, match=r"^slot 'blood_type': pattern ") as refused:
+        SlotRules({"blood_type": [pattern]})
+    assert message in str(refused.value)
+    override = f"op.contra_repeat_op.params.slots.blood_type=['{pattern}']"
+    with pytest.raises(FlowmemError) as caught:  # refused when the config loads, before anything runs
+        App(overrides=["vector_store.default.backend=memory", override])
+    assert message in str(caught.value) and "blood_type" in str(caught.value)
