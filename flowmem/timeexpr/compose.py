@@ -20,7 +20,9 @@ from datetime import date
 
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.mention import Mention, merge, resolve
-from flowmem.timeexpr.tense import TenseReader
+from flowmem.timeexpr.tense import Tense, TenseReader
+
+_BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
 
 
 def select(mentions: list[Mention]) -> list[Mention]:
@@ -50,7 +52,7 @@ def compose(
     merged: list[Mention] = []
     for mention in mentions:
         if merged and connector.fullmatch(text, merged[-1].end, mention.start):
-            combined = merge(merged[-1], mention, today, tense.at(merged[-1].start))
+            combined = merge(merged[-1], mention, today, _tense_of(merged[-1], mention, tense))
             if combined is not None:
                 merged[-1] = combined
                 continue
@@ -68,10 +70,28 @@ def compose(
                 continue
         if not mention.standalone:
             continue
-        span = resolve(mention, today, tense.at(mention.start))
+        span = resolve(mention, today, _tense_of(mention, None, tense))
         if span is not None:
             found.append((mention, span))
     return found
+
+
+def _tense_of(mention: Mention, other: Mention | None, tense: TenseReader) -> Tense:
+    """The tense at ``mention``, read only when a bare name needs it (reading costs a few µs)."""
+    if not any(m is not None and _bare(m) for m in (mention, other)):
+        return "past"  # "last week", "2023-05-05", "yesterday": the tense changes nothing
+    return tense.at(mention.start)
+
+
+def _bare(mention: Mention) -> bool:
+    return (
+        mention.weekday is not None
+        or mention.month is not None
+        or mention.day is not None
+        or mention.season is not None
+        or mention.holiday is not None
+        or mention.weekend
+    )
 
 
 def join_ranges(
@@ -81,14 +101,23 @@ def join_ranges(
     found = joint.fullmatch(text, first.end, second.start)
     if found is None:
         return None
-    if found.group().strip().lower() == "and" and not text[: first.start].rstrip().lower().endswith("between"):
+    if found.group().strip().lower() == "and" and not _BETWEEN.search(text, max(0, first.start - 12), first.end):
         return None  # "and" joins a range only after "between"
-    start = resolve(first, today, tense.at(first.start))
+    start = resolve(first, today, _tense_of(first, None, tense))
     if start is None:
         return None
+    if (
+        not second.standalone
+        and second.tod is not None
+        and second.day is None
+        and (first.tod is None or first.tod.hour is None)
+    ):
+        return None  # "Friday to 3" is no range; "3pm to 5" is
     end = resolve(second, start.start.date(), "future")
-    if end is None or end.end <= start.start:
+    if end is None:
         return None
-    if first.standalone and not second.standalone and second.tod is not None and second.day is None:
-        return None  # "Friday to 3" is no range
-    return replace(first, end=second.end, standalone=True), Span(start.start, end.end, "range")
+    # A clock time ends the range when it strikes ("3pm to 5pm" ends at 17:00), a day when it is over.
+    until = end.start if end.granularity == "hour" else end.end
+    if until <= start.start:
+        return None
+    return replace(first, end=second.end, standalone=True), Span(start.start, until, "range")

@@ -31,8 +31,6 @@ def _occurrences(key: str, long_weekend: bool) -> Callable[[int], Span | None]:
 
 def _en_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
     key, long_weekend = holidays.holiday_key(match), match["weekend"] is not None
-    if key == "labour_day_cn" and match.group(key).startswith("may"):
-        return None  # "may day" in lower case is rarely the holiday
     on, direction, today = _occurrences(key, long_weekend), en.direction_of(match["mod"]), ctx.today
     candidates: list[Span | None]
     if match["y"]:

@@ -127,6 +127,18 @@ def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.day_span(day))
 
 
+# 周五28号: the day's digits follow the weekday's numeral, which the day rule's lookbehind refuses.
+_WEEKDAY_DAY_RE = re.compile(
+    rf"{_NOT_AFTER_PART}{_WEEK}(?P<wd>[一二三四五六日天])\s*(?P<d>[12]\d|3[01]|0?[1-9])(?:号|號|日)"
+)
+
+
+def _weekday_day(match: re.Match[str], ctx: Context) -> Mention | None:
+    if match.start() > 0 and ctx.text[match.start() - 1] == "每":
+        return None
+    return Mention(match.start(), match.end(), weekday=_WEEKDAYS[match["wd"]], day=int(match["d"]))
+
+
 _WEEK_RE = re.compile(rf"{_NOT_AFTER_PART}{_MODIFIER}(?:个|個)?{_WEEK}(?![一二三四五六日天1-7末围圍到边邊全期])")
 
 
@@ -251,6 +263,7 @@ RULES: tuple[Rule, ...] = (
     Rule("zh_part_of_day", _PART_RE, _part_of_day),
     Rule("zh_hour", _HOUR, _hour),
     Rule("zh_weekday", _WEEKDAY_RE, _weekday),
+    Rule("zh_weekday_day", _WEEKDAY_DAY_RE, _weekday_day),
     Rule("zh_week", _WEEK_RE, _week),
     Rule("zh_weekend", _WEEKEND_RE, _weekend),
     Rule("zh_month_relative", _MONTH_REL, _month_relative),

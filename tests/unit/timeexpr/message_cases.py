@@ -1,0 +1,403 @@
+"""Labelled event times of chat messages (and a few questions): text, said-at → date or range.
+
+Written for flowmem (CC0). Each case names its ``kind``; the expected range is written by hand in
+a compact form (see :func:`expected_range`). Said-at times are in 2025, where 24 March is a Monday
+and 28 March and 28 February are both Fridays (so "Friday the 28th" needs the direction). Messages
+resolve with ``lean="neutral"`` (the nearer occurrence when the wording has no tense), questions
+(kind ``query-…``) with the query default, ``lean="past"``.
+
+Kinds not covered (the rules do not read them; see the docstring of scripts/eval_time_table.py):
+vague times ("a few days ago", "recently", 最近, 前几天), habits ("every Friday", 每周三), durations
+("for three days"), fiscal or school calendars, holidays outside the table (Diwali, Ramadan, Easter
+in the Orthodox reckoning), time zones, and Chinese counts written with 个 left out of months.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import NamedTuple
+
+MON = datetime(2025, 3, 24, 10, 0)  # Monday, ISO 2025-W13
+WED = datetime(2025, 3, 26, 10, 0)  # Wednesday
+SAT = datetime(2025, 3, 29, 11, 0)  # Saturday
+APR10 = datetime(2025, 4, 10, 9, 0)  # Thursday
+MAY20 = datetime(2025, 5, 20, 9, 0)  # Tuesday before Memorial Day (26 May)
+JUN2 = datetime(2025, 6, 2, 9, 0)  # Monday after Memorial Day
+JAN10 = datetime(2025, 1, 10, 9, 0)  # Friday, before the Lunar New Year (29 January)
+NOV3 = datetime(2025, 11, 3, 9, 0)  # Monday
+
+
+class MessageCase(NamedTuple):
+    kind: str
+    text: str
+    said: datetime
+    expected: str
+    lean: str = "neutral"
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind}: {self.text} @{self.said:%Y-%m-%d}"
+
+
+def expected_range(spec: str) -> tuple[datetime, datetime]:
+    """``[start, end)`` of a compact spec.
+
+    ``2025-03-28`` a day; ``2025-03-28T20`` an hour; ``2025-03-26 06-12`` hours of a day;
+    ``2025-03-03..2025-03-07`` the days from one to the other, both included; ``2025-06`` a month;
+    ``2025`` a year; ``W2025-03-24`` the ISO week of that Monday; ``WE2025-03-29`` that weekend.
+    """
+    if ".." in spec:
+        first, last = spec.split("..")
+        return datetime.fromisoformat(first), datetime.fromisoformat(last) + timedelta(days=1)
+    if spec.startswith("WE"):
+        start = datetime.fromisoformat(spec[2:])
+        return start, start + timedelta(days=2)
+    if spec.startswith("W"):
+        start = datetime.fromisoformat(spec[1:])
+        return start, start + timedelta(days=7)
+    if " " in spec:
+        day, hours = spec.split(" ")
+        first_hour, last_hour = (int(h) for h in hours.split("-"))
+        base = datetime.fromisoformat(day)
+        return base + timedelta(hours=first_hour), base + timedelta(hours=last_hour)
+    if "T" in spec:
+        start = datetime.fromisoformat(spec + ":00")
+        return start, start + timedelta(hours=1)
+    if len(spec) == 4:
+        return datetime(int(spec), 1, 1), datetime(int(spec) + 1, 1, 1)
+    if len(spec) == 7:
+        year, month = (int(x) for x in spec.split("-"))
+        return datetime(year, month, 1), datetime(year + month // 12, month % 12 + 1, 1)
+    start = datetime.fromisoformat(spec)
+    return start, start + timedelta(days=1)
+
+
+C = MessageCase
+EN: list[MessageCase] = [
+    # -- weekdays with past wording: the latest one on or before the day it was said ------------
+    C("weekday-past", "I went to the gym on Monday.", WED, "2025-03-24"),
+    C("weekday-past", "On Tuesday I met Anna for coffee.", WED, "2025-03-25"),
+    C("weekday-past", "We watched a movie on Sunday.", WED, "2025-03-23"),
+    C("weekday-past", "I visited grandma on Saturday.", WED, "2025-03-22"),
+    C("weekday-past", "I was sick on Friday.", WED, "2025-03-21"),
+    C("weekday-past", "I had a long call with my boss on Thursday.", WED, "2025-03-20"),
+    C("weekday-past", "I saw Tom on Thursday.", SAT, "2025-03-27"),
+    C("weekday-past", "We played tennis on Tuesday.", SAT, "2025-03-25"),
+    C("weekday-past", "I finished the report on Wednesday.", SAT, "2025-03-26"),
+    C("weekday-past", "My sister called on Sunday.", SAT, "2025-03-23"),
+    C("weekday-past", "I bought new shoes on Friday.", MON, "2025-03-21"),
+    C("weekday-past", "We cooked dinner together on Saturday.", MON, "2025-03-22"),
+    C("weekday-past", "I ran 10 km on Sunday.", MON, "2025-03-23"),
+    C("weekday-past", "I forgot my keys at the office on Wednesday.", MON, "2025-03-19"),
+    C("weekday-past", "Tom got promoted on Tuesday.", MON, "2025-03-18"),
+    C("weekday-past", "I took the train to Lyon on Thursday.", APR10, "2025-04-10"),
+    C("weekday-past", "I ate sushi with Bea on Monday.", APR10, "2025-04-07"),
+    C("weekday-past", "I already paid the plumber on Friday.", APR10, "2025-04-04"),
+    # -- weekdays with future or plan wording: the next one (today counts) --------------------------
+    C("weekday-future", "I will go to the dentist on Friday.", WED, "2025-03-28"),
+    C("weekday-future", "We're meeting on Monday.", WED, "2025-03-31"),
+    C("weekday-future", "I'm flying to Boston on Tuesday.", WED, "2025-04-01"),
+    C("weekday-future", "Let's have lunch on Thursday.", WED, "2025-03-27"),
+    C("weekday-future", "I plan to visit mom on Sunday.", WED, "2025-03-30"),
+    C("weekday-future", "I'm looking forward to the talk on Saturday.", WED, "2025-03-29"),
+    C("weekday-future", "I'll call the bank on Monday.", SAT, "2025-03-31"),
+    C("weekday-future", "We are going to the zoo on Sunday.", SAT, "2025-03-30"),
+    C("weekday-future", "My interview is scheduled on Wednesday.", SAT, "2025-04-02"),
+    C("weekday-future", "I have to submit the form on Friday.", SAT, "2025-04-04"),
+    C("weekday-future", "I want to try the new ramen place on Thursday.", MON, "2025-03-27"),
+    C("weekday-future", "Anna is coming over on Saturday.", MON, "2025-03-29"),
+    C("weekday-future", "I booked a massage for Tuesday.", MON, "2025-03-25"),
+    C("weekday-future", "Don't forget the recital on Sunday.", MON, "2025-03-30"),
+    C("weekday-future", "I'm gonna repaint the kitchen on Saturday.", APR10, "2025-04-12"),
+    C("weekday-future", "We will sign the lease on Monday.", APR10, "2025-04-14"),
+    C("weekday-future", "The kids are starting swim class on Wednesday.", APR10, "2025-04-16"),
+    C("weekday-future", "I need to renew my passport on Friday.", APR10, "2025-04-11"),
+    # -- weekdays with neutral wording: the nearer one ---------------------------------------------
+    C("weekday-neutral", "I give the talk on Saturday.", WED, "2025-03-29"),
+    C("weekday-neutral", "The team lunch on Friday.", WED, "2025-03-28"),
+    C("weekday-neutral", "Dinner with Sam on Thursday.", WED, "2025-03-27"),
+    C("weekday-neutral", "The board meeting on Monday.", WED, "2025-03-24"),
+    C("weekday-neutral", "My yoga class on Tuesday.", WED, "2025-03-25"),
+    C("weekday-neutral", "The party on Sunday.", WED, "2025-03-23"),
+    C("weekday-neutral", "The match on Saturday.", MON, "2025-03-22"),
+    C("weekday-neutral", "My shift on Thursday.", MON, "2025-03-27"),
+    C("weekday-neutral", "The piano lesson on Wednesday.", MON, "2025-03-26"),
+    C("weekday-neutral", "The exam on Friday.", MON, "2025-03-21"),
+    C("weekday-neutral", "The concert on Friday.", SAT, "2025-03-28"),
+    C("weekday-neutral", "Brunch on Tuesday.", SAT, "2025-04-01"),
+    C("weekday-neutral", "The quiz on Wednesday.", SAT, "2025-03-26"),
+    C("weekday-neutral", "Book club on Monday.", SAT, "2025-03-31"),
+    C("weekday-neutral", "My check-up on Saturday.", SAT, "2025-03-29"),
+    C("weekday-neutral", "The school trip on Friday.", APR10, "2025-04-11"),
+    # -- a day of the month alone --------------------------------------------------------------------
+    C("day-of-month", "My exam is on the 28th.", MON, "2025-03-28"),
+    C("day-of-month", "I paid the rent on the 1st.", MON, "2025-03-01"),
+    C("day-of-month", "The package arrives on the 2nd.", MON, "2025-04-02"),
+    C("day-of-month", "I will move flats on the 15th.", MON, "2025-04-15"),
+    C("day-of-month", "I started the new job on the 10th.", MON, "2025-03-10"),
+    C("day-of-month", "The invoice is due on the 31st.", MON, "2025-03-31"),
+    C("day-of-month", "We got the keys on the 20th.", MON, "2025-03-20"),
+    C("day-of-month", "Her birthday party is on the 5th.", MON, "2025-04-05"),
+    C("day-of-month", "I flew back on the 3rd.", APR10, "2025-04-03"),
+    C("day-of-month", "The vet appointment on the 12th.", APR10, "2025-04-12"),
+    C("day-of-month", "The recital on the 25th.", APR10, "2025-04-25"),
+    C("day-of-month", "I'll be home on the 30th.", APR10, "2025-04-30"),
+    # -- a weekday and a day of the month: the date where both hold --------------------------------
+    C("weekday+day", "On Friday the 28th at 8 pm we are having dinner at Marco's.", MON, "2025-03-28T20"),
+    C("weekday+day", "Dinner on Friday the 28th.", MON, "2025-03-28"),
+    C("weekday+day", "We met on Friday the 28th.", APR10, "2025-03-28"),
+    C("weekday+day", "I'll see you on Friday the 28th.", APR10, "2025-11-28"),
+    C("weekday+day", "I'm seeing the dentist on Saturday the 5th.", MON, "2025-04-05"),
+    C("weekday+day", "We moved in on Monday the 3rd.", MON, "2025-03-03"),
+    C("weekday+day", "The race on Sunday the 30th.", MON, "2025-03-30"),
+    C("weekday+day", "The wedding is on Thursday, May 1.", MON, "2025-05-01"),
+    C("weekday+day", "I started on Friday, March 7.", MON, "2025-03-07"),
+    C("weekday+day", "We arrived on Thursday the 20th.", MON, "2025-03-20"),
+    C("weekday+day", "The launch is on Tuesday the 1st.", MON, "2025-04-01"),
+    C("weekday+day", "The gala on Saturday the 29th at 7pm.", MON, "2025-03-29T19"),
+    C("weekday+day", "I'll fly out on Friday the 13th.", MON, "2025-06-13"),
+    C("weekday+day", "I went skiing on Friday the 14th.", MON, "2025-03-14"),
+    C("weekday+day", "On Wednesday the 9th I will present.", MON, "2025-04-09"),
+    # -- month names without a year ------------------------------------------------------------------
+    C("month-no-year", "I want to visit Japan in June.", MON, "2025-06"),
+    C("month-no-year", "I was in Rome in June.", MON, "2024-06"),
+    C("month-no-year", "The wedding in June.", MON, "2025-06"),
+    C("month-no-year", "The conference in November.", MON, "2024-11"),
+    C("month-no-year", "We'll renovate the bathroom in November.", MON, "2025-11"),
+    C("month-no-year", "I ran the Berlin marathon in September.", MON, "2024-09"),
+    C("month-no-year", "I am going to Iceland in August.", MON, "2025-08"),
+    C("month-no-year", "Our anniversary trip in April.", MON, "2025-04"),
+    C("month-no-year", "I started piano in January.", MON, "2025-01"),
+    C("month-no-year", "My sister's graduation in July.", NOV3, "2025-07"),
+    C("month-no-year", "The ski week in February.", NOV3, "2026-02"),
+    C("month-no-year", "I will start the course on May 5th.", MON, "2025-05-05"),
+    C("month-no-year", "I visited the museum on May 5th.", MON, "2024-05-05"),
+    C("month-no-year", "Her due date is April 14.", MON, "2025-04-14"),
+    C("month-no-year", "I adopted Rex on December 2.", MON, "2024-12-02"),
+    C("month-no-year", "The deadline on March 10.", MON, "2025-03-10"),
+    # -- counts from the day it was said -------------------------------------------------------------
+    C("relative-offset", "I'm leaving in two weeks.", WED, "W2025-04-07"),
+    C("relative-offset", "I quit my job a week ago.", WED, "W2025-03-17"),
+    C("relative-offset", "I got the flu 3 days ago.", WED, "2025-03-23"),
+    C("relative-offset", "The results come in 3 days.", WED, "2025-03-29"),
+    C("relative-offset", "We broke up two months ago.", WED, "2025-01"),
+    C("relative-offset", "I'll know in a month.", WED, "2025-04"),
+    C("relative-offset", "I moved here a year ago.", WED, "2024"),
+    C("relative-offset", "I landed 5 hours ago.", WED, "2025-03-26T05"),
+    C("relative-offset", "The movers arrive in 2 hours.", WED, "2025-03-26T12"),
+    C("relative-offset", "I adopted a cat two days ago.", WED, "2025-03-24"),
+    C("relative-offset", "In ten days I start at Acme.", WED, "2025-04-05"),
+    C("relative-offset", "Three weeks ago I ran a half marathon.", WED, "W2025-03-03"),
+    C("relative-offset", "I'm having surgery in 3 weeks.", WED, "W2025-04-14"),
+    C("relative-offset", "I met him yesterday.", WED, "2025-03-25"),
+    C("relative-offset", "I have a doctor's appointment tomorrow.", WED, "2025-03-27"),
+    C("relative-offset", "The day after tomorrow we fly to Oslo.", WED, "2025-03-28"),
+    C("relative-offset", "I bought the car last week.", WED, "W2025-03-17"),
+    C("relative-offset", "I start the new job next week.", WED, "W2025-03-31"),
+    C("relative-offset", "We went hiking last weekend.", WED, "WE2025-03-22"),
+    C("relative-offset", "I'm moving next month.", WED, "2025-04"),
+    C("relative-offset", "I got married last year.", WED, "2024"),
+    C("relative-offset", "I'll see my brother next Friday.", WED, "2025-03-28"),
+    C("relative-offset", "I saw a concert last Saturday.", WED, "2025-03-22"),
+    # -- parts of the day ----------------------------------------------------------------------------
+    C("parts-of-day", "I slept badly last night.", WED, "2025-03-25 18-24"),
+    C("parts-of-day", "I went for a run this morning.", WED, "2025-03-26 06-12"),
+    C("parts-of-day", "We're going out tonight.", WED, "2025-03-26 18-24"),
+    C("parts-of-day", "I have a meeting this afternoon.", WED, "2025-03-26 12-18"),
+    C("parts-of-day", "I called mom yesterday morning.", WED, "2025-03-25 06-12"),
+    C("parts-of-day", "Let's meet tomorrow evening.", WED, "2025-03-27 18-24"),
+    C("parts-of-day", "We're going dancing Friday night.", WED, "2025-03-28 18-24"),
+    C("parts-of-day", "I had a migraine on Monday night.", WED, "2025-03-24 18-24"),
+    C("parts-of-day", "I'm picking her up tomorrow at 3pm.", WED, "2025-03-27T15"),
+    C("parts-of-day", "I woke up at 6am today.", WED, "2025-03-26T06"),
+    C("parts-of-day", "Yesterday at 9pm the power went out.", WED, "2025-03-25T21"),
+    C("parts-of-day", "The movie starts at 8 pm tonight.", WED, "2025-03-26T20"),
+    C("parts-of-day", "Lunch at noon today.", WED, "2025-03-26T12"),
+    C("parts-of-day", "I'm meeting Lea on Saturday afternoon.", WED, "2025-03-29 12-18"),
+    # -- ranges --------------------------------------------------------------------------------------
+    C("range", "I was in Rome from the 3rd to the 7th.", MON, "2025-03-03..2025-03-07"),
+    C("range", "I'll be in Rome from the 3rd to the 7th.", MON, "2025-04-03..2025-04-07"),
+    C("range", "I'll be off from Monday to Wednesday.", WED, "2025-03-31..2025-04-02"),
+    C("range", "We stayed at the lake from Friday to Sunday.", WED, "2025-03-21..2025-03-23"),
+    C("range", "The festival runs May 3-7.", MON, "2025-05-03..2025-05-07"),
+    C("range", "I will travel between May 3 and May 7.", MON, "2025-05-03..2025-05-07"),
+    C("range", "We were in Lisbon from March 10 to March 14.", MON, "2025-03-10..2025-03-14"),
+    C("range", "I'll be away from April 28 to May 2.", MON, "2025-04-28..2025-05-02"),
+    C("range", "The course runs from the 14th until the 18th.", APR10, "2025-04-14..2025-04-18"),
+    C("range", "The workshop is tomorrow from 3pm to 5pm.", WED, "2025-03-27 15-17"),
+    C("range", "I'm booked from Tuesday through Thursday.", SAT, "2025-04-01..2025-04-03"),
+    C("range", "We camped June 6-9, 2024.", MON, "2024-06-06..2024-06-09"),
+    # -- named holidays ------------------------------------------------------------------------------
+    C("holiday", "Memorial Day weekend was fun.", JUN2, "2025-05-24..2025-05-26"),
+    C("holiday", "We're going camping Memorial Day weekend.", MAY20, "2025-05-24..2025-05-26"),
+    C("holiday", "We spent Christmas at my parents'.", MON, "2024-12-25"),
+    C("holiday", "I'll visit my parents on Christmas.", MON, "2025-12-25"),
+    C("holiday", "Christmas at my parents' place.", MON, "2024-12-25"),
+    C("holiday", "We always fight on Christmas Eve; this year I'll stay home.", NOV3, "2025-12-24"),
+    C("holiday", "We're hosting Thanksgiving this year.", MON, "2025-11-27"),
+    C("holiday", "I proposed on Valentine's Day.", MON, "2025-02-14"),
+    C("holiday", "We'll hunt eggs on Easter.", MON, "2025-04-20"),
+    C("holiday", "I was in Paris for Easter.", APR10, "2024-03-31"),
+    C("holiday", "Good Friday is a day off for me.", APR10, "2025-04-18"),
+    C("holiday", "I'll cook brunch for Mother's Day.", APR10, "2025-05-11"),
+    C("holiday", "I'm taking dad fishing on Father's Day.", APR10, "2025-06-15"),
+    C("holiday", "We watched fireworks on Independence Day.", NOV3, "2025-07-04"),
+    C("holiday", "The barbecue on Labor Day.", NOV3, "2025-09-01"),
+    C("holiday", "I dressed as a witch for Halloween.", NOV3, "2025-10-31"),
+    C("holiday", "We'll throw a party on New Year's Eve.", NOV3, "2025-12-31"),
+    C("holiday", "I quit smoking on New Year's Day.", MON, "2025-01-01"),
+    C("holiday", "We'll have dumplings on Lunar New Year's Eve.", JAN10, "2025-01-28"),
+    C("holiday", "We're flying to Taipei for Lunar New Year.", NOV3, "2026-02-17"),
+    C("holiday", "I saw lanterns at the Lantern Festival.", MON, "2025-02-12"),
+    C("holiday", "We'll eat mooncakes at the Mid-Autumn Festival.", MON, "2025-10-06"),
+    C("holiday", "We raced boats at the Dragon Boat Festival last year.", MON, "2024-06-10"),
+    C("holiday", "Last Christmas I gave you my heart.", MON, "2024-12-25"),
+    C("holiday", "Next Thanksgiving we'll go to Texas.", MON, "2025-11-27"),
+    C("holiday", "I got engaged on Christmas 2022.", MON, "2022-12-25"),
+    C("holiday", "This Halloween I'll be a ghost.", MON, "2025-10-31"),
+    C("holiday", "Labor Day weekend we'll go to the lake.", MAY20, "2025-08-30..2025-09-01"),
+    C("holiday", "We drove to my aunt's for Thanksgiving weekend.", NOV3, "2024-11-28..2024-12-01"),
+    # -- questions (queries lean past) ---------------------------------------------------------------
+    C("query-weekday", "what did I do on Saturday?", WED, "2025-03-22", "past"),
+    C("query-weekday", "what am I doing on Saturday?", WED, "2025-03-29", "past"),
+    C("query-weekday+day", "what's on Friday the 28th?", datetime(2025, 3, 25, 9), "2025-03-28", "past"),
+    C("query-weekday+day", "what did we do on Friday the 28th?", APR10, "2025-03-28", "past"),
+    C("query-holiday", "what did I do on Christmas?", MON, "2024-12-25", "past"),
+    C("query-holiday", "what did I do Memorial Day weekend?", JUN2, "2025-05-24..2025-05-26", "past"),
+    C("query-range", "where was I from the 3rd to the 7th?", MON, "2025-03-03..2025-03-07", "past"),
+    C("query-month", "what are my plans for June?", MON, "2025-06", "past"),
+]
+
+ZH: list[MessageCase] = [
+    # -- 星期: 过去 / 将来 / 中性 -----------------------------------------------------------------------
+    C("zh-weekday-past", "我周一去了健身房", WED, "2025-03-24"),
+    C("zh-weekday-past", "周二我和小李吃了火锅", WED, "2025-03-25"),
+    C("zh-weekday-past", "星期天我们看了一场电影", WED, "2025-03-23"),
+    C("zh-weekday-past", "周六我去看了外婆", WED, "2025-03-22"),
+    C("zh-weekday-past", "礼拜五我发烧了", WED, "2025-03-21"),
+    C("zh-weekday-past", "周四我见过王老师", SAT, "2025-03-27"),
+    C("zh-weekday-past", "周日我已经交了房租", MON, "2025-03-23"),
+    C("zh-weekday-past", "星期三我把报告写完了", SAT, "2025-03-26"),
+    C("zh-weekday-past", "周五我买了一双新鞋", MON, "2025-03-21"),
+    C("zh-weekday-past", "周二老板表扬了我", MON, "2025-03-18"),
+    C("zh-weekday-future", "我周五要去看牙医", WED, "2025-03-28"),
+    C("zh-weekday-future", "周一我们会见面", WED, "2025-03-31"),
+    C("zh-weekday-future", "周二我要飞去上海", WED, "2025-04-01"),
+    C("zh-weekday-future", "周日我打算去看妈妈", WED, "2025-03-30"),
+    C("zh-weekday-future", "星期六我准备搬家", WED, "2025-03-29"),
+    C("zh-weekday-future", "周一记得给银行打电话", SAT, "2025-03-31"),
+    C("zh-weekday-future", "礼拜三我约了面试", SAT, "2025-04-02"),
+    C("zh-weekday-future", "周四我想去那家新开的拉面店", MON, "2025-03-27"),
+    C("zh-weekday-future", "周六小安会来我家", MON, "2025-03-29"),
+    C("zh-weekday-future", "周二我预约了按摩", MON, "2025-03-25"),
+    C("zh-weekday-neutral", "周六的讲座", WED, "2025-03-29"),
+    C("zh-weekday-neutral", "周五的团建", WED, "2025-03-28"),
+    C("zh-weekday-neutral", "周一的董事会", WED, "2025-03-24"),
+    C("zh-weekday-neutral", "周日的聚会", WED, "2025-03-23"),
+    C("zh-weekday-neutral", "周四的瑜伽课", MON, "2025-03-27"),
+    C("zh-weekday-neutral", "星期五的考试", MON, "2025-03-21"),
+    C("zh-weekday-neutral", "周二的早午餐", SAT, "2025-04-01"),
+    C("zh-weekday-neutral", "周一开会", SAT, "2025-03-31"),
+    # -- 几号 / 周五28号 ---------------------------------------------------------------------------------
+    C("zh-day-of-month", "我28号考试", MON, "2025-03-28"),
+    C("zh-day-of-month", "1号我交了房租", MON, "2025-03-01"),
+    C("zh-day-of-month", "快递2号到", MON, "2025-04-02"),
+    C("zh-day-of-month", "我15号要搬家", MON, "2025-04-15"),
+    C("zh-day-of-month", "10号我开始了新工作", MON, "2025-03-10"),
+    C("zh-day-of-month", "她的生日派对在5号", MON, "2025-04-05"),
+    C("zh-day-of-month", "我3号已经回来了", APR10, "2025-04-03"),
+    C("zh-day-of-month", "三十号我会在家", APR10, "2025-04-30"),
+    C("zh-weekday+day", "周五28号晚上八点我们去吃饭", MON, "2025-03-28T20"),
+    C("zh-weekday+day", "周五28号的晚饭", MON, "2025-03-28"),
+    C("zh-weekday+day", "周五28号我们见过面", APR10, "2025-03-28"),
+    C("zh-weekday+day", "周五28号我会去找你", APR10, "2025-11-28"),
+    C("zh-weekday+day", "周六5号我要去看牙医", MON, "2025-04-05"),
+    C("zh-weekday+day", "周一3号我们搬进了新家", MON, "2025-03-03"),
+    C("zh-weekday+day", "星期日30号的比赛", MON, "2025-03-30"),
+    C("zh-weekday+day", "周四20号我们到了", MON, "2025-03-20"),
+    # -- 月份 (不带年) ---------------------------------------------------------------------------------
+    C("zh-month-no-year", "六月我想去日本", MON, "2025-06"),
+    C("zh-month-no-year", "我六月去了罗马", MON, "2024-06"),
+    C("zh-month-no-year", "六月的婚礼", MON, "2025-06"),
+    C("zh-month-no-year", "十一月的会议", MON, "2024-11"),
+    C("zh-month-no-year", "我们十一月要装修浴室", MON, "2025-11"),
+    C("zh-month-no-year", "九月我跑了柏林马拉松", MON, "2024-09"),
+    C("zh-month-no-year", "一月我开始学钢琴了", MON, "2025-01"),
+    C("zh-month-no-year", "5月5日我要开始上课", MON, "2025-05-05"),
+    C("zh-month-no-year", "5月5日我去了博物馆", MON, "2024-05-05"),
+    C("zh-month-no-year", "预产期是4月14日", MON, "2025-04-14"),
+    C("zh-month-no-year", "十二月二号我领养了小黑", MON, "2024-12-02"),
+    C("zh-month-no-year", "二月的滑雪周", NOV3, "2026-02"),
+    # -- 相对时间 ------------------------------------------------------------------------------------
+    C("zh-relative-offset", "我两周后出发", WED, "W2025-04-07"),
+    C("zh-relative-offset", "一周前我辞职了", WED, "W2025-03-17"),
+    C("zh-relative-offset", "三天前我得了流感", WED, "2025-03-23"),
+    C("zh-relative-offset", "三天后出结果", WED, "2025-03-29"),
+    C("zh-relative-offset", "两个月前我们分手了", WED, "2025-01"),
+    C("zh-relative-offset", "一年前我搬到了这里", WED, "2024"),
+    C("zh-relative-offset", "五个小时前我落地了", WED, "2025-03-26T05"),
+    C("zh-relative-offset", "两天前我领养了一只猫", WED, "2025-03-24"),
+    C("zh-relative-offset", "昨天我见了他", WED, "2025-03-25"),
+    C("zh-relative-offset", "明天我要去看医生", WED, "2025-03-27"),
+    C("zh-relative-offset", "后天我们飞奥斯陆", WED, "2025-03-28"),
+    C("zh-relative-offset", "上周我买了车", WED, "W2025-03-17"),
+    C("zh-relative-offset", "下周我开始新工作", WED, "W2025-03-31"),
+    C("zh-relative-offset", "上周末我们去爬山了", WED, "WE2025-03-22"),
+    C("zh-relative-offset", "下个月我要搬家", WED, "2025-04"),
+    C("zh-relative-offset", "去年我结婚了", WED, "2024"),
+    C("zh-relative-offset", "下周五我去见哥哥", WED, "2025-04-04"),
+    C("zh-relative-offset", "上周六我看了演唱会", WED, "2025-03-22"),
+    C("zh-relative-offset", "三周后我要做手术", WED, "W2025-04-14"),
+    C("zh-relative-offset", "周末我们去爬山了", WED, "WE2025-03-22"),
+    C("zh-relative-offset", "周末我们要去爬山", WED, "WE2025-03-29"),
+    # -- 一天中的时段 ---------------------------------------------------------------------------------
+    C("zh-parts-of-day", "昨晚我没睡好", WED, "2025-03-25 18-24"),
+    C("zh-parts-of-day", "今早我去跑步了", WED, "2025-03-26 06-12"),
+    C("zh-parts-of-day", "今天下午我有个会", WED, "2025-03-26 12-18"),
+    C("zh-parts-of-day", "昨天早上我给妈妈打了电话", WED, "2025-03-25 06-12"),
+    C("zh-parts-of-day", "明天晚上见", WED, "2025-03-27 18-24"),
+    C("zh-parts-of-day", "周五晚上我们要去跳舞", WED, "2025-03-28 18-24"),
+    C("zh-parts-of-day", "明天下午三点我去接她", WED, "2025-03-27T15"),
+    C("zh-parts-of-day", "昨天晚上九点停电了", WED, "2025-03-25T21"),
+    C("zh-parts-of-day", "今晚八点电影开始", WED, "2025-03-26T20"),
+    C("zh-parts-of-day", "周六下午我要见莉娅", WED, "2025-03-29 12-18"),
+    # -- 区间 ----------------------------------------------------------------------------------------
+    C("zh-range", "3号到7号我在罗马待了一周", MON, "2025-03-03..2025-03-07"),
+    C("zh-range", "3号到7号我会在罗马", MON, "2025-04-03..2025-04-07"),
+    C("zh-range", "下周一到周三我休假", WED, "2025-03-31..2025-04-02"),
+    C("zh-range", "周五到周日我们在湖边住了", WED, "2025-03-21..2025-03-23"),
+    C("zh-range", "5月3日至7日我要去旅行", MON, "2025-05-03..2025-05-07"),
+    C("zh-range", "3月10日到3月14日我们在里斯本", MON, "2025-03-10..2025-03-14"),
+    C("zh-range", "4月28日到5月2日我不在", MON, "2025-04-28..2025-05-02"),
+    C("zh-range", "明天下午三点到五点有个工作坊", WED, "2025-03-27 15-17"),
+    # -- 节日 ----------------------------------------------------------------------------------------
+    C("zh-holiday", "除夕我们要回老家", JAN10, "2025-01-28"),
+    C("zh-holiday", "春节我们去了海南", MON, "2025-01-29"),
+    C("zh-holiday", "春节我们要去台北", NOV3, "2026-02-17"),
+    C("zh-holiday", "元宵节我看了花灯", MON, "2025-02-12"),
+    C("zh-holiday", "清明节要去扫墓", MON, "2025-04-04"),
+    C("zh-holiday", "端午节我们会包粽子", MON, "2025-05-31"),
+    C("zh-holiday", "中秋节我们要吃月饼", MON, "2025-10-06"),
+    C("zh-holiday", "国庆节我去了北京", NOV3, "2025-10-01"),
+    C("zh-holiday", "母亲节我要给妈妈做饭", APR10, "2025-05-11"),
+    C("zh-holiday", "父亲节我们带爸爸去钓鱼", APR10, "2025-06-15"),
+    C("zh-holiday", "情人节我求婚了", MON, "2025-02-14"),
+    C("zh-holiday", "圣诞节我们去了爸妈家", MON, "2024-12-25"),
+    C("zh-holiday", "平安夜我要待在家里", NOV3, "2025-12-24"),
+    C("zh-holiday", "元旦我戒烟了", MON, "2025-01-01"),
+    C("zh-holiday", "七夕我们要去看电影", MON, "2025-08-29"),
+    C("zh-holiday", "重阳节我们去爬山了", NOV3, "2025-10-29"),
+    C("zh-holiday", "劳动节我要去旅游", MON, "2025-05-01"),
+    C("zh-holiday", "去年春节我在广州", MON, "2024-02-10"),
+    C("zh-holiday", "2024年中秋节我在杭州", MON, "2024-09-17"),
+    C("zh-holiday", "今年母亲节我要回家", MON, "2025-05-11"),
+    C("zh-holiday", "万圣节我扮成了女巫", NOV3, "2025-10-31"),
+    C("zh-holiday", "感恩节我们会做火鸡", NOV3, "2025-11-27"),
+    # -- 问题 (查询偏向过去) ---------------------------------------------------------------------------
+    C("zh-query", "周六我做了什么", WED, "2025-03-22", "past"),
+    C("zh-query", "周六我要做什么", WED, "2025-03-29", "past"),
+    C("zh-query", "春节我去了哪里", MON, "2025-01-29", "past"),
+    C("zh-query", "3号到7号我在哪", MON, "2025-03-03..2025-03-07", "past"),
+]
+
+ALL: list[MessageCase] = EN + ZH
