@@ -34,8 +34,9 @@ from flowmem.server.routes import ServerState, router
 HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
 
 
-def create_app(app: App) -> FastAPI:
-    """The HTTP service for ``app`` (configured by ``app.config.server``); it closes ``app`` when it stops."""
+def create_app(app: App, host: str | None = None) -> FastAPI:
+    """The HTTP service for ``app`` (configured by ``app.config.server``; ``host``: where it listens, if not
+    ``server.host``); it closes ``app`` when it stops."""
     settings = app.config.server
     state = ServerState(app, Keyring(settings.api_keys), settings)
     mcp = build_mcp(app, KeyScope(state.keyring), state.keyring.secrets)
@@ -43,7 +44,7 @@ def create_app(app: App) -> FastAPI:
     # Elasticsearch) and SIGTERM has no open streams to wait for. Keys are checked per tool call (KeyScope).
     mcp_app = mcp.streamable_http_app(
         streamable_http_path="/", stateless_http=True, json_response=True,
-        max_request_body_size=settings.max_body_bytes, host=settings.host,
+        max_request_body_size=settings.max_body_bytes, host=host or settings.host,  # DNS-rebinding guard on loopback
     )  # fmt: skip
 
     @contextlib.asynccontextmanager

@@ -39,7 +39,7 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
         print(f"flowmem serve: {len(settings.api_keys)} API keys; listening on {host} (use TLS in front of it "
               "beyond a private network)", file=sys.stderr)  # fmt: skip
     config = uvicorn.Config(
-        create_app(app),
+        create_app(app, host),
         host=host,
         port=port,
         timeout_graceful_shutdown=int(settings.graceful_timeout),
