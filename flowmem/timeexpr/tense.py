@@ -9,6 +9,8 @@ will see him on Friday"):
   "can't wait", "looking forward", "booked", "scheduled", "plans", "what's on", a present
   progressive ("we are having dinner on Friday", "what are we doing on Friday?"); 要, 会, 打算,
   准备, 计划, 将, 想, 约了, 预约, 记得.
+- **future**, weakly — a present-tense "is"/"are" and no past wording: "my dentist appointment is
+  on the 28th" is a schedule (a past one would be told with "was").
 - **past** — past wording: "did", "was", "were", "had", "went", "ago", regular past forms ("visited",
   "watched"), common irregular ones ("met", "saw", "took"); 了, 过, 已经, 刚才.
 - **neutral** — neither; the caller's ``lean`` decides (queries lean past: people ask a memory
@@ -82,6 +84,8 @@ def clause_tense(clause: str) -> Tense:
             past = True
     if past or (chinese and _ZH_PAST.search(clause)):
         return "past"
+    if any(word in _EN_BE for word in words):
+        return "future"  # "my appointment is on the 28th": what is over is told with "was"
     return "neutral"
 
 

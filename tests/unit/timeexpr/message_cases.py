@@ -112,6 +112,7 @@ EN: list[MessageCase] = [
     C("weekday-future", "We will sign the lease on Monday.", APR10, "2025-04-14"),
     C("weekday-future", "The kids are starting swim class on Wednesday.", APR10, "2025-04-16"),
     C("weekday-future", "I need to renew my passport on Friday.", APR10, "2025-04-11"),
+    C("weekday-future", "My exam is on Friday.", SAT, "2025-04-04"),
     # -- weekdays with neutral wording: the nearer one ---------------------------------------------
     C("weekday-neutral", "I give the talk on Saturday.", WED, "2025-03-29"),
     C("weekday-neutral", "The team lunch on Friday.", WED, "2025-03-28"),
@@ -142,6 +143,7 @@ EN: list[MessageCase] = [
     C("day-of-month", "The vet appointment on the 12th.", APR10, "2025-04-12"),
     C("day-of-month", "The recital on the 25th.", APR10, "2025-04-25"),
     C("day-of-month", "I'll be home on the 30th.", APR10, "2025-04-30"),
+    C("day-of-month", "My dentist appointment is on the 28th.", APR10, "2025-04-28"),  # "is": a schedule
     # -- a weekday and a day of the month: the date where both hold --------------------------------
     C("weekday+day", "On Friday the 28th at 8 pm we are having dinner at Marco's.", MON, "2025-03-28T20"),
     C("weekday+day", "Dinner on Friday the 28th.", MON, "2025-03-28"),
