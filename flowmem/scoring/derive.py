@@ -44,12 +44,15 @@ def memory_from_message(
     memory_type: MemoryType = "conversation",
     when_to_use: str = "",
     keywords: list[str] | None = None,
+    event_text: str | None = None,
 ) -> Memory:
     """A memory of ``user_id``'s message (default: ``target``'s): said at the message's time, about the
     event time its words name.
 
     The event time is read from the message's own words (not a rephrasing), relative to when it
     was said: "I'm flying to Chicago next Thursday", said on 2024-04-25, is an event on 2024-05-02.
+    ``event_text`` narrows those words to a part of the message (one fact of several, in the user's
+    own words), so each fact gets the time it names, not the first one of the message.
     """
     text = " ".join((content if content is not None else message.content).split())
     said = message.time_created
@@ -66,7 +69,7 @@ def memory_from_message(
         source=[message.message_id],
         metadata={"role": message.role, "name": message.name},
     ).with_message_time(said)
-    return with_event_time(memory, message.content, said)
+    return with_event_time(memory, message.content if event_text is None else event_text, said)
 
 
 def event_time(text: str, said: datetime) -> ExtractedTime | None:

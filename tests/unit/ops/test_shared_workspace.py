@@ -17,6 +17,7 @@ import pytest
 from flowmem import App
 from flowmem.errors import BackendUnavailableError
 from flowmem.schema.memory import Memory
+from flowmem.scoring.facts import split_facts
 from flowmem.vector_store import local_db
 from tests.unit.cli.test_cli import run_cli
 
@@ -24,6 +25,11 @@ T0 = datetime(2024, 5, 6, 9, 0)
 ALICE = [("m1", "I live in Paris and I work as a nurse at the city hospital."),
          ("m2", "I adopted a grey cat called Mochi last spring.")]  # fmt: skip
 BOB = [("m1", "My salary is 250k and I live in Denver with my two kids.")]
+
+
+def facts(lines: list[tuple[str, str]]) -> set[str]:
+    """The memories a chat makes offline: one per fact of each message."""
+    return {fact for _, text in lines for fact in split_facts(text)}
 
 
 def chat(user: str, lines: list[tuple[str, str]]) -> list[dict[str, Any]]:
@@ -66,10 +72,10 @@ def test_cli_ingest_of_two_users_with_the_same_message_ids_keeps_both(
     a, b = write_chat(tmp_path / "a.jsonl", "alice", ALICE), write_chat(tmp_path / "b.jsonl", "bob", BOB)
     assert "messages 2" in ingest(capsys, a, "alice")
     summary = ingest(capsys, b, "bob")
-    assert summary == "add 1, messages 1, messages already memorized 0"
+    assert summary == f"add {len(facts(BOB))}, messages 1, messages already memorized 0"
     with App() as app:
         stored = by_user(memories_of(app, "shared"))
-    assert stored == {"alice": {text for _, text in ALICE}, "bob": {BOB[0][1]}}
+    assert stored == {"alice": facts(ALICE), "bob": facts(BOB)}
     assert ingest(capsys, a, "alice") == "messages already memorized 2"  # re-running either adds nothing
     assert ingest(capsys, b, "bob") == "messages already memorized 1"
     with App() as app:
@@ -85,10 +91,10 @@ def test_python_api_two_users_same_message_id(backend: str, tmp_path: Path) -> N
         first = app.run_sync("personal_summary", messages=chat("alice", ALICE[:1]), user_id="alice",
                              workspace_id="shared")  # fmt: skip
         second = app.run_sync("personal_summary", messages=chat("bob", BOB), user_id="bob", workspace_id="shared")
-        assert "added 1" in first.answer and "added 1" in second.answer
+        assert f"added {len(facts(ALICE[:1]))}" in first.answer and f"added {len(facts(BOB))}" in second.answer
         stored = memories_of(app, "shared")
-        assert by_user(stored) == {"alice": {ALICE[0][1]}, "bob": {BOB[0][1]}}  # Bob's m1 did not overwrite Alice's
-        assert len({m.memory_id for m in stored}) == 2
+        assert by_user(stored) == {"alice": facts(ALICE[:1]), "bob": facts(BOB)}  # Bob's m1 did not overwrite Alice's
+        assert len({m.memory_id for m in stored}) == len(facts(ALICE[:1])) + len(facts(BOB))
         store = app.vector_store()
         assert app.run_coroutine(store.memorized("shared", "alice", ["m1"])) == {"m1"}
         assert app.run_coroutine(store.memorized("shared", "bob", ["m1", "m2"])) == {"m1"}
@@ -147,9 +153,9 @@ def test_a_schema_1_local_store_is_migrated_and_keeps_skipping_memorized_message
     assert ingest(capsys, a, "alice") == "messages 1, messages already memorized 2"
     assert ingest(capsys, gone, "carol") == "messages already memorized 1"  # a deleted memory stays deleted
     b = write_chat(tmp_path / "b.jsonl", "bob", BOB)
-    assert "add 1" in ingest(capsys, b, "bob")
+    assert f"add {len(facts(BOB))}" in ingest(capsys, b, "bob")
     with App() as app:
-        assert by_user(memories_of(app, "shared")) == {"alice": {t for _, t in ALICE}, "bob": {BOB[0][1]}}
+        assert by_user(memories_of(app, "shared")) == {"alice": facts(ALICE), "bob": facts(BOB)}
 
 
 def test_a_store_of_an_unknown_schema_is_refused(tmp_path: Path) -> None:

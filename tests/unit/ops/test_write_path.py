@@ -86,7 +86,7 @@ def test_a_move_expires_the_old_home_and_history_shows_it() -> None:
     assert memories["p"].status == "expired" and memories["b"].status == "valid"
     assert [(e.event, e.reason) for e in history] == [
         ("add", "new"),
-        ("expire", f"residence: replaced by {memories['b'].memory_id}"),
+        ("expire", f"residence: replaced by {memories['b'].memory_id} (paris → berlin)"),
     ]
     assert [m.memory_id for m in answer.memories] == [memories["b"].memory_id]  # retrieval skips expired memories
 
@@ -105,13 +105,14 @@ def test_sample_chat_ingest_is_resumable_and_answers_time_scoped_questions(
     code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
     assert code == 0, err
     summary = err.strip().splitlines()[-1]
-    assert "messages 261" in summary and "expire 2" in summary
+    assert "messages 261" in summary and "expire 3" in summary
     code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
     assert err.strip().splitlines()[-1] == "messages already memorized 261"  # twice adds nothing
     with App() as app:
         memories = all_memories(app, "demo")
         expired = {m.content.split(",")[0] for m in memories if m.status == "expired"}
-        assert expired == {"I live in Oakland", "Also"}  # Oakland → Berkeley; vegetarian → fish again
+        # Oakland → Berkeley (the cat's name, said with it, stays); vegetarian, said in English and in Chinese → fish
+        assert expired == {"I live in Oakland", "Also", "因为我吃素。"}
         assert all(m.msg_year == 2024 and m.msg_day > 0 for m in memories)
         assert sum(m.event_year > 0 for m in memories) >= 20
         response = app.run_sync("personal_retrieve", query="what did I do last weekend?", user_id="alice",

@@ -1,0 +1,141 @@
+"""Issue 12: a changed fact expires only itself, wherever it is stored — through `flowmem ingest` and `store list`."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flowmem import App
+from flowmem.schema.memory import Memory
+from tests.unit.cli.test_cli import run_cli
+
+START = datetime(2024, 3, 4, 9, 0)  # a Monday
+
+# A 40-message chat: the home and the dog's name said early in one message, among many other facts
+# (several also about Milan, so the move is nowhere near the old home in vector space), the move late.
+CHAT: list[tuple[str, str]] = [
+    ("user", "Hi! I live in Milan with my dog Rex, in a small flat near the Navigli."),
+    ("assistant", "Nice to meet you! Milan is lovely. How can I help?"),
+    ("user", "I work as a nurse at the Niguarda hospital, mostly night shifts."),
+    ("assistant", "Night shifts are tough. Anything I can do?"),
+    ("user", "My sister Giulia is getting married in June in Florence."),
+    ("assistant", "Congratulations to her!"),
+    ("user", "I'm allergic to peanuts, so I always check labels."),
+    ("assistant", "Good to know, I'll keep that in mind for recipes."),
+    ("user", "I started learning Japanese last month, two evenings a week."),
+    ("assistant", "がんばって! That's a great goal."),
+    ("user", "My favourite restaurant in Milan is a tiny trattoria in Brera."),
+    ("assistant", "Brera has great places."),
+    ("user", "I run along the canal every Sunday morning, usually 10k."),
+    ("assistant", "That's a nice routine."),
+    ("user", "My best friend Marco plays bass in a jazz band."),
+    ("assistant", "Do you go to his gigs?"),
+    ("user", "Yes, I go to every gig of his at the Blue Note in Milan."),
+    ("assistant", "Sounds fun!"),
+    ("user", "I'm saving up to buy a used Vespa this summer."),
+    ("assistant", "A classic choice."),
+    ("user", "I hate the humidity of Milan summers, I'm always sweaty."),
+    ("assistant", "August can be brutal there."),
+    ("user", "My mom lives in Bari and I visit her at Christmas."),
+    ("assistant", "Bari at Christmas sounds lovely."),
+    ("user", "I have been reading a lot of Calvino lately, I love his cities."),
+    ("assistant", "Invisible Cities is a classic."),
+    ("user", "I'm thinking about a new job closer to the mountains."),
+    ("assistant", "Any places in mind?"),
+    ("user", "I got an offer from a hospital in Turin, I'm going to accept it."),
+    ("assistant", "That's exciting news!"),
+    ("user", "Packing up the flat has been exhausting, so many boxes."),
+    ("assistant", "Moving is always a lot of work."),
+    ("user", "I moved to Turin today!"),
+    ("assistant", "Welcome to Turin! How does it feel?"),
+    ("user", "I already love the view of the Alps from my balcony."),
+    ("assistant", "That sounds beautiful."),
+    ("user", "I want to find a climbing gym nearby for the weekends."),
+    ("assistant", "Turin has several good ones."),
+    ("user", "I signed up for a pottery class on Thursday evenings."),
+    ("assistant", "Have fun with it!"),
+]
+
+
+def write_chat(path: Path) -> Path:
+    lines = []
+    for i, (role, content) in enumerate(CHAT):
+        when = START + timedelta(days=2 * (i // 2), minutes=i % 2)
+        name = "alice" if role == "user" else "assistant"
+        lines.append(json.dumps({"message_id": f"m{i:02d}", "role": role, "name": name, "content": content,
+                                 "time_created": when.isoformat()}))  # fmt: skip
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def store_list(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    code, out, err = run_cli(capsys, "store", "list", "-w", "demo", "--json", "--limit", "0")
+    assert code == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_milan_to_turin_keeps_the_dog(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLOWMEM_HOME", str(tmp_path))
+    code, _, err = run_cli(capsys, "ingest", str(write_chat(tmp_path / "chat.jsonl")), "-u", "alice", "-w", "demo")
+    assert code == 0, err
+    memories = store_list(capsys)
+    by_status: dict[str, list[str]] = {"valid": [], "expired": []}
+    for memory in memories:
+        by_status[memory["status"]].append(memory["content"])
+    [milan] = [m for m in memories if "I live in Milan" in m["content"]]
+    [turin] = [m for m in memories if m["content"] == "I moved to Turin today!"]
+    assert milan["status"] == "expired" and turin["status"] == "valid"
+    assert milan["metadata"]["superseded_by"] == turin["memory_id"]
+    assert "Rex" not in milan["content"]  # the dog's name is a fact of its own ...
+    [rex] = [m for m in memories if "Rex" in m["content"]]
+    assert rex["status"] == "valid" and rex["source"] == ["m00"]  # ... still valid, from the same message
+    assert milan["source"] == ["m00"] and rex["memory_id"] != milan["memory_id"]
+    assert by_status["expired"] == [milan["content"]]  # nothing else expired
+    assert any("Niguarda" in c for c in by_status["valid"])
+
+    code, out, err = run_cli(capsys, "store", "history", "-w", "demo", milan["memory_id"], "--json")
+    assert code == 0, err
+    events = [json.loads(line) for line in out.splitlines()]
+    [expire] = [e for e in events if e["event"] == "expire"]
+    assert expire["reason"] == f"residence: replaced by {turin['memory_id']} (milan → turin)"
+
+
+def summarize(app: App, *texts: str) -> list[Memory]:
+    for i, text in enumerate(texts):
+        message = {"message_id": f"t{i}", "role": "user", "name": "alice", "content": text,
+                   "time_created": (START + timedelta(days=i)).isoformat()}  # fmt: skip
+        app.run_sync("personal_summary", messages=[message], user_id="alice", workspace_id="w")
+
+    async def collect() -> list[Memory]:
+        return [m async for batch in app.vector_store().iterate("w") for m in batch]
+
+    return app.run_coroutine(collect())
+
+
+def test_a_slot_added_by_config_supersedes_and_other_slots_stay() -> None:
+    slot = "op.contra_repeat_op.params.slots.gym=['my gym is (?P<v>[A-Za-z ]+)']"
+    with App(overrides=["vector_store.default.backend=memory", "op.contra_repeat_op.params.top_k=1", slot]) as app:
+        memories = summarize(
+            app,
+            "My gym is Fitness First, I go there on Mondays and my partner Sam comes too.",
+            "我的狗叫旺财，我在阿里巴巴工作。",
+            "I love the new pottery studio downtown, the teachers are great.",
+            "My gym is Virgin Active now.",
+            "我现在在腾讯上班。",
+        )
+    status = {m.content: m.status for m in memories}
+    assert status["My gym is Fitness First"] == "expired"  # found by its slot, not among the 1 nearest
+    assert status["My gym is Virgin Active now."] == "valid"
+    assert status["我在阿里巴巴工作。"] == "expired" and status["我现在在腾讯上班。"] == "valid"
+    assert status["我的狗叫旺财"] == "valid"  # said in the same message as the old employer
+    assert [c for c, s in status.items() if "Sam" in c and s == "valid"]
+    slots = {m.content: m.metadata["slots"] for m in memories}
+    assert slots["我现在在腾讯上班。"] == {"employer": "腾讯"} and slots["My gym is Virgin Active now."] == {
+        "gym": "virgin active"
+    }

@@ -1,0 +1,58 @@
+"""One fact per memory offline: :func:`flowmem.scoring.facts.split_facts`."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowmem.scoring.facts import split_facts
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        (
+            "Hi! I live in Milan with my dog Rex, in a small flat near the Navigli.",
+            ["Hi! I live in Milan, in a small flat near the Navigli.", "my dog Rex"],
+        ),
+        (
+            "I live in Oakland, in Temescal, with my cat Mochi. My partner Sam is over most of the time anyway.",
+            ["I live in Oakland, in Temescal.", "my cat Mochi", "My partner Sam is over most of the time anyway."],
+        ),
+        (
+            "I live in Milan, and my sister lives in Rome. Dr. Rossi is my doctor.",
+            ["I live in Milan", "my sister lives in Rome.", "Dr. Rossi is my doctor."],
+        ),
+        (
+            "I work as a nurse at the city hospital and I love risotto. It's my comfort food.",
+            ["I work as a nurse at the city hospital", "I love risotto. It's my comfort food."],
+        ),
+        ("我住在米兰，我的狗叫旺财。我在医院工作。", ["我住在米兰", "我的狗叫旺财。", "我在医院工作。"]),
+        (
+            "红烧肉、清蒸鱼，还特意给我做了素的红烧豆腐，因为我吃素。",
+            ["红烧肉、清蒸鱼，还特意给我做了素的红烧豆腐", "因为我吃素。"],
+        ),
+    ],
+)
+def test_a_message_with_several_facts_is_split_in_its_own_words(text: str, facts: list[str]) -> None:
+    assert split_facts(text) == facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Great news! I moved to Turin today!",  # a leading exclamation stays with the fact
+        "I went hiking with Tom and my sister on Saturday.",  # "and my sister" is no clause of its own
+        "I went hiking with my sister Anna.",  # a companion is split off only from a single-valued fact
+        "I'm flying to Chicago next Thursday for a design conference. Can you suggest a hotel?",
+        "I love hiking, it's my favourite way to spend a weekend.",
+        "thanks! I have a 3.5 GPA now.",
+    ],
+)
+def test_a_message_with_one_fact_stays_whole(text: str) -> None:
+    assert split_facts(text) == [text]
+
+
+def test_the_threshold_decides_what_is_a_fact() -> None:
+    text = "I moved to Turin. I know, right?"
+    assert split_facts(text) == [text]
+    assert split_facts(text, min_info=1) == ["I moved to Turin.", "I know, right?"]
