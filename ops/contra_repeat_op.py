@@ -96,8 +96,11 @@ class ContraRepeatOp(Op):
         # seeing what the ones before it changed.
         flt = MemoryFilter(target=ctx["user_id"], status="valid")
         found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
-        wanted = {slot for m in new for slot in m.metadata["slots"]}
-        holders = await self._slot_holders(workspace, flt, wanted) if wanted else {}
+        ends = {m.memory_id: rules.ended(m.content) for m in new}
+        wanted: set[str] | None = {slot for m in new for slot in m.metadata["slots"]}
+        if any(ends.values()):
+            wanted = None  # "Nibbles passed away": whichever slot holds the name
+        holders = await self._slot_holders(workspace, flt, wanted) if wanted is None or wanted else {}
         ctx.note("slot_holders", {slot: len(found) for slot, found in sorted(holders.items())})
         state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
         actions: list[MemoryAction] = []
@@ -105,9 +108,13 @@ class ContraRepeatOp(Op):
             if memory.memory_id in stored or memory.memory_id in state:
                 actions.append(MemoryAction(action="skip", memory=memory, reason="already stored (a rerun)"))
                 continue
+            ended = self._end(memory, ends[memory.memory_id], holders, state)
+            for action in ended:
+                state[action.memory.memory_id] = action.memory
             same_slot = [m for slot in memory.metadata["slots"] for m in holders.get(slot, ())]
             candidates = self._candidates(memory, hits, same_slot, state)
             decided = await self._decide_llm(ctx, memory, candidates) if use_llm else None
+            actions.extend(ended)
             for action in decided or self._decide_rules(memory, candidates):
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory
@@ -117,16 +124,40 @@ class ContraRepeatOp(Op):
         ctx.note("decisions", counts)
         return actions
 
-    async def _slot_holders(self, workspace: str, flt: MemoryFilter, wanted: set[str]) -> dict[str, list[Memory]]:
-        """The user's valid memories holding each ``wanted`` slot, wherever they are: one pass over the user's
-        memories per run, reading the slots stored with each (older memories without them: their words)."""
+    async def _slot_holders(
+        self, workspace: str, flt: MemoryFilter, wanted: set[str] | None
+    ) -> dict[str, list[Memory]]:
+        """The user's valid memories holding each ``wanted`` slot (``None``: any), wherever they are: one pass over
+        the user's memories per run, reading the slots stored with each (older memories without them: their words)."""
         holders: dict[str, list[Memory]] = {}
         rules = self.rules
         async for batch in self.vector_store.iterate(workspace, flt, batch_size=1000):
             for memory in batch:
-                for slot in _slots(memory, rules).keys() & wanted:
+                slots = _slots(memory, rules).keys()
+                for slot in slots if wanted is None else slots & wanted:
                     holders.setdefault(slot, []).append(memory)
         return holders
+
+    def _end(
+        self, memory: Memory, ended: set[str], holders: dict[str, list[Memory]], state: dict[str, Memory]
+    ) -> list[MemoryAction]:
+        """Expire the valid memories whose slot holds a value ``memory`` says is no more ("Nibbles passed away")."""
+        if not ended or self.params.policy == "keep_both":
+            return []
+        found: dict[str, tuple[Memory, str]] = {}
+        stored = [(m, slot) for slot, held in holders.items() for m in held]
+        batch = [(m, slot) for m in state.values() if m.target == memory.target for slot in _slots(m, self.rules)]
+        for held, slot in [*stored, *batch]:
+            current = state.get(held.memory_id, held)
+            value = _slots(current, self.rules).get(slot)
+            if current.status == "valid" and value in ended and current.created_at <= memory.created_at:
+                found.setdefault(current.memory_id, (current, slot))
+        actions = []
+        for old, slot in found.values():
+            reason = f"{slot}: {_slots(old, self.rules)[slot]} ended, said in {memory.memory_id}"
+            actions.append(MemoryAction(action="expire", memory=_expired(old, by=memory, at=memory.created_at),
+                                        old=old, reason=reason))  # fmt: skip
+        return actions
 
     def _candidates(
         self, memory: Memory, found: list[Memory], same_slot: list[Memory], state: dict[str, Memory]
@@ -173,7 +204,11 @@ class ContraRepeatOp(Op):
         contradicted = self._contradicted(memory, candidates)
         if contradicted:
             return self._supersede(memory, contradicted)
+        mine = _slots(memory, self.rules)
         for old, similarity in candidates:
+            theirs = _slots(old, self.rules)
+            if mine and theirs and mine.keys() != theirs.keys():
+                continue  # a hamster's name and a rabbit's: alike in words, two facts
             if similarity >= self.params.duplicate_similarity:
                 reason = f"near-duplicate of {old.memory_id} (cosine {similarity:.3f})"
                 return [

@@ -11,9 +11,10 @@ So the offline write path splits a message into the user's own words, one fact e
    "I live in Milan" and "my dog Rex", so superseding the first keeps the second.
 
 A part carries a fact when it scores at least ``min_info`` (:mod:`flowmem.scoring.info`); a part that
-does not ("It's tiny.") stays with the fact before it, so no word is dropped; before the first fact, a
-part that says nothing of the user ("Great news!") joins it, and a first-person one stands alone. A
-message with one fact comes back whole.
+does not ("It's tiny.") stays with the fact before it, so no word is dropped — unless both name a time
+("I moved today! Housewarming on Saturday."): a memory has one event time. Before the first fact, a part
+that says nothing of the user ("Great news!") joins it, and a first-person one stands alone. A message
+with one fact comes back whole.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import re
 
 from flowmem.scoring.info import info_score
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules
+from flowmem.timeexpr import has_time_words
 
 _ABBREVIATIONS = {"dr", "mr", "mrs", "ms", "st", "mt", "jr", "sr", "vs", "etc", "e.g", "i.e", "approx", "no"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[;。！？；])\s*|\n+")
@@ -32,12 +34,17 @@ _OTHER_SUBJECT = (
     r"(?:(?:my|our|his|her|their)\s+(?:\w+\s+){1,2}|(?:he|she|they)\s+)"
     r"(?:is|are|was|were|has|have|had|will|can|just|also|\w+ed|\w+s)\b"
 )
-_CLAUSE_JOIN = re.compile(
-    rf"(?:,?\s+(?:and|but|plus)\s+|,\s+)(?={_SUBJECT}|{_OTHER_SUBJECT})"
-    r"|(?:，|,)\s*(?=(?:因为|所以|但是?|可是|不过|而且|其实)?(?:我|他|她))",
-    re.I,
+_CLAUSE_JOIN = re.compile(rf"(?:,?\s+(?:and|but|plus)\s+|,\s+)(?={_SUBJECT}|{_OTHER_SUBJECT})", re.I)
+# Chinese drops a subject the clause before has given: "我叫小林，是人民医院的护士，养了两只猫" is three clauses of 我.
+_ZH_CLAUSE_JOIN = re.compile(r"[，,]\s*")
+_ZH_SUBJECT = re.compile(
+    r"^(?:因为|所以|但是?|可是|不过|而且|其实|现在|目前)?(?:我|他|她|它|[^，。！？；\s]{1,4}(?:和|跟)我)"
 )
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _COMPANION = re.compile(r",?\s+with\s+(?P<who>(?:my|our)\s+[^,.;!?，。！？；]+)", re.I)
+_ZH_COMPANION = re.compile(r"(?:和|跟)(?P<who>我的?[^，。！？；,.!?;\s]{1,10}?)(?=一起)?(?=住|搬|在)")
+
+Span = tuple[int, int]
 
 
 def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULES) -> list[str]:
@@ -49,57 +56,79 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
         rules: The single-valued facts whose named companions are split off.
     """
     text = " ".join(text.split()) if "\n" not in text else text.strip()
-    parts = [p for sentence in _sentences(text) for p in _clauses(sentence)]
-    facts: list[str] = []
-    pending: list[str] = []  # parts that carry nothing ("Great news!") before the first fact
-    for part in parts:
-        score = info_score(part)
-        if score >= min_info or (score > 0 and not facts):  # a leading statement never joins the fact after it
-            pieces = _companions(part, min_info, rules)
-            facts.extend(pieces)
-            if pending:
-                facts[-len(pieces)] = " ".join([*pending, facts[-len(pieces)]])
-                pending = []
-        elif facts:
-            facts[-1] = f"{facts[-1]} {part}"
-        else:
-            pending.append(part)
-    whole = " ".join(text.split())
+    groups: list[Span] = []  # consecutive parts, so each fact is a stretch of the message as written
+    pending: int | None = None  # where parts that carry nothing ("Great news!") before the first fact began
+    timed = False  # whether the last group names a time
+    for (start, end), score in _scored_parts(text):
+        own_time = has_time_words(text[start:end])
+        # A leading statement never joins the fact after it; a part naming its own time never joins a fact that
+        # names another ("I moved today! Housewarming on Saturday."): one event time per memory.
+        if score >= min_info or (score > 0 and not groups) or (own_time and timed):
+            groups.append((start if pending is None else pending, end))
+            pending, timed = None, own_time
+        elif groups:
+            groups[-1] = (groups[-1][0], end)
+            timed = timed or own_time
+        elif pending is None:
+            pending = start
+    facts = [piece for start, end in groups for piece in _companions(text[start:end].strip(), min_info, rules)]
     if len(facts) <= 1:
-        return [whole]
+        return [" ".join(text.split())]
     return [" ".join(f.split()) for f in facts]
 
 
-def _sentences(text: str) -> list[str]:
-    sentences: list[str] = []
+def _scored_parts(text: str) -> list[tuple[Span, int]]:
+    """The sentences and clauses of ``text`` with their info scores."""
+    parts: list[tuple[Span, int]] = []
+    for start, end in _sentences(text):
+        sentence = text[start:end]
+        first_person = sentence.lstrip().startswith("我")
+        for c_start, c_end in _clauses(sentence):
+            clause = sentence[c_start:c_end]
+            # A Chinese clause without a subject goes on with the sentence's 我 ("养了两只猫" is 我养了两只猫).
+            inherits = first_person and c_start > 0 and _CJK.match(clause) and not _ZH_SUBJECT.match(clause)
+            parts.append(((start + c_start, start + c_end), info_score(f"我{clause}" if inherits else clause)))
+    return parts
+
+
+def _sentences(text: str) -> list[Span]:
+    spans: list[Span] = []
     start = 0
     for end in _SENTENCE_END.finditer(text):
         piece = text[start : end.start()]
         last = piece.rsplit(None, 1)[-1].rstrip(".").lower() if piece.split() else ""
         if piece.endswith(".") and (last in _ABBREVIATIONS or len(last) == 1):
             continue  # "Dr. Rossi", "J. Smith": not the end of a sentence
-        sentences.append(piece)
+        spans.append((start, end.start()))
         start = end.end()
-    sentences.append(text[start:])
-    return [s.strip() for s in sentences if s.strip()]
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
-def _clauses(sentence: str) -> list[str]:
-    clauses: list[str] = []
+def _clauses(sentence: str) -> list[Span]:
+    joins = _ZH_CLAUSE_JOIN if _CJK.search(sentence) else _CLAUSE_JOIN
+    spans: list[Span] = []
     start = 0
-    for join in _CLAUSE_JOIN.finditer(sentence):
-        clauses.append(sentence[start : join.start()])
+    for join in joins.finditer(sentence):
+        spans.append((start, join.start()))
         start = join.end()
-    clauses.append(sentence[start:])
-    return [c.strip() for c in clauses if c.strip()]
+    spans.append((start, len(sentence)))
+    return [(a, b) for a, b in spans if sentence[a:b].strip()]
 
 
 def _companions(clause: str, min_info: int, rules: SlotRules) -> list[str]:
-    """``clause``, or the single-valued fact in it and the named companion that followed its value."""
+    """``clause``, or the single-valued fact in it and the named companion said with it, apart.
+
+    "I live in Milan with my dog Rex" → "I live in Milan", "my dog Rex"; 我和我的狗旺财住在米兰 → 我住在米兰,
+    我的狗旺财.
+    Only a companion that is a fact itself (a name: "my dog Rex", not "my parents") is split off.
+    """
     for match in rules.find(clause):
-        companion = _COMPANION.search(clause, match.end)
-        if companion is None or info_score(companion.group("who")) < max(min_info, 3):
-            continue  # only a companion with a name ("my dog Rex") is a fact of its own
-        rest = clause[companion.end() :]
-        return [f"{clause[: companion.start()]}{rest}".strip(), companion.group("who").strip()]
+        companion = _COMPANION.search(clause, match.end) or _ZH_COMPANION.search(clause, match.start, match.end)
+        if companion is None:
+            continue
+        who = companion.group("who").strip()
+        if info_score(who) < (2 if _CJK.match(who) else max(min_info, 3)):
+            continue
+        return [f"{clause[: companion.start()]}{clause[companion.end() :]}".strip(), who]
     return [clause]

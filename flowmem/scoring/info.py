@@ -2,8 +2,10 @@
 
 Per sentence: a first-person statement scores 1; a personal-life word (home, work, family,
 health, food, plans, likes, …) adds 1; a time expression or a specific detail (a number, a
-capitalised name mid-sentence) adds 1. A question to the assistant ("can you…?", "what should…?")
-counts nothing, and neither do pleasantries. The message scores its best sentence.
+capitalised name mid-sentence) adds 1. A statement of a single-valued fact (:mod:`flowmem.scoring.slots`:
+"I'm single", "New number: 555-0199", 我是初级设计师) scores 3: a later message may supersede it.
+A question to the assistant ("can you…?", "what should…?") counts nothing, and neither do
+pleasantries. The message scores its best sentence.
 So "We just moved to Berkeley!" scores 2, "I'm flying to Chicago next Thursday" 3,
 "thanks, that's helpful" 0 and "Can you recommend a book?" 0.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from flowmem.scoring.slots import DEFAULT_RULES
 from flowmem.timeexpr import has_time_words
 
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
@@ -42,6 +45,8 @@ _PLEASANTRY = re.compile(
 
 def info_score(text: str) -> int:
     """The message's personal-information score, 0 (none) to 3 (a specific personal fact)."""
+    if not text.rstrip().endswith(("?", "？")) and DEFAULT_RULES.find(text):  # whole: "me at a.b@c.com" has dots
+        return 3
     best = 0
     for sentence in _SENTENCE.findall(text) or [text]:
         sentence = sentence.strip()

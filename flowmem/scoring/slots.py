@@ -26,6 +26,21 @@ _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 _PET = r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|turtle|fish)"
 _ZH_PET = r"(?P<k>狗|小狗|狗狗|猫|小猫|猫咪|兔子|鹦鹉|仓鼠)"
+_WITH = r"(?:和|跟)[^，。！？；,.!?;\s]{1,12}?"  # 我和我的狗旺财住在… : a companion between the subject and the verb
+# Job titles are open-ended, so "I'm a …" counts only when it ends in an occupation ("I'm a big fan" does not).
+_JOB = (
+    r"(?:[a-z-]+\s+){0,2}(?:designer|engineer|developer|programmer|nurse|doctor|physician|surgeon|dentist|teacher|"
+    r"professor|lecturer|lawyer|attorney|accountant|architect|manager|director|consultant|analyst|scientist|"
+    r"researcher|journalist|writer|editor|chef|cook|waiter|waitress|pharmacist|therapist|paramedic|firefighter|"
+    r"officer|electrician|plumber|mechanic|carpenter|pilot|driver|cashier|barista|librarian|photographer|"
+    r"artist|musician|intern|assistant|technician|salesperson|recruiter|veterinarian|vet)"
+)
+_ZH_JOB = (
+    r"[^，。！？；,.!?;\s]{0,6}?(?:设计师|工程师|程序员|护士|医生|老师|教师|教授|律师|会计|建筑师|经理|总监|主管|"
+    r"顾问|分析师|记者|编辑|厨师|服务员|药剂师|司机|销售|助理|实习生|研究员|科学家|摄影师|兽医)"
+)
+_EMAIL = r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+_PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 
 BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "residence": (
@@ -33,8 +48,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_V}",
         rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_V}",
         rf"\bmy\s+home\s+is\s+(?:now\s+)?in\s+{_V}",
-        rf"我们?{_ZH_WHEN}住在{_ZH}",
-        rf"我们?{_ZH_WHEN}搬(?:到|去|进)了?{_ZH}",
+        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住在{_ZH}",
+        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬(?:到|去|进)了?{_ZH}",
         rf"我家{_ZH_WHEN}在{_ZH}",
     ),
     "employer": (
@@ -42,14 +57,20 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+(?:at|for)\s+{_V}",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:started|joined)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+{_V}",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+{_V}",
+        rf"\b(?:my\s+)?(?:first|last)\s+day\s+(?:at|of\s+work\s+at)\s+{_V}",
+        rf"\bmy\s+new\s+(?:job|employer|company)\s+is\s+{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:工作|上班)",
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
+        rf"(?<![他她它])(?:我|，|^){_ZH_WHEN}是(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)的{_ZH_JOB}",
     ),
     "job_title": (
         rf"\bi\s+{_ADV}work\s+as\s+(?:a|an)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+as\s+(?:a|an)\s+{_V}",
         rf"\bmy\s+(?:new\s+)?(?:job\s+title|title|role|position)\s+is\s+{_V}",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been)\s+promoted\s+to\s+{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+(?P<v>{_JOB})\b",
+        rf"(?<![他她它])(?:我|现在|目前){_ZH_WHEN}是(?:一[名位个])?(?P<v>{_ZH_JOB})",
         r"我是一[名位个](?P<v>[^，。！？；,.!?;\s]{1,12})",
         rf"我{_ZH_WHEN}(?:的职位|的职务|的工作)是{_ZH}",
         rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
@@ -57,34 +78,47 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "relationship_status": (
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)\b",
         rf"\b(?:i|we)\s+{_ADV}got\s+(?P<v>married|engaged|divorced|separated)\b",
-        rf"\bwe(?:'ve|\s+have)?\s+{_ADV}(?P<v>broken\s+up|broke\s+up|split\s+up)\b",
-        rf"我们?{_ZH_WHEN}(?P<v>结婚|订婚|离婚|单身|分手)了?",
+        rf"\b(?:we|and\s+i)(?:'ve|\s+have)?\s+{_ADV}(?P<v>broken\s+up|broke\s+up|split\s+up)\b",
+        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?P<v>结婚|订婚|离婚|单身|分手)了?",
     ),
     "partner": (
-        rf"\bmy\s+{_PARTNER}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|,)?\s+{_NAME}",
+        rf"\bmy\s+(?:new\s+)?{_PARTNER}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+is|,)?\s+{_NAME}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:dating|seeing|married\s+to|engaged\s+to)\s+{_NAME}",
-        r"我的?(?:老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|伴侣|未婚夫|未婚妻)(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{1,10})",
+        r"(?:我的?|现在的|新)(?:老公|老婆|丈夫|妻子|男朋友|女朋友|男友|女友|对象|伴侣|未婚夫|未婚妻)(?:叫|是)"
+        r"(?P<v>[^，。！？；,.!?;\s]{1,10})",
     ),
     "school": (
         rf"\bi\s+{_ADV}(?:study|studied)\s+at\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:studying|enrolled)\s+at\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}an?\s+(?:student|undergrad|undergraduate|grad\s+student|phd\s+student)\s+at\s+{_V}",
         rf"\bi\s+{_ADV}(?:go\s+to|attend)\s+(?P<v>[^.,!?;:\n]{{2,60}}?(?:school|college|university|academy|institute))\b",
+        # "transferred to X" is a school only when the sentence says so ("this semester", "university").
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}transferred\s+to\s+"
+        rf"(?=[^.!?\n]*\b(?:semester|term|school|college|universit\w*|politecnico|degree)\b){_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:读书|上学|读大学|读研|念书)",
+        rf"我{_ZH_WHEN}转学到了?{_ZH}",
         rf"我{_ZH_WHEN}就读于{_ZH}",
     ),
     "phone": (
-        r"\bmy\s+(?:new\s+)?(?:phone|mobile|cell)(?:\s+phone)?(?:\s+number)?\s+is\s+(?P<v>\+?[\d][\d\s().-]{4,20}\d)",
-        r"\bmy\s+(?:new\s+)?number\s+is\s+(?P<v>\+?[\d][\d\s().-]{4,20}\d)",
-        r"我的?(?:新)?(?:手机|电话)(?:号码?)?(?:是|换成了?)(?P<v>\+?[\d][\d\s-]{4,20}\d)",
+        rf"\bmy\s+(?:new\s+)?(?:phone|mobile|cell)(?:\s+phone)?(?:\s+number)?\s+is\s+{_PHONE}",
+        rf"\bmy\s+(?:new\s+)?number\s+is\s+{_PHONE}",
+        rf"\bnew\s+(?:phone\s+|mobile\s+|cell\s+)?number(?:\s+is|:)\s*{_PHONE}",
+        rf"\b(?:call|text|reach)\s+me\s+(?:at|on)\s+{_PHONE}",
+        rf"我的?(?:新)?(?:手机|电话)(?:号码?)?(?:是|换成了?|改成了?)\s*{_PHONE}",
+        rf"新(?:手机|电话)?号码?(?:是|：|:)\s*{_PHONE}",
     ),
     "email": (
-        r"\bmy\s+(?:new\s+)?e-?mail(?:\s+address)?\s+is\s+(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
-        r"我的?(?:新)?(?:邮箱|电子邮件|邮件地址)(?:地址)?(?:是|换成了?)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+        rf"\bmy\s+(?:new\s+)?e-?mail(?:\s+address)?\s+is\s+(?:now\s+)?{_EMAIL}",
+        rf"\b(?:switched|changed|moved|updated)\s+my\s+e-?mail(?:\s+address)?\s+to\s+{_EMAIL}",
+        rf"\b(?:reach|email|e-mail|contact|write\s+to)\s+me\s+at\s+{_EMAIL}",
+        rf"我的?(?:新)?(?:邮箱|电子邮件|邮件地址)(?:地址)?(?:是|换成了?|改成了?)\s*{_EMAIL}",
+        rf"我(?:换了|的新)(?:邮箱|电子邮件)[^。！？]{{0,8}}?(?:用|是)\s*{_EMAIL}",
     ),
     "pet_name": (
         rf"\bmy\s+(?:\w+\s+)?{_PET}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called|,)?\s+{_NAME}",
+        rf"\b(?:i|we)\s+(?:have|got|adopted)\s+(?:a|an)\s+(?:\w+\s+)?{_PET}\s+(?:named|called)\s+{_NAME}",
         rf"我(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
+        rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
     ),
     "diet": (
         rf"\bi(?:'m|\s+am)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
@@ -93,6 +127,19 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:是|吃)(?P<v>素|全素|纯素)",
     ),
 }
+
+# Statements that a slot's value is no more: "Nibbles passed away" ends whatever slot holds "nibbles" (a pet's
+# name, a partner). The ``v`` group is the value that ended; only memories holding exactly it are affected.
+_ZH_AGO = r"(?:今天|昨天|前天|上周|上个月|去年|最近|[一二三四五六七八九十\d]{1,2}月份?)?"
+ENDINGS: tuple[str, ...] = (
+    rf"\b{_NAME}\s+(?:has\s+|just\s+)?(?:passed\s+away|died|ran\s+away|went\s+missing)",
+    rf"\b(?:we|i)\s+(?:just\s+)?(?:lost|had\s+to\s+put\s+down|said\s+goodbye\s+to)\s+{_NAME}",
+    rf"\b{_NAME}\s+and\s+i\s+(?:just\s+)?(?:broke\s+up|split\s+up|separated|got\s+divorced|divorced)",
+    rf"\bi\s+(?:just\s+)?(?:broke\s+up|split\s+up)\s+with\s+{_NAME}",
+    rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:left|quit)\s+(?:my\s+job\s+at\s+)?{_V}",
+    rf"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:去世|死|走丢|跑丢)了",
+    rf"我(?:和|跟)(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:分手|离婚)了",
+)
 
 # A place or a name ends where a time, a companion or a reason begins: "berkeley last week with sam" → "berkeley".
 _VALUE_END = re.compile(
@@ -160,6 +207,7 @@ class SlotRules:
         self.patterns: dict[str, list[re.Pattern[str]]] = {
             name: [_compile(name, p) for p in patterns] for name, patterns in table.items()
         }
+        self.endings = [_compile("(ending)", p) for p in ENDINGS]
 
     def find(self, text: str) -> list[SlotMatch]:
         """Every slot ``text`` fills, the first statement of each, in the order they are said."""
@@ -175,6 +223,16 @@ class SlotRules:
     def slots_of(self, text: str) -> dict[str, str]:
         """``{slot: value}`` of every single-valued fact ``text`` states."""
         return {m.slot: m.value for m in self.find(text)}
+
+    def ended(self, text: str) -> set[str]:
+        """The values ``text`` says are no more ("Nibbles passed away" → ``{"nibbles"}``), whatever slot holds them."""
+        found = set()
+        for pattern in self.endings:
+            for match in pattern.finditer(text):
+                ended = _slot_match("(ending)", match)
+                if ended is not None:
+                    found.add(ended.value)
+        return found
 
 
 def _compile(name: str, pattern: str) -> re.Pattern[str]:

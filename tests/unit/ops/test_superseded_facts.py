@@ -139,3 +139,22 @@ def test_a_slot_added_by_config_supersedes_and_other_slots_stay() -> None:
     assert slots["我现在在腾讯上班。"] == {"employer": "腾讯"} and slots["My gym is Virgin Active now."] == {
         "gym": "virgin active"
     }
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "reason"),
+    [
+        ("I have a hamster named Nibbles.", "Nibbles passed away in April; now I have a rabbit called Clover.",
+         "pet_name:hamster: nibbles ended"),
+        ("我养了一只叫豆豆的仓鼠。", "豆豆四月去世了，现在我养了一只叫小白的兔子。", "pet_name:hamster: 豆豆 ended"),
+    ],
+)  # fmt: skip
+def test_a_fact_that_ends_expires_and_a_new_pet_is_no_rewording_of_it(before: str, after: str, reason: str) -> None:
+    with App(overrides=["vector_store.default.backend=memory"]) as app:
+        memories = summarize(app, before, after)
+        history = app.run_coroutine(app.vector_store().history("w"))
+    # the old memory kept its words: the rabbit is another fact, not a rewording of the hamster
+    assert {m.content: m.status for m in memories} == {before: "expired", after: "valid"}
+    [expire] = [e for e in history if e.event == "expire"]
+    new = next(m for m in memories if m.content == after)
+    assert expire.reason == f"{reason}, said in {new.memory_id}"

@@ -27,6 +27,15 @@ from flowmem.scoring.facts import split_facts
             ["I work as a nurse at the city hospital", "I love risotto. It's my comfort food."],
         ),
         ("我住在米兰，我的狗叫旺财。我在医院工作。", ["我住在米兰", "我的狗叫旺财。", "我在医院工作。"]),
+        ("我和我的狗旺财住在米兰。", ["我住在米兰。", "我的狗旺财"]),
+        (  # the clauses after the first go on with its 我
+            "我叫小林，是人民医院的护士，养了两只猫，叫汤姆和杰瑞。",
+            ["我叫小林", "是人民医院的护士", "养了两只猫，叫汤姆和杰瑞。"],
+        ),
+        (
+            "I moved to Turin today! Housewarming party on Saturday.",
+            ["I moved to Turin today!", "Housewarming party on Saturday."],
+        ),
         (
             "红烧肉、清蒸鱼，还特意给我做了素的红烧豆腐，因为我吃素。",
             ["红烧肉、清蒸鱼，还特意给我做了素的红烧豆腐", "因为我吃素。"],

@@ -37,6 +37,27 @@ from flowmem.scoring.slots import SlotRules, slots_of, superseded
         ("我的手机号是13800138000", {"phone": "13800138000"}),
         ("我在北京大学读书", {"school": "北京大学"}),
         ("因为我吃素。", {"diet": "vegetarian"}),  # the same value as "I'm vegetarian"
+        ("Today was my first day at Globex! New job, new team.", {"employer": "globex"}),
+        ("I'm a junior designer.", {"job_title": "junior designer"}),
+        ("I'm Sara, I'm a nurse at St. Mary's Hospital", {"job_title": "nurse", "employer": "st"}),
+        (
+            "Anna and I broke up in March; I'm dating Chloe now.",
+            {"relationship_status": "broke up", "partner": "chloe"},
+        ),
+        ("I transferred to Politecnico di Milano this semester.", {"school": "politecnico di milano"}),
+        ("I transferred to the London office.", {}),  # no school said
+        ("New number: 555-0199, the old one is disconnected.", {"phone": "555-0199"}),
+        ("You can reach me at tom.hill@example.com.", {"email": "tom.hill@example.com"}),
+        ("I have a hamster named Nibbles.", {"pet_name:hamster": "nibbles"}),
+        ("我和我的狗旺财住在米兰。", {"residence": "米兰"}),
+        ("我今天升职了，现在是高级设计师！", {"job_title": "高级设计师"}),
+        ("好消息：我和小李订婚了！", {"relationship_status": "engaged"}),
+        ("我和小红三月分手了，现在的女朋友是小美。", {"relationship_status": "broke up", "partner": "小美"}),
+        ("我换了邮箱，现在用 wang.li@example.org。", {"email": "wang.li@example.org"}),
+        ("我养了一只叫豆豆的仓鼠。", {"pet_name:hamster": "豆豆"}),
+        ("我叫小林，是人民医院的护士", {"employer": "人民医院"}),
+        ("他是医生", {}),  # someone else's job
+        ("I'm a big fan of the designer Rick Owens", {}),
         ("I am a big fan of jazz", {}),
         ("my dog loves the park", {}),  # no name: nothing single-valued said
         ("My mom lives in Bari", {}),  # someone else's home
@@ -72,3 +93,18 @@ def test_a_bad_slot_pattern_is_a_config_error(pattern: str, message: str) -> Non
     with pytest.raises(FlowmemError) as caught:  # refused when the config loads, before anything runs
         App(overrides=["vector_store.default.backend=memory", override])
     assert message in str(caught.value) and "blood_type" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("Nibbles passed away in April; now I have a rabbit called Clover.", {"nibbles"}),
+        ("豆豆四月去世了，现在我养了一只叫小白的兔子。", {"豆豆"}),
+        ("Anna and I broke up in March.", {"anna"}),
+        ("我和小红三月分手了", {"小红"}),
+        ("I quit Acme last week", {"acme"}),
+        ("I lost my keys", set()),
+    ],
+)
+def test_endings_name_the_value_that_is_no_more(text: str, ended: set[str]) -> None:
+    assert SlotRules().ended(text) == ended
