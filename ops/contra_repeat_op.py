@@ -101,7 +101,7 @@ class ContraRepeatOp(Op):
         if any(ends.values()):
             wanted = None  # "Nibbles passed away": whichever slot holds the name
         holders = await self._slot_holders(workspace, flt, wanted) if wanted is None or wanted else {}
-        ctx.note("slot_holders", {slot: len(found) for slot, found in sorted(holders.items())})
+        ctx.note("slot_holders", {slot: len(held) for slot, held in sorted(holders.items())})
         state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
         actions: list[MemoryAction] = []
         for memory, hits in zip(new, found, strict=True):

@@ -29,8 +29,8 @@ class GetObservationOp(Op):
     per fact it states (:func:`flowmem.scoring.facts.split_facts`: "I live in Milan with my dog Rex"
     is "I live in Milan" and "my dog Rex"), so superseding one fact keeps the others. Other messages
     stay whole (``split_facts: changeable``): splitting every message (``all``) cost 4.4 points of
-    recall@5 on LoCoMo (0.460 → 0.416), its facts crowding out other messages in the top k, and
-    gains nothing offline, where only single-valued facts are ever superseded. ``none`` keeps every
+    recall@5 on LoCoMo (0.460 → 0.416; @20 0.548 → 0.507), its facts crowding out other messages in
+    the top k, and gains nothing offline, where only single-valued facts are ever superseded. ``none`` keeps every
     message whole. Either way the message time is when it was said and the event time is read from
     the fact's own words relative to then ("next Thursday"). Ids derive from the message and the
     fact's place in it, so a rerun makes the same memories; every memory keeps the message as its source.
@@ -54,7 +54,7 @@ class GetObservationOp(Op):
     reads = ("info_messages", "user_id", "workspace_id")
     writes = ("new_memories",)
     uses = ("llm",)
-    degradation = "keeps each message as a conversation memory"
+    degradation = "keeps the messages as conversation memories in the user's own words"
 
     async def execute(self, ctx: OpContext) -> None:
         messages: list[Message] = ctx["info_messages"]

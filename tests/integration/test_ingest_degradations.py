@@ -59,4 +59,4 @@ def test_a_refused_key_is_said_and_strict_exits_1(locked_server: LocalServer, tm
     assert "refused the API key" in said[-2] and "Invalid API Key" in said[-2]
     assert said[-2].endswith("; scores the messages with the offline heuristics")
     assert said[-1].startswith("warning: degraded: get_observation_op: 2 LLM calls failed: ")
-    assert said[-1].endswith("; keeps each message as a conversation memory")
+    assert said[-1].endswith("; keeps the messages as conversation memories in the user's own words")
