@@ -88,7 +88,7 @@ class ContraRepeatOp(Op):
         workspace, store, rules = ctx["workspace_id"], self.vector_store, self.rules
         vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
         new = [
-            m.model_copy(update={"vector": v, "metadata": {**m.metadata, "slots": rules.slots_of(m.content)}})
+            m.model_copy(update={"vector": v, "metadata": {**m.metadata, "slots": _read_slots(m, rules)}})
             for m, v in zip(new, vectors, strict=True)
         ]
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
@@ -96,7 +96,7 @@ class ContraRepeatOp(Op):
         # seeing what the ones before it changed.
         flt = MemoryFilter(target=ctx["user_id"], status="valid")
         found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
-        ends = {m.memory_id: rules.ended(m.content) for m in new}
+        ends = {m.memory_id: rules.ended(m.content, _who(m)) for m in new}
         wanted: set[str] | None = {slot for m in new for slot in m.metadata["slots"]}
         if any(ends.values()):
             wanted = None  # "Nibbles passed away": whichever slot holds the name
@@ -290,7 +290,17 @@ def _slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
     stored = memory.metadata.get("slots")
     if isinstance(stored, dict):
         return {str(k): str(v) for k, v in stored.items()}
-    return rules.slots_of(memory.content)
+    return _read_slots(memory, rules)
+
+
+def _read_slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
+    return rules.slots_of(memory.content, _who(memory))
+
+
+def _who(memory: Memory) -> str | None:
+    """Whom a memory's words name in the third person: an LLM's observation ("Alice lives in …"); a conversation
+    memory is the user's own first-person words, left as they are."""
+    return None if memory.memory_type == "conversation" else memory.target
 
 
 def _expired(memory: Memory, *, by: Memory, at: datetime) -> Memory:

@@ -220,19 +220,47 @@ class SlotRules:
                         found[slot_match.slot] = slot_match
         return sorted(found.values(), key=lambda m: m.start)
 
-    def slots_of(self, text: str) -> dict[str, str]:
-        """``{slot: value}`` of every single-valued fact ``text`` states."""
-        return {m.slot: m.value for m in self.find(text)}
+    def slots_of(self, text: str, who: str | None = None) -> dict[str, str]:
+        """``{slot: value}`` of every single-valued fact ``text`` states (of ``who``, when it names them: an LLM's
+        "Alice lives in Milan" is read as "I live in Milan")."""
+        return {m.slot: m.value for m in self.find(first_person(text, who))}
 
-    def ended(self, text: str) -> set[str]:
+    def ended(self, text: str, who: str | None = None) -> set[str]:
         """The values ``text`` says are no more ("Nibbles passed away" → ``{"nibbles"}``), whatever slot holds them."""
         found = set()
         for pattern in self.endings:
-            for match in pattern.finditer(text):
+            for match in pattern.finditer(first_person(text, who)):
                 ended = _slot_match("(ending)", match)
                 if ended is not None:
                     found.add(ended.value)
         return found
+
+
+# "Alice lives" → "I live": the verbs the slot patterns follow "I" with.
+_THIRD_PERSON_VERBS = {"lives": "live", "works": "work", "studies": "study", "has": "have", "is": "am",
+                       "attends": "attend", "goes": "go", "eats": "eat"}  # fmt: skip
+_VERBS = "|".join(_THIRD_PERSON_VERBS)
+_AS_I = re.compile(rf"\bI\s+(?P<verb>{_VERBS})\b")
+_CJK_NAME = re.compile(r"[\u4e00-\u9fff]")
+
+
+def first_person(text: str, who: str | None) -> str:
+    """``text`` about ``who`` (by name, or "the user") said as ``who`` would say it: "Alice's dog is called Rex"
+    → "my dog is called Rex", "Alice lives in Milan" → "I live in Milan", 小王住在米兰 → 我住在米兰.
+
+    The slot patterns are first-person; an LLM writes observations in the third person.
+    """
+    name = who.strip() if who else ""
+    if _CJK_NAME.search(text):  # no spaces to find a name by: a Chinese name, or 用户, is the subject
+        said = text.replace(name, "我") if _CJK_NAME.search(name) else text
+        return said.replace("该用户", "我").replace("用户", "我")
+    subject = f"{re.escape(name)}|the user" if name else "the user"
+    alone = r"(?<![\w.@-])", r"(?![\w@-]|\.\w)"  # a word of its own, not part of "wang.li@example.org"
+    said = re.sub(rf"{alone[0]}(?:{subject})(?:'s|’s){alone[1]}", "my", text, flags=re.I)
+    said = re.sub(rf"{alone[0]}(?:{subject}){alone[1]}", "I", said, flags=re.I)
+    if said == text:
+        return text
+    return _AS_I.sub(lambda m: f"I {_THIRD_PERSON_VERBS[m.group('verb')]}", said)
 
 
 def _compile(name: str, pattern: str) -> re.Pattern[str]:

@@ -158,3 +158,23 @@ def test_a_fact_that_ends_expires_and_a_new_pet_is_no_rewording_of_it(before: st
     [expire] = [e for e in history if e.event == "expire"]
     new = next(m for m in memories if m.content == after)
     assert expire.reason == f"{reason}, said in {new.memory_id}"
+
+
+def test_llm_observations_in_the_third_person_supersede_too() -> None:
+    def facts(*contents: str) -> str:
+        return json.dumps([{"message": 0, "content": c, "when_to_use": "", "keywords": []} for c in contents])
+
+    replies = {
+        "lasting personal information": '{"0": 3}',
+        "Turin today": facts("Alice moved to Turin."),
+        "Milan with my dog": facts("Alice lives in Milan.", "Alice's dog is called Rex."),
+    }
+    config = {"llm": {"default": {"backend": "fake", "params": {"by_prompt": replies, "replies": ["{}"]}}}}
+    with App(config=config, overrides=["vector_store.default.backend=memory"]) as app:
+        memories = summarize(app, "I live in Milan with my dog Rex.", "I moved to Turin today!")
+    assert {m.content: (m.memory_type, m.status) for m in memories} == {
+        "Alice lives in Milan.": ("observation", "expired"),
+        "Alice's dog is called Rex.": ("observation", "valid"),
+        "Alice moved to Turin.": ("observation", "valid"),
+    }
+    assert {m.content: m.metadata["slots"] for m in memories}["Alice's dog is called Rex."] == {"pet_name:dog": "rex"}

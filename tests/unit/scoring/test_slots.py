@@ -6,7 +6,7 @@ import pytest
 
 from flowmem import App
 from flowmem.errors import FlowmemError
-from flowmem.scoring.slots import SlotRules, slots_of, superseded
+from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
 
 
 @pytest.mark.parametrize(
@@ -108,3 +108,19 @@ def test_a_bad_slot_pattern_is_a_config_error(pattern: str, message: str) -> Non
 )
 def test_endings_name_the_value_that_is_no_more(text: str, ended: set[str]) -> None:
     assert SlotRules().ended(text) == ended
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "said"),
+    [
+        ("Alice lives in Milan.", "alice", "I live in Milan."),
+        ("Alice's dog is called Rex.", "alice", "my dog is called Rex."),
+        ("The user is engaged to Marco.", "u1", "I am engaged to Marco."),
+        ("小王住在米兰。", "小王", "我住在米兰。"),
+        ("用户搬到了都灵。", "u1", "我搬到了都灵。"),
+        ("Li's email is wang.li@example.org", "li", "my email is wang.li@example.org"),  # not inside the address
+        ("Alicea lives in Rome", "alice", "Alicea lives in Rome"),
+    ],
+)
+def test_observations_in_the_third_person_are_read_as_the_user_would_say_them(text: str, who: str, said: str) -> None:
+    assert first_person(text, who) == said
