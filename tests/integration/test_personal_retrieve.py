@@ -111,3 +111,16 @@ def test_quickstart_script_from_a_fresh_copy(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     answer = result.stdout.split("== flowmem run personal_retrieve", 1)[1].splitlines()[1]
     assert answer.startswith(("[2024-06-08", "[2024-06-09")), result.stdout
+    # Then the README's first commands, as a new user types them after the quick start, in that checkout.
+    from tests.integration.test_readme import blocks
+
+    commands = next(body for lang, body, why, _ in blocks() if lang == "bash" and why is None)
+    env["PATH"] = f"{checkout / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    for command in (c for c in commands.splitlines() if c.strip()):
+        done = subprocess.run(["bash", "-c", command], cwd=checkout, env=env, capture_output=True, text=True,
+                              timeout=300, check=False)  # fmt: skip
+        assert done.returncode == (2 if "(exit 2)" in command else 0), f"{command}\n{done.stderr[-2000:]}"
+        if command.startswith("flowmem search \"what did I do last weekend?\""):
+            assert done.stdout.startswith(("[2024-06-08", "[2024-06-09")), done.stdout
+        if command.startswith("flowmem search \"where do I live?\""):
+            assert "Lisbon" in done.stdout, done.stdout
