@@ -233,6 +233,10 @@ class Memories:
     async def update(self, memory_id: str, content: str, *, workspace_id: str = DEFAULT_WORKSPACE) -> Memory:
         """Replace a memory's text: re-embedded, keywords and event time read again, an ``update`` in its history.
 
+        The single-valued facts found in the old words (``metadata["slots"]``, see ``contra_repeat_op``) are
+        dropped with them: the op reads the new words' slots, with the slot rules it is configured with, when
+        the memory is next a candidate for being superseded.
+
         Raises:
             NotFoundError: No memory with that id in the workspace.
             InputError: Empty content.
@@ -246,8 +250,9 @@ class Memories:
         text = " ".join(content.split())
         said = old.message_time or old.created_at
         new = old.with_event_time(None)
+        metadata = {key: value for key, value in old.metadata.items() if key != "slots"}
         new = with_event_time(new, text, said).model_copy(
-            update={"content": text, "keywords": keywords_of(text), "updated_at": now()}
+            update={"content": text, "keywords": keywords_of(text), "updated_at": now(), "metadata": metadata}
         )
         new.vector = (await self.app.embedding_model().embed([text], kind="document"))[0]
         event = HistoryEvent.of("update", old=old, new=new, reason="edited")

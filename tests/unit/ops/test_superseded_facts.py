@@ -178,3 +178,16 @@ def test_llm_observations_in_the_third_person_supersede_too() -> None:
         "Alice moved to Turin.": ("observation", "valid"),
     }
     assert {m.content: m.metadata["slots"] for m in memories}["Alice's dog is called Rex."] == {"pet_name:dog": "rex"}
+
+
+def test_an_edited_memory_is_superseded_by_its_new_words_not_its_old_ones() -> None:
+    """memories.update drops the slots of the old words: the move expires the edited home, not the edited hobby."""
+    with App(overrides=["vector_store.default.backend=memory"]) as app:
+        first = {m.content: m for m in summarize(app, "I live in Milan.", "My cat Tom loves the sofa.")}
+        app.memories.sync.update(first["I live in Milan."].memory_id, "I love pottery.", workspace_id="w")
+        app.memories.sync.update(first["My cat Tom loves the sofa."].memory_id, "I live in Milan.", workspace_id="w")
+        moved = {"message_id": "t9", "role": "user", "name": "alice", "content": "I moved to Turin today!",
+                 "time_created": (START + timedelta(days=9)).isoformat()}  # fmt: skip
+        app.run_sync("personal_summary", messages=[moved], user_id="alice", workspace_id="w")
+        status = {m.content: m.status for m in app.memories.sync.list(workspace_id="w", user_id="alice").memories}
+    assert status == {"I love pottery.": "valid", "I live in Milan.": "expired", "I moved to Turin today!": "valid"}
