@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +27,16 @@ def register() -> Iterator[Callable[..., type[Op]]]:
     yield _register
     for name in added:
         OPS.remove(name)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> list[str]:
+    """Config overrides for a throwaway local store (in ``tmp_path``) and the fast ``hash`` embedder."""
+    return [
+        "vector_store.default.backend=local",
+        f"vector_store.default.params.directory={tmp_path / 'store'}",
+        "embedding_model.default.backend=hash",
+    ]
 
 
 @pytest.fixture(autouse=True)

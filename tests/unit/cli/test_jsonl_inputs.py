@@ -13,16 +13,6 @@ from tests.unit.cli.test_cli import run_cli
 BIG_INT = "9" * 5000
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> list[str]:
-    """Overrides for a throwaway local store and the fast ``hash`` embedder."""
-    return [
-        "vector_store.default.backend=local",
-        f"vector_store.default.params.directory={tmp_path / 'store'}",
-        "embedding_model.default.backend=hash",
-    ]
-
-
 def message(content: str, when: object = "2024-05-04T10:00:00", **extra: object) -> bytes:
     record = {"role": "user", "name": "alice", "content": content, "time_created": when, **extra}
     return json.dumps(record, ensure_ascii=False).encode() + b"\n"

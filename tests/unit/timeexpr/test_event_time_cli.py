@@ -24,15 +24,6 @@ MESSAGES = [
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> list[str]:
-    return [
-        "vector_store.default.backend=local",
-        f"vector_store.default.params.directory={tmp_path / 'store'}",
-        "embedding_model.default.backend=hash",
-    ]
-
-
-@pytest.fixture
 def ingested(capsys: pytest.CaptureFixture[str], tmp_path: Path, store: list[str]) -> dict[str, dict[str, object]]:
     chat = tmp_path / "chat.jsonl"
     chat.write_text("".join(json.dumps(m) + "\n" for m in MESSAGES), encoding="utf-8")
