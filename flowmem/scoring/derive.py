@@ -77,9 +77,10 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
 
     The same resolver as queries (:func:`flowmem.timeexpr.extract_all`), with the tense read from
     the message's words: "the talk on Saturday we went to" is the Saturday before, "I'm giving the
-    talk on Saturday" the coming one, and neutral wording the nearer one ("the talk on Saturday",
-    said on a Wednesday, is three days ahead rather than four back). "Friday the 28th" is the
-    nearest 28th that is a Friday in that direction.
+    talk on Saturday" the coming one, and so is neutral wording ("Housewarming party on Saturday",
+    said on a Monday, is five days ahead, not two back: the past is told in the past tense), unless the
+    name recurs yearly and the last one is nearer (see :mod:`flowmem.timeexpr.pick`). "Friday the 28th"
+    is the nearest 28th that is a Friday in that direction.
     """
     found = extract_all(text, said, lean="neutral")
     return found[0] if found else None

@@ -7,7 +7,8 @@ Readings chosen where English is ambiguous (the Chinese rules follow the same on
   Friday on or before today; "in March" the latest March up to and including the current month;
   "May 5th" the latest 5 May on or before today; "summer" the latest summer that has begun; "the
   weekend" the latest weekend that has begun (the current one on a Saturday or Sunday). Future
-  ("we're meeting on Friday"): the first on or after today. Neutral in a message: the nearer.
+  ("we're meeting on Friday"): the first on or after today. Neutral in a message: the coming one when it is
+  near (a weekday, a day of the month), else the nearer (see :mod:`flowmem.timeexpr.pick`).
   "Friday the 28th" is a 28th that is a Friday, in that direction.
 - **Holidays** ("Christmas", "Memorial Day weekend", "Lunar New Year's Eve"): see
   :mod:`flowmem.timeexpr.holidays` (their rules are in :mod:`flowmem.timeexpr.holiday_rules`).

@@ -10,8 +10,8 @@ for ``05/06/2023``-style dates.
 Tense: a bare name ("on Saturday", "the 28th", "in June", 周六, "Christmas") is the occurrence the
 tense points to (:mod:`flowmem.timeexpr.pick`). By default it is read from the words of the clause
 the expression stands in (:mod:`flowmem.timeexpr.tense`) and neutral wording leans past, as people
-ask a memory about what happened; messages pass ``lean="neutral"`` (the nearest occurrence), and a
-caller that knows the tense passes ``tense``.
+ask a memory about what happened; messages pass ``lean="neutral"`` (the coming occurrence of a near
+name, else the nearer), and a caller that knows the tense passes ``tense``.
 
 Language: ``None`` detects it (CJK characters → Chinese, plus English when there are Latin
 letters too; else English); ``"en"``/``"zh"`` restricts the rules to that language. The

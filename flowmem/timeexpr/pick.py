@@ -6,12 +6,20 @@ latest occurrence that has begun by today (``before``; it may be going on) and t
 has not ended before today (``after``; the same one when today is inside it). Then:
 
 - **past** → ``before``; **future** → ``after``;
-- **neutral** → the nearer of the two (today inside one → that one; a tie → ``after``, since
-  a message naming a day usually announces it).
+- **neutral** → today's when today is inside one ("Party on Saturday!" said on a Saturday); else
+  ``after`` when it begins within :data:`COMING_DAYS` days — a weekday, a day of the month, a
+  weekend, a month about to begin; else the nearer of the two (a tie → ``after``).
 
-So said on Wednesday 2025-03-26: "on Saturday" is 22 March in the past, 29 March in the future,
-29 March when neutral (3 days ahead against 4 back). The reference is the day the text was
-said (a query's timestamp, a message's time).
+Why neutral leans ahead for the near names: people tell the past in the past tense ("the party on
+Saturday was fun", 周六的聚会很开心了), so a clause naming a weekday or a day of the month with no
+past wording at all ("Party on Saturday!", "Dentist on the 28th", 周日的聚会) almost always
+announces the coming one, even when the last one is nearer. A name that recurs yearly (a month, a
+season, a holiday) is as often recalled as announced without a verb ("The conference in November",
+said in March): the nearer one.
+
+So said on Wednesday 2025-03-26: "on Saturday" is 22 March in the past, 29 March in the future
+and when neutral; "on Monday" is 24 March in the past, 31 March in the future and when neutral.
+The reference is the day the text was said (a query's timestamp, a message's time).
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ from datetime import date, timedelta
 from flowmem.timeexpr import calendar as cal
 from flowmem.timeexpr.calendar import Season, Span
 from flowmem.timeexpr.tense import Tense
+
+COMING_DAYS = 31
+"""Neutral wording names the coming occurrence when it begins within this many days (see the module docstring)."""
 
 
 def choose(today: date, before: Span | None, after: Span | None, tense: Tense) -> Span | None:
@@ -35,8 +46,10 @@ def choose(today: date, before: Span | None, after: Span | None, tense: Tense) -
     start = cal.midnight(today)
     if before.end > start:
         return before  # today is inside it
-    behind = start - before.end
     ahead = after.start - start
+    if ahead <= timedelta(days=COMING_DAYS):
+        return after
+    behind = start - before.end
     return before if behind < ahead else after
 
 

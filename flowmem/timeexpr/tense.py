@@ -14,7 +14,8 @@ will see him on Friday"):
 - **past** — past wording: "did", "was", "were", "had", "went", "ago", regular past forms ("visited",
   "watched"), common irregular ones ("met", "saw", "took"); 了, 过, 已经, 刚才.
 - **neutral** — neither; the caller's ``lean`` decides (queries lean past: people ask a memory
-  about what happened; messages lean nowhere: the nearest occurrence wins).
+  about what happened; messages lean nowhere: :func:`flowmem.timeexpr.pick.choose` reads neutral as the
+  coming occurrence of a near name, else the nearer one).
 
 Future wording wins over past wording in one clause ("I booked the table for Friday").
 """

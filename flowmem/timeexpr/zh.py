@@ -9,7 +9,8 @@ Readings (see :mod:`flowmem.timeexpr.en` for the shared ones):
   query: 周三/星期三 is the latest Wednesday on or before today, 五月 the latest May up to the
   current month, 5号 the latest 5th on or before today, 夏天 the latest summer that has begun,
   周末 the latest weekend that has begun; future (要, 会, 打算…) the first on or after today;
-  neutral in a message the nearer. 周五28号 is a 28th that is a Friday.
+  neutral in a message the coming one when it is near, else the nearer. 周五28号 is a 28th that
+  is a Friday.
 - Holidays (春节, 除夕, 中秋, 母亲节…): :mod:`flowmem.timeexpr.holidays`; ranges (3号到7号,
   周一至周三): :mod:`flowmem.timeexpr.ranges`.
 - 去年/今年/明年 + month or season place it in that calendar year (去年夏天 = summer of last
