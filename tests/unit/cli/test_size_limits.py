@@ -12,9 +12,7 @@ from flowmem.app import App
 from flowmem.config.schema import Limits
 from flowmem.errors import InputError
 from tests.unit.cli.test_cli import run_cli
-from tests.unit.cli.test_jsonl_inputs import assert_user_error, memory, message, store, stored
-
-__all__ = ["store"]  # the fixture, shared
+from tests.unit.cli.test_jsonl_inputs import assert_user_error, memory, message, stored
 
 FIVE_MB = ("Alice likes green tea and long walks. " * 140_000)[:5_000_000]
 FAST = 5.0  # seconds; embedding 5 MB took 57 s with the hash model and never finished with e5
