@@ -2,8 +2,8 @@
 
 Run from the repository root: ``.venv/bin/python scripts/eval_time_table.py`` (``--failures`` lists
 the cases that miss). Each case is a message (or a question) with the moment it was said and the
-date or range it names, resolved by :func:`flowmem.timeexpr.extract_time` — messages with
-``lean="neutral"``, questions with the query default.
+date or range it names, resolved as flowmem reads it — messages by the write path
+(:func:`flowmem.scoring.derive.event_time`), questions by :func:`flowmem.timeexpr.extract_time`.
 
 Kinds covered: weekdays with past, future and neutral wording; a day of the month alone; a weekday
 with a day of the month ("Friday the 28th", 周五28号); month names and dates without a year; counts
@@ -27,8 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from flowmem.timeexpr import extract_time
-from tests.unit.timeexpr.message_cases import ALL, expected_range
+from tests.unit.timeexpr.message_cases import ALL, expected_range, resolved
 
 
 def main() -> int:
@@ -39,8 +38,7 @@ def main() -> int:
     total: dict[str, int] = defaultdict(int)
     failures = []
     for case in ALL:
-        found = extract_time(case.text, case.said, lean=case.lean)  # type: ignore[arg-type]
-        got = (found.start, found.end) if found is not None else None
+        got = resolved(case)
         total[case.kind] += 1
         if got == expected_range(case.expected):
             right[case.kind] += 1

@@ -80,9 +80,10 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     talk on Saturday" the coming one, and so is neutral wording ("Housewarming party on Saturday",
     said on a Monday, is five days ahead, not two back: the past is told in the past tense), unless the
     name recurs yearly and the last one is nearer (see :mod:`flowmem.timeexpr.pick`). "Friday the 28th"
-    is the nearest 28th that is a Friday in that direction.
+    is the nearest 28th that is a Friday in that direction. A count of weeks ahead is a day: "the
+    wedding is in two weeks" is the day 14 days on (a question's "in two weeks" is that week).
     """
-    found = extract_all(text, said, lean="neutral")
+    found = extract_all(text, said, lean="neutral", weeks_ahead="day")
     return found[0] if found else None
 
 

@@ -33,7 +33,9 @@ Readings chosen where English is ambiguous (the Chinese rules follow the same on
   heuristic in :mod:`flowmem.timeexpr.mention`; "at 3" alone (no day, no part of day) is dropped
   ("at 3 stores").
 - **Counts**: "3 days ago", "in 2 weeks", "a month ago" count from today in that unit ("2 weeks
-  ago" is the ISO week containing the day 14 days back); "N hours/minutes ago" give the clock hour.
+  ago" is the ISO week containing the day 14 days back; "in 2 weeks" in a message, read with
+  ``weeks_ahead="day"``, the day 14 days on: :func:`flowmem.timeexpr.mention.weeks_from_today`);
+  "N hours/minutes ago" give the clock hour.
   "the past week" (a rolling window) and vague counts ("a few days ago") give nothing.
 - Ambiguous words need context: "may", "fall", "spring" and abbreviations ("mar", "sat", "sun")
   count only after a preposition or modifier ("in May", "last fall", "on Sat") or beside a day or
@@ -52,7 +54,7 @@ from typing import Literal
 from flowmem.timeexpr import calendar as cal
 from flowmem.timeexpr.calendar import Season, Span
 from flowmem.timeexpr.common import clock_time
-from flowmem.timeexpr.mention import DIGIT, Context, Mention, PartOfDay, Rule, TimeOfDay
+from flowmem.timeexpr.mention import DIGIT, Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
 from flowmem.timeexpr.numerals import EN_CARDINAL, EN_DAY_OF_MONTH, en_number
 
 _I = re.IGNORECASE
@@ -259,6 +261,9 @@ def _count(match: re.Match[str], ctx: Context) -> Mention | None:
         unit, count = "minute", 30
     else:
         count = en_number(match["n"]) or 0
+    if unit in ("week", "fortnight"):
+        weeks = sign * count * (2 if unit == "fortnight" else 1)
+        return Mention(match.start(), match.end(), anchor=weeks_from_today(ctx, weeks))
     return Mention(match.start(), match.end(), anchor=_offset_span(unit, sign * count, ctx))
 
 

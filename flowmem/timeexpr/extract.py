@@ -31,7 +31,7 @@ from flowmem.timeexpr import common, en, fallback, holiday_rules, ranges, zh
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.compose import compose, select
 from flowmem.timeexpr.gate import has_time_words
-from flowmem.timeexpr.mention import DIGIT, Context, Mention, Rule
+from flowmem.timeexpr.mention import DIGIT, Context, Mention, Rule, WeeksAhead
 from flowmem.timeexpr.model import ExtractedTime, canonical_parts
 from flowmem.timeexpr.numerals import normalize_width
 from flowmem.timeexpr.tense import Tense, TenseReader
@@ -62,7 +62,13 @@ _RANGE_JOINTS: dict[tuple[Language, ...], re.Pattern[str]] = {
 
 
 def extract_time(
-    text: str, now: datetime, language: Language | None = None, *, tense: Tense | None = None, lean: Tense = "past"
+    text: str,
+    now: datetime,
+    language: Language | None = None,
+    *,
+    tense: Tense | None = None,
+    lean: Tense = "past",
+    weeks_ahead: WeeksAhead = "week",
 ) -> ExtractedTime | None:
     """The first time expression in ``text``, resolved against ``now``; ``None`` when there is none.
 
@@ -73,18 +79,28 @@ def extract_time(
         language: ``"en"``, ``"zh"``, or ``None`` to detect it (a mixed text tries both).
         tense: ``"past"``, ``"future"`` or ``"neutral"`` for every bare name, or ``None`` to read
             it from the words around each one.
-        lean: What neutral wording means: ``"past"`` (queries), ``"neutral"`` (the nearest
-            occurrence: messages) or ``"future"``.
+        lean: What neutral wording means: ``"past"`` (queries), ``"neutral"`` (messages: the coming
+            occurrence of a near name, else the nearer; :mod:`flowmem.timeexpr.pick`) or ``"future"``.
+        weeks_ahead: How a count of weeks ahead reads ("in two weeks", 两周后): ``"week"``, the ISO
+            week it falls in (queries ask about a period), or ``"day"``, the day that many weeks on
+            (messages state when an event is). Counts back stay weeks; see
+            :func:`flowmem.timeexpr.mention.weeks_from_today`.
 
     Returns:
         The first expression in text order, with its parts, range and granularity.
     """
-    found = extract_all(text, now, language, tense=tense, lean=lean)
+    found = extract_all(text, now, language, tense=tense, lean=lean, weeks_ahead=weeks_ahead)
     return found[0] if found else None
 
 
 def extract_all(
-    text: str, now: datetime, language: Language | None = None, *, tense: Tense | None = None, lean: Tense = "past"
+    text: str,
+    now: datetime,
+    language: Language | None = None,
+    *,
+    tense: Tense | None = None,
+    lean: Tense = "past",
+    weeks_ahead: WeeksAhead = "week",
 ) -> list[ExtractedTime]:
     """Every time expression in ``text``, in text order (a message may mention several).
 
@@ -94,6 +110,7 @@ def extract_all(
         language: ``"en"``, ``"zh"``, or ``None`` to detect it.
         tense: The tense of every bare name, or ``None`` to read it (see :func:`extract_time`).
         lean: What neutral wording means (see :func:`extract_time`).
+        weeks_ahead: How a count of weeks ahead reads (see :func:`extract_time`).
 
     Returns:
         The expressions found; empty when the text has no time words.
@@ -103,7 +120,7 @@ def extract_all(
     reference = wall_clock(now)
     normalized = normalize_width(text)
     languages = _languages(normalized, language)
-    found = _find(normalized, reference, languages, TenseReader(normalized, tense, lean))
+    found = _find(normalized, reference, languages, TenseReader(normalized, tense, lean), weeks_ahead)
     return [
         ExtractedTime(
             parts=canonical_parts(span.granularity, span.start, span.end),
@@ -125,11 +142,15 @@ def _languages(text: str, language: Language | None) -> tuple[Language, ...]:
 
 
 def _find(
-    text: str, now: datetime, languages: tuple[Language, ...], tense: TenseReader | None = None
+    text: str,
+    now: datetime,
+    languages: tuple[Language, ...],
+    tense: TenseReader | None = None,
+    weeks_ahead: WeeksAhead = "week",
 ) -> list[tuple[int, int, Span]]:
     """``(start, end, span)`` of every expression, ungated (the gate is checked by the caller)."""
     tense = tense if tense is not None else TenseReader(text, None, "past")
-    ctx = Context(text=text, now=now, today=now.date(), tense=tense)
+    ctx = Context(text=text, now=now, today=now.date(), tense=tense, weeks_ahead=weeks_ahead)
     mentions: list[Mention] = []
     words = trigger_words(text)
     for rule in _RULES[languages]:

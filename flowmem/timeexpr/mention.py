@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Literal
 
 from flowmem.timeexpr import calendar as cal
@@ -104,14 +104,33 @@ class Mention:
     weekend: bool = False  # a bare "weekend"/周末, its week still to place
 
 
+WeeksAhead = Literal["week", "day"]
+"""How a count of weeks ahead reads ("in two weeks", 两周后): see :func:`weeks_from_today`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What rules see besides their match: the (normalised) text and the reference time."""
+    """What rules see besides their match: the (normalised) text, the reference time, how to read counts."""
 
     text: str
     now: datetime
     today: date
     tense: TenseReader
+    weeks_ahead: WeeksAhead = "week"
+
+
+def weeks_from_today(ctx: Context, weeks: int) -> Span:
+    """A count of ``weeks`` from today ("in two weeks", "3 weeks ago", 两周后; negative is back).
+
+    Back, and ahead with ``ctx.weeks_ahead == "week"`` (queries: "what am I doing in two weeks?" asks
+    about a period), it is the ISO week the day that many weeks away falls in. Ahead with ``"day"``
+    (messages: "the wedding is in two weeks" states when an event is, and an event has a date) it is
+    that day. A count back stays a week either way: "a week ago" is told loosely (five days, nine).
+    """
+    moved = ctx.today + timedelta(weeks=weeks)
+    if weeks > 0 and ctx.weeks_ahead == "day":
+        return cal.day_span(moved)
+    return cal.week_span(moved)
 
 
 Builder = Callable[[re.Match[str], Context], "Mention | None"]

@@ -23,7 +23,8 @@ Readings (see :mod:`flowmem.timeexpr.en` for the shared ones):
   (一点 is also "a little"), or with 时 (一时 is also "a moment"), only counts beside a day
   (今天三点).
 - Counts: 三天前, 两周前, 三个月前, 两年后, 五分钟前, 半小时前, 两个半小时前, 半年前 (six months
-  back, a month). 三月前 reads as March ("before March"), not as a count. Vague ones (前几天, 最近,
+  back, a month); 两周后 as "in two weeks" in English (a week, or in a message the day).
+  三月前 reads as March ("before March"), not as a count. Vague ones (前几天, 最近,
   这两天) give nothing.
 """
 
@@ -34,7 +35,7 @@ from datetime import date, timedelta
 
 from flowmem.timeexpr import calendar as cal
 from flowmem.timeexpr.calendar import Season, Span
-from flowmem.timeexpr.mention import Context, Mention, PartOfDay, Rule, TimeOfDay
+from flowmem.timeexpr.mention import Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
 from flowmem.timeexpr.numerals import ZH_NOT_AFTER_NUMBER, ZH_NUMERAL_CHARS, zh_number
 
 _MODIFIER = r"(?P<mod>上上|上|这|這|本|下下|下)"
@@ -232,6 +233,8 @@ def _count(match: re.Match[str], ctx: Context) -> Mention | None:
         else:
             return None
     sign = -1 if match["dir"] == "前" else 1
+    if unit == "week":
+        return Mention(match.start(), match.end(), anchor=weeks_from_today(ctx, sign * count))
     return Mention(match.start(), match.end(), anchor=_offset_span(unit, sign * count, ctx))
 
 

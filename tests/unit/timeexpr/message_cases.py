@@ -3,8 +3,9 @@
 Written for flowmem (CC0). Each case names its ``kind``; the expected range is written by hand in
 a compact form (see :func:`expected_range`). Said-at times are in 2025, where 24 March is a Monday
 and 28 March and 28 February are both Fridays (so "Friday the 28th" needs the direction). Messages
-resolve with ``lean="neutral"`` (with no tense in the wording, the coming occurrence of a near
-name, else the nearer), questions (kind ``query-…``) with the query default, ``lean="past"``.
+resolve as the write path reads them (:func:`flowmem.scoring.derive.event_time`: ``lean="neutral"``,
+with no tense in the wording the coming occurrence of a near name, else the nearer; a count of
+weeks ahead is a day), questions (kind ``query-…``, ``lean="past"``) as the query path does.
 
 Kinds not covered (the rules do not read them; see the docstring of scripts/eval_time_table.py):
 vague times ("a few days ago", "recently", 最近, 前几天), habits ("every Friday", 每周三), durations
@@ -16,6 +17,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import NamedTuple
+
+from flowmem.scoring.derive import event_time
+from flowmem.timeexpr import extract_time
 
 MON = datetime(2025, 3, 24, 10, 0)  # Monday, ISO 2025-W13
 WED = datetime(2025, 3, 26, 10, 0)  # Wednesday
@@ -70,6 +74,15 @@ def expected_range(spec: str) -> tuple[datetime, datetime]:
         return datetime(year, month, 1), datetime(year + month // 12, month % 12 + 1, 1)
     start = datetime.fromisoformat(spec)
     return start, start + timedelta(days=1)
+
+
+def resolved(case: MessageCase) -> tuple[datetime, datetime] | None:
+    """``[start, end)`` as flowmem reads the case: a message as the write path, a question as the query path."""
+    if case.lean == "neutral":
+        found = event_time(case.text, case.said)
+    else:
+        found = extract_time(case.text, case.said, lean=case.lean)  # type: ignore[arg-type]
+    return (found.start, found.end) if found is not None else None
 
 
 C = MessageCase
@@ -183,7 +196,9 @@ EN: list[MessageCase] = [
     C("month-no-year", "I adopted Rex on December 2.", MON, "2024-12-02"),
     C("month-no-year", "The deadline on March 10.", MON, "2025-03-10"),
     # -- counts from the day it was said -------------------------------------------------------------
-    C("relative-offset", "I'm leaving in two weeks.", WED, "W2025-04-07"),
+    C("relative-offset", "I'm leaving in two weeks.", WED, "2025-04-09"),  # a day: was the ISO week (issue 12)
+    C("relative-offset", "My sister's wedding is in two weeks.", datetime(2025, 6, 10, 9), "2025-06-24"),
+    C("relative-offset", "Two weeks ago I started pottery.", WED, "W2025-03-10"),  # counted back: the week
     C("relative-offset", "I quit my job a week ago.", WED, "W2025-03-17"),
     C("relative-offset", "I got the flu 3 days ago.", WED, "2025-03-23"),
     C("relative-offset", "The results come in 3 days.", WED, "2025-03-29"),
@@ -195,7 +210,7 @@ EN: list[MessageCase] = [
     C("relative-offset", "I adopted a cat two days ago.", WED, "2025-03-24"),
     C("relative-offset", "In ten days I start at Acme.", WED, "2025-04-05"),
     C("relative-offset", "Three weeks ago I ran a half marathon.", WED, "W2025-03-03"),
-    C("relative-offset", "I'm having surgery in 3 weeks.", WED, "W2025-04-14"),
+    C("relative-offset", "I'm having surgery in 3 weeks.", WED, "2025-04-16"),  # a day: was the ISO week
     C("relative-offset", "I met him yesterday.", WED, "2025-03-25"),
     C("relative-offset", "I have a doctor's appointment tomorrow.", WED, "2025-03-27"),
     C("relative-offset", "The day after tomorrow we fly to Oslo.", WED, "2025-03-28"),
@@ -273,6 +288,7 @@ EN: list[MessageCase] = [
     C("query-holiday", "what did I do Memorial Day weekend?", JUN2, "2025-05-24..2025-05-26", "past"),
     C("query-range", "where was I from the 3rd to the 7th?", MON, "2025-03-03..2025-03-07", "past"),
     C("query-month", "what are my plans for June?", MON, "2025-06", "past"),
+    C("query-offset", "what am I doing in two weeks?", WED, "W2025-04-07", "past"),  # a question: the week
 ]
 
 ZH: list[MessageCase] = [
@@ -336,7 +352,7 @@ ZH: list[MessageCase] = [
     C("zh-month-no-year", "十二月二号我领养了小黑", MON, "2024-12-02"),
     C("zh-month-no-year", "二月的滑雪周", NOV3, "2026-02"),
     # -- 相对时间 ------------------------------------------------------------------------------------
-    C("zh-relative-offset", "我两周后出发", WED, "W2025-04-07"),
+    C("zh-relative-offset", "我两周后出发", WED, "2025-04-09"),  # a day: was the ISO week
     C("zh-relative-offset", "一周前我辞职了", WED, "W2025-03-17"),
     C("zh-relative-offset", "三天前我得了流感", WED, "2025-03-23"),
     C("zh-relative-offset", "三天后出结果", WED, "2025-03-29"),
@@ -354,7 +370,7 @@ ZH: list[MessageCase] = [
     C("zh-relative-offset", "去年我结婚了", WED, "2024"),
     C("zh-relative-offset", "下周五我去见哥哥", WED, "2025-04-04"),
     C("zh-relative-offset", "上周六我看了演唱会", WED, "2025-03-22"),
-    C("zh-relative-offset", "三周后我要做手术", WED, "W2025-04-14"),
+    C("zh-relative-offset", "三周后我要做手术", WED, "2025-04-16"),  # a day: was the ISO week
     C("zh-relative-offset", "周末我们去爬山了", WED, "WE2025-03-22"),
     C("zh-relative-offset", "周末我们要去爬山", WED, "WE2025-03-29"),
     # -- 一天中的时段 ---------------------------------------------------------------------------------
@@ -405,6 +421,7 @@ ZH: list[MessageCase] = [
     C("zh-query", "周六我要做什么", WED, "2025-03-29", "past"),
     C("zh-query", "春节我去了哪里", MON, "2025-01-29", "past"),
     C("zh-query", "3号到7号我在哪", MON, "2025-03-03..2025-03-07", "past"),
+    C("zh-query", "两周后我有什么安排", WED, "W2025-04-07", "past"),
 ]
 
 ALL: list[MessageCase] = EN + ZH

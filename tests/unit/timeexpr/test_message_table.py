@@ -6,13 +6,7 @@ from collections import Counter
 
 import pytest
 
-from flowmem.timeexpr import extract_time
-from tests.unit.timeexpr.message_cases import ALL, EN, ZH, MessageCase, expected_range
-
-
-def resolved(case: MessageCase) -> tuple[object, object] | None:
-    found = extract_time(case.text, case.said, lean=case.lean)  # type: ignore[arg-type]
-    return (found.start, found.end) if found is not None else None
+from tests.unit.timeexpr.message_cases import ALL, EN, ZH, MessageCase, expected_range, resolved
 
 
 @pytest.mark.parametrize("case", ALL, ids=[case.id for case in ALL])
