@@ -17,6 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flowmem.schema.memory import Memory
 
 _V = r"(?P<v>[^.,!?;:\n，。！？；]{2,60})"  # free text up to the end of the clause
 _ZH = r"(?P<v>[^，。！？；,.!?;\s]{1,20})"
@@ -26,6 +31,11 @@ _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 _PET = r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|turtle|fish)"
 _ZH_PET = r"(?P<k>狗|小狗|狗狗|猫|小猫|猫咪|兔子|鹦鹉|仓鼠)"
+# "live in a one-bedroom apartment in Temescal", "moved into our new flat in Alfama": the place is after the home.
+_HOME = (
+    r"(?:(?:a|an|the|my|our|their|his|her)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage|bungalow)\s+(?:in|at|near|on)\s+)?"
+)
 _WITH = r"(?:和|跟)[^，。！？；,.!?;\s]{1,12}?"  # 我和我的狗旺财住在… : a companion between the subject and the verb
 # Job titles are open-ended, so "I'm a …" counts only when it ends in an occupation ("I'm a big fan" does not).
 _JOB = (
@@ -44,10 +54,10 @@ _PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 
 BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "residence": (
-        rf"\b(?:i|we)\s+{_ADV}live\s+(?:in|at|near)\s+{_V}",
-        rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_V}",
-        rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_V}",
-        rf"\bmy\s+home\s+is\s+(?:now\s+)?in\s+{_V}",
+        rf"\b(?:i|we)\s+{_ADV}live\s+(?:in|at|near)\s+{_HOME}{_V}",
+        rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
+        rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_HOME}{_V}",
+        rf"\b(?:my|our)\s+home\s+is\s+(?:now\s+)?in\s+{_V}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住在{_ZH}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬(?:到|去|进)了?{_ZH}",
         rf"我家{_ZH_WHEN}在{_ZH}",
@@ -246,21 +256,43 @@ _CJK_NAME = re.compile(r"[\u4e00-\u9fff]")
 
 def first_person(text: str, who: str | None) -> str:
     """``text`` about ``who`` (by name, or "the user") said as ``who`` would say it: "Alice's dog is called Rex"
-    → "my dog is called Rex", "Alice lives in Milan" → "I live in Milan", 小王住在米兰 → 我住在米兰.
+    → "my dog is called Rex", "Alice Chen lives in Milan" → "I live in Milan", "Alice and Sam moved to Berkeley"
+    → "we moved to Berkeley", 小王住在米兰 → 我住在米兰.
 
-    The slot patterns are first-person; an LLM writes observations in the third person.
+    The slot patterns are first-person; an LLM, or a file of memories, writes about the user in the third
+    person. ``who`` is named by the id as written (``alice_chen`` also as "alice chen"), or by its first word
+    followed by a capitalised surname ("Alice Chen" for ``alice``).
     """
     name = who.strip() if who else ""
     if _CJK_NAME.search(text):  # no spaces to find a name by: a Chinese name, or 用户, is the subject
         said = text.replace(name, "我") if _CJK_NAME.search(name) else text
         return said.replace("该用户", "我").replace("用户", "我")
-    subject = f"{re.escape(name)}|the user" if name else "the user"
+    subject = _subject(name)
     alone = r"(?<![\w.@-])", r"(?![\w@-]|\.\w)"  # a word of its own, not part of "wang.li@example.org"
-    said = re.sub(rf"{alone[0]}(?:{subject})(?:'s|’s){alone[1]}", "my", text, flags=re.I)
+    other = rf"(?:(?:her|his|their)\s+[a-z]+(?:\s+{_CAPITAL})?|{_CAPITAL}(?:\s+{_CAPITAL})?)"  # Sam, her sister Grace
+    said = re.sub(rf"{alone[0]}(?:(?:{subject})\s+and\s+{other}|{other}\s+and\s+(?:{subject})){alone[1]}", "we", text,
+                  flags=re.I)  # fmt: skip
+    said = re.sub(rf"{alone[0]}(?:{subject})(?:'s|’s){alone[1]}", "my", said, flags=re.I)
     said = re.sub(rf"{alone[0]}(?:{subject}){alone[1]}", "I", said, flags=re.I)
     if said == text:
         return text
     return _AS_I.sub(lambda m: f"I {_THIRD_PERSON_VERBS[m.group('verb')]}", said)
+
+
+_CAPITAL = r"(?-i:[A-Z][a-z][\w'-]*)"  # a capitalised word: a name, or a surname after the user's name
+
+
+@lru_cache(maxsize=256)
+def _subject(name: str) -> str:
+    """A pattern for the ways a text names the person ``name`` identifies, and "the user"."""
+    words = [w for w in re.split(r"[\s_.\-]+", name) if w]
+    if not words:
+        return "the user"
+    # The id's words ("alice chen" for alice_chen), or its first word, with a surname after it or not: the id
+    # "alice" names "Alice" and "Alice Chen". The longest first: an alternation takes the first that matches.
+    full = r"\s+".join(map(re.escape, words))
+    first = rf"{re.escape(words[0])}(?:\s+{_CAPITAL})?"
+    return rf"{full}|{first}|the user" if len(words) > 1 else rf"{first}|the user"
 
 
 def _compile(name: str, pattern: str) -> re.Pattern[str]:
@@ -288,11 +320,34 @@ def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:
 
 
 DEFAULT_RULES = SlotRules()
+SLOTS_KEY = "slots"  # where a memory keeps the slots its words state: metadata["slots"]
 
 
 def slots_of(text: str, rules: SlotRules = DEFAULT_RULES) -> dict[str, str]:
     """``{slot: value}`` of every single-valued fact ``text`` states (the built-in slots by default)."""
     return rules.slots_of(text)
+
+
+def read_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> dict[str, str]:
+    """``{slot: value}`` of the facts ``memory``'s words state about its target: an observation, an insight, … is
+    read with its target named in the third person as "I" (:func:`first_person`); a ``conversation`` memory is
+    the user's own words, read as they are."""
+    return rules.slots_of(memory.content, named(memory))
+
+
+def named(memory: Memory) -> str | None:
+    """Whom ``memory``'s words name in the third person: its target, unless it is a ``conversation`` memory (the
+    user's own first-person words, left as they are)."""
+    return None if memory.memory_type == "conversation" else memory.target
+
+
+def with_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> Memory:
+    """``memory`` carrying its slots in ``metadata["slots"]`` (``{}``: it states none), read from its words unless it
+    has them already. A memory without the key has not been read yet (written before slots were stored, or by a
+    path that does not read them): ``contra_repeat_op`` reads it when it is a candidate."""
+    if isinstance(memory.metadata.get(SLOTS_KEY), dict):
+        return memory
+    return memory.model_copy(update={"metadata": {**memory.metadata, SLOTS_KEY: read_slots(memory, rules)}})
 
 
 def superseded(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:

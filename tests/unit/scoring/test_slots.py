@@ -61,6 +61,12 @@ from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
         ("I am a big fan of jazz", {}),
         ("my dog loves the park", {}),  # no name: nothing single-valued said
         ("My mom lives in Bari", {}),  # someone else's home
+        (
+            "I live in a one-bedroom apartment in Temescal, Oakland.",
+            {"residence": "temescal"},
+        ),  # the place, not the flat
+        ("We moved into our new flat in Alfama last week", {"residence": "alfama"}),
+        ("I live in a house with a garden", {"residence": "a house"}),
     ],
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
@@ -120,7 +126,30 @@ def test_endings_name_the_value_that_is_no_more(text: str, ended: set[str]) -> N
         ("用户搬到了都灵。", "u1", "我搬到了都灵。"),
         ("Li's email is wang.li@example.org", "li", "my email is wang.li@example.org"),  # not inside the address
         ("Alicea lives in Rome", "alice", "Alicea lives in Rome"),
+        # the id's first name with a surname, the id's words, the user with someone else: "we"
+        ("Alice Chen is a designer at Brightledger.", "alice", "I am a designer at Brightledger."),
+        ("Bob Smith moved to Paris; Bob's cat is Tom.", "bob_smith", "I moved to Paris; my cat is Tom."),
+        ("Alice and Sam moved into a flat in Berkeley.", "alice", "we moved into a flat in Berkeley."),
+        ("Sam and Alice live in Oakland.", "alice", "we live in Oakland."),
+        ("Alice and her sister Grace hiked.", "alice", "we hiked."),
+        ("Alice's sister Grace lives in San Rafael.", "alice", "my sister Grace lives in San Rafael."),
+        ("Sam and Grace live in Oakland.", "alice", "Sam and Grace live in Oakland."),
     ],
 )
 def test_observations_in_the_third_person_are_read_as_the_user_would_say_them(text: str, who: str, said: str) -> None:
     assert first_person(text, who) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "slots"),
+    [
+        ("Alice Chen is a product designer at Brightledger, a fintech startup.", "alice",
+         {"employer": "brightledger", "job_title": "product designer"}),
+        ("Alice and Sam moved into their two-bedroom apartment in North Berkeley on Saturday, May 18; "
+         "Alice no longer lives in Oakland.", "alice", {"residence": "north berkeley"}),
+        ("Alice's younger sister Grace is a nurse and lives in San Rafael.", "alice", {}),  # Grace's, not Alice's
+        ("Sam Rivera is a backend engineer at a climate-tech startup.", "alice", {}),
+    ],
+)  # fmt: skip
+def test_a_memory_about_the_user_states_their_slots(text: str, who: str, slots: dict[str, str]) -> None:
+    assert SlotRules().slots_of(text, who) == slots
