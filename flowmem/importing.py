@@ -10,6 +10,9 @@ The one place for the rules every import follows — ``flowmem store import`` an
   and the new memory; any other memory gets an ``add`` event. Memories and their events go to the
   store in one :meth:`VectorStore.write` call, so neither is ever stored without the other.
 * An id on two lines is an error naming both lines (which one should win is the user's call).
+* Each memory is stored with the single-valued facts its words state (``metadata["slots"]``, read with the
+  built-in slot rules unless the line carries them), so a later message that changes one of those facts
+  supersedes it (see ``contra_repeat_op``).
 
 Lines are read and written in batches, so a file larger than memory imports fine; a bad line stops
 the import there, with the batches before it written (importing again replaces them by id).
@@ -26,6 +29,7 @@ from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory
+from flowmem.scoring.slots import with_slots
 from flowmem.vector_store.base import VectorStore
 
 IMPORT_BATCH = 500
@@ -117,7 +121,7 @@ async def import_memories(
                         Problem(where, f"memory id {memory.memory_id} is on line {first_line[key]} too; keep one")
                     )
                 first_line[key] = number
-                placed.append(memory)
+                placed.append(with_slots(memory))
             await _embed_missing(embedder, placed)
             by_workspace: dict[str, list[Memory]] = {}
             for memory in placed:
