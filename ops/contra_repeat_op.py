@@ -17,7 +17,7 @@ from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
-from flowmem.scoring.slots import SlotRules, superseded
+from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
 from flowmem.vector_store.filters import MemoryFilter
 
 Candidate = tuple[Memory, float]
@@ -40,8 +40,12 @@ class ContraRepeatOp(Op):
     asks the LLM instead, falling back to the rules on an unusable reply.
 
     The slots a memory holds are found once, when it is written, and kept in ``metadata["slots"]``
-    (``{"residence": "milan"}``), so finding the holders of a slot reads the user's memories without
-    re-reading their words (a rule added later applies to memories written after it).
+    (``{"residence": "milan"}``; ``{}``: none), so finding the holders of a slot reads the user's memories
+    without re-reading their words (a rule added later applies to memories written after it). A stored
+    memory without the key (written before slots were stored, or by a path that does not read them) is read
+    from its words the first time it is looked through, and its slots are written back with the batch
+    (``slot_backfill``, stored by ``update_vector_store_op`` in the same write, without a history event:
+    its words and state are unchanged), so each is read once.
     """
 
     class Params(OpParams):
@@ -66,29 +70,31 @@ class ContraRepeatOp(Op):
 
     params: Params
     reads = ("new_memories", "workspace_id", "user_id")
-    writes = ("memory_actions",)
+    writes = ("memory_actions", "slot_backfill")
     uses = ("embedding_model", "vector_store", "llm")
     degradation = "decides with the offline rules (policy replace)"
 
     async def execute(self, ctx: OpContext) -> None:
-        ctx["memory_actions"] = await self._decide_all(ctx, use_llm=self.params.policy == "llm" and self.llm.available)
+        use_llm = self.params.policy == "llm" and self.llm.available
+        ctx["memory_actions"], ctx["slot_backfill"] = await self._decide_all(ctx, use_llm=use_llm)
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        ctx["memory_actions"] = await self._decide_all(ctx, use_llm=False)
+        ctx["memory_actions"], ctx["slot_backfill"] = await self._decide_all(ctx, use_llm=False)
 
     @cached_property
     def rules(self) -> SlotRules:
         """The slot rules: the built-in ones plus this op's ``slots``."""
         return _rules(_frozen(self.params.slots))
 
-    async def _decide_all(self, ctx: OpContext, *, use_llm: bool) -> list[MemoryAction]:
+    async def _decide_all(self, ctx: OpContext, *, use_llm: bool) -> tuple[list[MemoryAction], list[Memory]]:
+        """The decisions, and the stored memories whose slots were read from their words (to write back)."""
         new: list[Memory] = ctx["new_memories"]
         if not new:
-            return []
+            return [], []
         workspace, store, rules = ctx["workspace_id"], self.vector_store, self.rules
         vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
         new = [
-            m.model_copy(update={"vector": v, "metadata": {**m.metadata, "slots": _read_slots(m, rules)}})
+            m.model_copy(update={"vector": v, "metadata": {**m.metadata, SLOTS_KEY: read_slots(m, rules)}})
             for m, v in zip(new, vectors, strict=True)
         ]
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
@@ -96,12 +102,14 @@ class ContraRepeatOp(Op):
         # seeing what the ones before it changed.
         flt = MemoryFilter(target=ctx["user_id"], status="valid")
         found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
-        ends = {m.memory_id: rules.ended(m.content, _who(m)) for m in new}
-        wanted: set[str] | None = {slot for m in new for slot in m.metadata["slots"]}
+        ends = {m.memory_id: rules.ended(m.content, named(m)) for m in new}
+        wanted: set[str] | None = {slot for m in new for slot in m.metadata[SLOTS_KEY]}
         if any(ends.values()):
             wanted = None  # "Nibbles passed away": whichever slot holds the name
-        holders = await self._slot_holders(workspace, flt, wanted) if wanted is None or wanted else {}
+        holders, backfill = await self._slot_holders(workspace, flt, wanted) if wanted is None or wanted else ({}, [])
         ctx.note("slot_holders", {slot: len(held) for slot, held in sorted(holders.items())})
+        if backfill:
+            ctx.note("slots_read_from_words", len(backfill))
         state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
         actions: list[MemoryAction] = []
         for memory, hits in zip(new, found, strict=True):
@@ -111,7 +119,7 @@ class ContraRepeatOp(Op):
             ended = self._end(memory, ends[memory.memory_id], holders, state)
             for action in ended:
                 state[action.memory.memory_id] = action.memory
-            same_slot = [m for slot in memory.metadata["slots"] for m in holders.get(slot, ())]
+            same_slot = [m for slot in memory.metadata[SLOTS_KEY] for m in holders.get(slot, ())]
             candidates = self._candidates(memory, hits, same_slot, state)
             decided = await self._decide_llm(ctx, memory, candidates) if use_llm else None
             actions.extend(ended)
@@ -119,24 +127,34 @@ class ContraRepeatOp(Op):
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory
                 actions.append(action)
-        await self._fill_vectors(ctx, actions)
+        for action in actions:  # whatever this run stores carries its slots (a stored memory found by likeness may not)
+            if action.action != "skip" and not isinstance(action.memory.metadata.get(SLOTS_KEY), dict):
+                action.memory = with_slots(action.memory, rules)
+        changed = {a.memory.memory_id for a in actions if a.action != "skip"}
+        backfill = [m for m in backfill if m.memory_id not in changed]  # a decision stores those as they now are
+        await self._fill_vectors(ctx, [a.memory for a in actions if a.action != "skip"] + backfill)
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
         ctx.note("decisions", counts)
-        return actions
+        return actions, backfill
 
     async def _slot_holders(
         self, workspace: str, flt: MemoryFilter, wanted: set[str] | None
-    ) -> dict[str, list[Memory]]:
+    ) -> tuple[dict[str, list[Memory]], list[Memory]]:
         """The user's valid memories holding each ``wanted`` slot (``None``: any), wherever they are: one pass over
-        the user's memories per run, reading the slots stored with each (older memories without them: their words)."""
+        the user's memories per run, reading the slots stored with each; and the memories that had none stored,
+        now carrying the slots read from their words."""
         holders: dict[str, list[Memory]] = {}
+        backfill: list[Memory] = []
         rules = self.rules
         async for batch in self.vector_store.iterate(workspace, flt, batch_size=1000):
             for memory in batch:
-                slots = _slots(memory, rules).keys()
+                if not isinstance(memory.metadata.get(SLOTS_KEY), dict):
+                    memory = with_slots(memory, rules)
+                    backfill.append(memory)
+                slots = memory.metadata[SLOTS_KEY].keys()
                 for slot in slots if wanted is None else slots & wanted:
                     holders.setdefault(slot, []).append(memory)
-        return holders
+        return holders, backfill
 
     def _end(
         self, memory: Memory, ended: set[str], holders: dict[str, list[Memory]], state: dict[str, Memory]
@@ -168,7 +186,7 @@ class ContraRepeatOp(Op):
             current = state.get(hit.memory_id, hit)
             if current.status == "valid":
                 nearest[hit.memory_id] = (current, hit.scores.get("similarity", 0.0))
-        mine = memory.metadata.get("slots", {})
+        mine = memory.metadata.get(SLOTS_KEY, {})
         others: dict[str, Candidate] = {}
         for other in state.values():  # this batch's own memories are not in the store yet
             if other.status == "valid" and other.target == memory.target and other.vector is not None:
@@ -183,9 +201,9 @@ class ContraRepeatOp(Op):
                 others.setdefault(current.memory_id, (current, 0.0))
         return candidates + [c for c in others.values() if c[0].memory_id not in seen]
 
-    async def _fill_vectors(self, ctx: OpContext, actions: list[MemoryAction]) -> None:
-        """Stored memories that changed only in status or sources keep their vectors: fetched once, here."""
-        missing = [a.memory for a in actions if a.action != "skip" and a.memory.vector is None]
+    async def _fill_vectors(self, ctx: OpContext, memories: list[Memory]) -> None:
+        """Stored memories that changed only in status, sources or slots keep their vectors: fetched once, here."""
+        missing = [m for m in memories if m.vector is None]
         if not missing:
             return
         stored = await self.vector_store.get(ctx["workspace_id"], [m.memory_id for m in missing], with_vectors=True)
@@ -286,21 +304,11 @@ def _frozen(slots: dict[str, list[str]]) -> tuple[tuple[str, tuple[str, ...]], .
 
 
 def _slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
-    """The slots ``memory`` holds: as stored with it, else (written before slots were stored) read from its words."""
-    stored = memory.metadata.get("slots")
+    """The slots ``memory`` holds: as stored with it, else (not read yet) read from its words."""
+    stored = memory.metadata.get(SLOTS_KEY)
     if isinstance(stored, dict):
         return {str(k): str(v) for k, v in stored.items()}
-    return _read_slots(memory, rules)
-
-
-def _read_slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
-    return rules.slots_of(memory.content, _who(memory))
-
-
-def _who(memory: Memory) -> str | None:
-    """Whom a memory's words name in the third person: an LLM's observation ("Alice lives in …"); a conversation
-    memory is the user's own first-person words, left as they are."""
-    return None if memory.memory_type == "conversation" else memory.target
+    return read_slots(memory, rules)
 
 
 def _expired(memory: Memory, *, by: Memory, at: datetime) -> Memory:
@@ -324,8 +332,8 @@ def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:
     }
     if not keep_text:
         update.update(content=new.content, vector=new.vector, when_to_use=new.when_to_use or old.when_to_use)
-        if "slots" in new.metadata:  # the slots belong to the words
-            update["metadata"] = {**old.metadata, "slots": new.metadata["slots"]}
+        if SLOTS_KEY in new.metadata:  # the slots belong to the words
+            update["metadata"] = {**old.metadata, SLOTS_KEY: new.metadata[SLOTS_KEY]}
         if new.event_time is not None:
             update.update({k: getattr(new, k) for k in type(new).model_fields if k.startswith("event_")})
     return old.model_copy(update=update)

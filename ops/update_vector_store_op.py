@@ -18,9 +18,14 @@ class UpdateVectorStoreOp(Op):
     Memory ids and history event ids derive from their content and the message they came from, so a
     run cut short by a crash leaves nothing half-written there, and running the same messages again
     finishes the job without duplicates.
+
+    Stored memories that only gained the slots read from their words (``slot_backfill``, from
+    ``contra_repeat_op``) are written in the same transaction, with no history event: nothing a user
+    said or did changed them.
     """
 
     reads = ("memory_actions", "messages", "workspace_id", "user_id")
+    optional_reads = ("slot_backfill",)
     writes = ("answer",)
     uses = ("vector_store",)
     writes_store = True
@@ -28,7 +33,8 @@ class UpdateVectorStoreOp(Op):
     async def execute(self, ctx: OpContext) -> None:
         actions: list[MemoryAction] = ctx["memory_actions"]
         messages: list[Message] = ctx["messages"]
-        final: dict[str, Memory] = {}
+        backfill: list[Memory] = ctx.get("slot_backfill") or []
+        final: dict[str, Memory] = {m.memory_id: m for m in backfill}  # a decision below replaces its memory
         history: list[HistoryEvent] = []
         for action in actions:
             if action.action == "skip":
@@ -45,6 +51,8 @@ class UpdateVectorStoreOp(Op):
         )
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
         ctx.note("applied", counts)
+        if backfill:
+            ctx.note("slots_written_back", len(backfill))
         ctx["answer"] = (
             f"added {counts['add']}, updated {counts['update']}, expired {counts['expire']}, skipped {counts['skip']}; "
             f"{len(memorized)} messages memorized"

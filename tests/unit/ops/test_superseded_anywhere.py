@@ -4,11 +4,14 @@ written before slots were stored — and however it names the user ("Alice Chen 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from flowmem import App
+from flowmem.schema.memory import Memory
 from tests.unit.cli.test_cli import run_cli
 
 
@@ -75,3 +78,41 @@ def test_an_imported_memory_is_superseded_by_a_later_ingest(
     assert after["bob-1"]["status"] == "expired" and after["bob-2"]["status"] == "valid"
     [expire] = [e for e in history(capsys, "bob-1") if e["event"] == "expire"]
     assert "employer: replaced by" in expire["reason"] and "(st mary's hospital → initech)" in expire["reason"]
+
+
+def test_a_store_written_before_slots_is_read_once_and_superseded(tmp_path: Path) -> None:
+    old = datetime(2023, 5, 1, 12, 0)
+    legacy = [
+        Memory(memory_id="home", workspace_id="w", target="carol", memory_type="observation",
+               content="Carol lives in Porto.", created_at=old, updated_at=old),
+        Memory(memory_id="work", workspace_id="w", target="carol", memory_type="conversation",
+               content="I work at Contoso.", created_at=old, updated_at=old),
+        Memory(memory_id="hobby", workspace_id="w", target="carol", memory_type="observation",
+               content="Carol plays the cello on Sundays.", created_at=old, updated_at=old),
+    ]  # fmt: skip
+    overrides = [f"vector_store.default.params.directory={tmp_path}", "embedding_model.default.backend=hash"]
+    with App(overrides=overrides) as app:
+
+        async def write_legacy() -> None:  # as a store from before slots were stored holds them: no metadata.slots
+            vectors = await app.embedding_model().embed([m.content for m in legacy])
+            stored = [m.model_copy(update={"vector": v}) for m, v in zip(legacy, vectors, strict=True)]
+            await app.vector_store().write("w", stored)
+
+        app.run_coroutine(write_legacy())
+        app.memories.sync.add(
+            text="I moved to Braga.", user_id="carol", workspace_id="w", timestamp=datetime(2024, 2, 1)
+        )
+        stored = {m.memory_id: m for m in app.memories.sync.list(workspace_id="w", user_id="carol").memories}
+        events = app.run_coroutine(app.vector_store().history("w"))
+        kept = app.run_coroutine(app.vector_store().get("w", ["hobby", "work"], with_vectors=True))
+    vectors = {m.memory_id: m.vector for m in kept}
+    assert stored["home"].status == "expired" and stored["work"].status == "valid"
+    [braga] = [m for m in stored.values() if m.content == "I moved to Braga."]
+    assert stored["home"].metadata["superseded_by"] == braga.memory_id
+    # Read once: every memory looked through now carries its slots, written with the decision ...
+    assert stored["work"].metadata["slots"] == {"employer": "contoso"}
+    assert stored["hobby"].metadata["slots"] == {}
+    assert stored["hobby"].updated_at == old  # its words and state did not change
+    assert vectors["hobby"] is not None and vectors["hobby"].shape == vectors["work"].shape
+    # ... and without history noise: the add and the expire only.
+    assert sorted((e.event, e.memory_id) for e in events) == sorted([("add", braga.memory_id), ("expire", "home")])
