@@ -124,3 +124,5 @@ def test_quickstart_script_from_a_fresh_copy(tmp_path: Path) -> None:
             assert done.stdout.startswith(("[2024-06-08", "[2024-06-09")), done.stdout
         if command.startswith("flowmem search \"where do I live?\""):
             assert "Lisbon" in done.stdout, done.stdout
+        if command.startswith("flowmem store list") and "expired" in command:
+            assert "North Berkeley" in done.stdout, done.stdout  # the old home, superseded by the move
