@@ -242,6 +242,7 @@ class Memories:
             InputError: Empty content.
         """
         from flowmem.scoring.derive import keywords_of, with_event_time
+        from flowmem.scoring.slots import SLOTS_KEY
 
         if not content.strip():
             raise InputError(Problem("content", "is empty; give the memory's new text (or delete it)"))
@@ -250,7 +251,7 @@ class Memories:
         text = " ".join(content.split())
         said = old.message_time or old.created_at
         new = old.with_event_time(None)
-        metadata = {key: value for key, value in old.metadata.items() if key != "slots"}
+        metadata = {key: value for key, value in old.metadata.items() if key != SLOTS_KEY}
         new = with_event_time(new, text, said).model_copy(
             update={"content": text, "keywords": keywords_of(text), "updated_at": now(), "metadata": metadata}
         )
