@@ -11,7 +11,7 @@ with a date is the user's own even when written as a note. A time without an act
 closes at 9 pm", "Tomorrow is Friday") or an activity in a month or a year ("The Olympics are in
 2028") still scores nothing. A question to the assistant ("can you…?", "what should…?") counts
 nothing, and neither do pleasantries. The message scores its best sentence.
-So "We just moved to Berkeley!" scores 2, "I'm flying to Chicago next Thursday" 3, "Party on
+So "We just moved to Berkeley!" scores 3 (a new home), "I'm flying to Chicago next Thursday" 3, "Party on
 Saturday at 7!" 2, "thanks, that's helpful" 0 and "Can you recommend a book?" 0.
 """
 
