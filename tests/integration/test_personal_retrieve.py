@@ -120,9 +120,9 @@ def test_quickstart_script_from_a_fresh_copy(tmp_path: Path) -> None:
         done = subprocess.run(["bash", "-c", command], cwd=checkout, env=env, capture_output=True, text=True,
                               timeout=300, check=False)  # fmt: skip
         assert done.returncode == (2 if "(exit 2)" in command else 0), f"{command}\n{done.stderr[-2000:]}"
-        if command.startswith("flowmem search \"what did I do last weekend?\""):
+        if command.startswith('flowmem search "what did I do last weekend?"'):
             assert done.stdout.startswith(("[2024-06-08", "[2024-06-09")), done.stdout
-        if command.startswith("flowmem search \"where do I live?\""):
+        if command.startswith('flowmem search "where do I live?"'):
             assert "Lisbon" in done.stdout, done.stdout
         if command.startswith("flowmem store list") and "expired" in command:
             assert "North Berkeley" in done.stdout, done.stdout  # the old home, superseded by the move
