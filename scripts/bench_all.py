@@ -87,6 +87,31 @@ def startup_section(r: dict[str, Any]) -> list[str]:
     ]
 
 
+def serve_section(runs: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """``scripts/bench_serve.py``: a real ``flowmem serve`` under 16 clients, 90 % search / 10 % add."""
+    lines = [
+        "## `flowmem serve` under load (`scripts/bench_serve.py`)",
+        "",
+        "16 clients (in the benchmark's process, on the same 2 cores as the server), 90 % `POST /v1/search` /",
+        "10 % `POST /v1/memories` for 60 s, 8 users with 25 memories each to start, offline local e5 embedder;",
+        "then every acknowledged add is looked up. Targets: ≥ 60 searches/s and search p99 ≤ 250 ms (local store),",
+        "0 errors, 0 acknowledged adds missing.",
+        "",
+        "| store | command | requests/s | searches/s | search p50 / p95 / p99 (ms) | add p50 / p99 (ms) | errors"
+        " | acknowledged adds missing | load before |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for command, r in runs:
+        search, add = r["search_ms"], r["add_ms"]
+        lines.append(
+            f"| {r['setup']['store']} | `{command}` | {fmt(r['requests_per_s'])} | {fmt(r['searches_per_s'])} |"
+            f" {fmt(search.get('p50'))} / {fmt(search.get('p95'))} / {fmt(search.get('p99'))} |"
+            f" {fmt(add.get('p50'))} / {fmt(add.get('p99'))} | {r['errors']} |"
+            f" {r['acknowledged_adds_missing']} of {r['acknowledged_adds']} | {r['load_average_before'][0]} |"
+        )
+    return [*lines, ""]
+
+
 def engine_section(r: dict[str, Any]) -> list[str]:
     return [
         "## Engine overhead",
@@ -306,6 +331,10 @@ def main(args: argparse.Namespace) -> None:
         subprocess.run([sys.executable, "-m", "flowmem", "eval", "updates", "shipped", "-o", out.name],
                        cwd=REPO, capture_output=True, text=True, check=True)  # fmt: skip
         updates = json.loads(Path(out.name).read_text())
+    serve = []
+    for store in ["local"] if args.no_elasticsearch else ["local", "elasticsearch"]:
+        argv = ["scripts/bench_serve.py", "--store", store, "--json"]
+        serve.append((f"python {' '.join(argv[:-1])}", run_json(argv)))
     facts = machine()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout
     lines = [
@@ -324,6 +353,7 @@ def main(args: argparse.Namespace) -> None:
         *ingest_section(ingest),
         *locomo_section(locomo, ablations, summary),
         *updates_section(updates),
+        *serve_section(serve),
         (HERE / "benchmark_notes.md").read_text(encoding="utf-8").rstrip(),
         "",
         (HERE / "embedding_comparison.md").read_text(encoding="utf-8").rstrip(),

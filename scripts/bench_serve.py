@@ -8,14 +8,15 @@ errors (must be 0) and acknowledged adds missing afterwards (must be 0).
 
 ``--sigterm-at S`` sends SIGTERM to the server S seconds into the run (the server drains and stops;
 requests after that fail to connect and were never acknowledged), restarts it on the same store and
-checks that every acknowledged add is there. ``--store elasticsearch`` uses ``--es-url`` (start a node
-with ``scripts/elasticsearch_node.py start --port 0``).
+checks that every acknowledged add is there. ``--store elasticsearch`` uses ``--es-url`` (or
+``FLOWMEM_ES_URL``); without one it starts a throwaway node with ``scripts/elasticsearch_node.py`` and
+stops it afterwards.
 
 The clients run in this process (one asyncio loop, httpx) on the same cores as the server; the report
 says what else was running (load average).
 
     .venv/bin/python scripts/bench_serve.py                      # 16 clients, 60 s, local store
-    .venv/bin/python scripts/bench_serve.py --store elasticsearch --es-url http://127.0.0.1:9200
+    .venv/bin/python scripts/bench_serve.py --store elasticsearch       # starts its own node
     .venv/bin/python scripts/bench_serve.py --duration 30 --sigterm-at 15
 """
 
@@ -36,6 +37,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_store import elasticsearch_node
 from benchlib import machine, percentiles
 
 from flowmem.testing.serve_process import ServeProcess
@@ -141,13 +143,20 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=8)
     parser.add_argument("--seed-per-user", type=int, default=25, help="memories per user before the run")
     parser.add_argument("--store", choices=["local", "elasticsearch"], default="local")
-    parser.add_argument("--es-url", default=os.environ.get("FLOWMEM_ES_URL", "http://127.0.0.1:9200"))
+    parser.add_argument("--es-url", default=os.environ.get("FLOWMEM_ES_URL"), help="default: start a node")
     parser.add_argument("--embedder", choices=["local", "hash"], default="local")
     parser.add_argument("--embedder-concurrency", type=int, default=1)
     parser.add_argument("--sigterm-at", type=float, help="SIGTERM the server this many seconds into the run")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args()
+    if args.store != "elasticsearch":
+        return _bench(args)
+    with elasticsearch_node(args.es_url) as node:
+        args.es_url = node["url"]
+        return _bench(args)
 
+
+def _bench(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="flowmem-bench-serve-") as tmp:
         directory = Path(tmp)
         config = _config(args, directory)
