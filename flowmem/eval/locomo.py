@@ -4,8 +4,8 @@ A file is a list of samples, each with a ``conversation`` (``speaker_a``, ``spea
 ``session_N`` turn lists with ``dia_id``s like ``D1:3``, ``session_N_date_time`` like
 ``1:56 pm on 8 May, 2023``) and ``qa`` (question, evidence ``dia_id``s, category 1 multi-hop,
 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial). Evidence ids are normalised
-(``D:11:26`` → ``D11:26``, ``D8:6; D9:17`` → two ids, ``D30:05`` → ``D30:5``); ids that still
-name no turn are counted, never a crash.
+(``D:11:26`` → ``D11:26``, ``D8:6; D9:17`` and ``D9:1 D4:4 D4:6`` → several ids, ``D30:05`` → ``D30:5``);
+ids that still name no turn are kept apart (``Question.missing_evidence``) and reported, never a crash.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from flowmem.schema.memory import Memory
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 _SESSION = re.compile(r"^session_(\d+)$")
-_DIA_ID = re.compile(r"^D\s*:?\s*(\d+)\s*:\s*0*(\d+)$")
+# One id (``D1:3``, ``D:11:26``, ``D 2 : 3``), a run of separators (``;``, ``,``, whitespace), or anything else —
+# tried in that order at each position, so ``D9:1 D4:4 D4:6`` is three ids and ``D 2 : 3`` one.
+_EVIDENCE_TOKEN = re.compile(r"(?P<id>D\s*:?\s*(\d+)\s*:\s*0*(\d+))|(?P<sep>[\s;,]+)|(?P<other>[^\s;,]+)")
 
 
 @dataclass(frozen=True)
@@ -56,16 +58,19 @@ class Conversation:
 
 
 def normalise_dia_ids(raw: Any) -> list[str]:
-    """Evidence ids in canonical ``D<session>:<turn>`` form; unparsable ones are kept as given."""
+    """Evidence ids in canonical ``D<session>:<turn>`` form; unparsable pieces are kept as given.
+
+    A list item may hold several ids separated by ``;``, ``,`` or whitespace (``D8:6; D9:17``,
+    ``D9:1 D4:4 D4:6``); a malformed id (``D:11:26``, ``D30:05``, ``D 2 : 3``) is repaired.
+    """
     items = raw if isinstance(raw, list) else [raw]
     found: list[str] = []
     for item in items:
-        for piece in re.split(r"[;,]", str(item)):
-            piece = piece.strip()
-            if not piece:
-                continue
-            match = _DIA_ID.match(piece)
-            found.append(f"D{int(match.group(1))}:{int(match.group(2))}" if match else piece)
+        for match in _EVIDENCE_TOKEN.finditer(str(item)):
+            if match.group("id"):
+                found.append(f"D{int(match.group(2))}:{int(match.group(3))}")
+            elif match.group("other"):
+                found.append(match.group("other"))
     return found
 
 

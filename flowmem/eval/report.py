@@ -9,6 +9,8 @@ from typing import Any
 from flowmem.eval.locomo import CATEGORIES
 from flowmem.eval.runner import QuestionResult, RunResult
 
+MISSING_EXAMPLES = 10  # evidence ids naming no turn, shown in the report (all are counted)
+
 
 def recall_at(result: QuestionResult, k: int) -> float:
     if not result.evidence:
@@ -39,7 +41,11 @@ def summarize(run: RunResult, ks: Sequence[int]) -> dict[str, Any]:
         "ingest": run.spec.ingest,
         "questions": len(run.questions),
         "questions_with_evidence": len(scored),
-        "missing_evidence_ids": run.missing_evidence,
+        "missing_evidence_ids": len(run.missing_evidence),
+        "missing_evidence_examples": [
+            {"sample_id": sample, "question": question, "evidence": evidence}
+            for sample, question, evidence in run.missing_evidence[:MISSING_EXAMPLES]
+        ],
         "overall": recalls(scored),
         "per_category": per_category,
         "latency_ms": {"p50": round(cuts[49], 2), "p95": round(cuts[94], 2)} if cuts else {},
@@ -76,4 +82,15 @@ def markdown(summaries: Sequence[dict[str, Any]], ks: Sequence[int]) -> str:
             + f" — latency p50 {summary['latency_ms'].get('p50')} ms, p95 {summary['latency_ms'].get('p95')} ms;"
             f" {summary['llm_calls']} LLM calls, {summary['tokens']} tokens; ingest {summary['ingest_seconds']} s"
         )
+    lines.append(missing_line(summaries[0]))
     return "\n".join(lines)
+
+
+def missing_line(summary: dict[str, Any]) -> str:
+    """``- evidence ids that name no turn: 2 (not scored; e.g. conv-26 `D99:1` in "…")``; the data, not a run."""
+    count = summary["missing_evidence_ids"]
+    if not count:
+        return "- evidence ids that name no turn: 0"
+    examples = ", ".join(f"{e['sample_id']} `{e['evidence']}` in \"{e['question']}\""
+                         for e in summary["missing_evidence_examples"][:3])  # fmt: skip
+    return f"- evidence ids that name no turn: {count} (not scored; e.g. {examples})"

@@ -62,7 +62,8 @@ class RunResult:
     spec: RunSpec
     questions: list[QuestionResult] = field(default_factory=list)
     ingest_seconds: float = 0.0
-    missing_evidence: int = 0
+    # (sample id, question, evidence id) for every evidence id that names no turn of its conversation
+    missing_evidence: list[tuple[str, str, str]] = field(default_factory=list)
     warnings: int = 0
 
 
@@ -118,7 +119,8 @@ async def run_locomo(
             result.ingest_seconds += time.perf_counter() - started
             try:
                 for number, question in enumerate(conversation.questions, 1):
-                    result.missing_evidence += len(question.missing_evidence)
+                    result.missing_evidence += [(conversation.sample_id, question.text, e)
+                                                for e in question.missing_evidence]  # fmt: skip
                     asked = time.perf_counter()
                     response = await app.run(spec.flow, query=question.text, user_id=target, workspace_id=workspace,
                                              timestamp=conversation.last_time, top_k=top_k)  # fmt: skip

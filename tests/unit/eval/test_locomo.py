@@ -19,7 +19,9 @@ HASH = ["embedding_model.default.backend=hash"]
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [("D1:3", ["D1:3"]), ("D:11:26", ["D11:26"]), ("D8:6; D9:17", ["D8:6", "D9:17"]), ("D30:05", ["D30:5"]),
-     (["D1:1", "D 2 : 3"], ["D1:1", "D2:3"]), ("nonsense", ["nonsense"]), ("", [])],
+     (["D1:1", "D 2 : 3"], ["D1:1", "D2:3"]), ("nonsense", ["nonsense"]), ("", []),
+     ("D9:1 D4:4 D4:6", ["D9:1", "D4:4", "D4:6"]), (["D2:1  D:3:04,D5:6"], ["D2:1", "D3:4", "D5:6"]),
+     ("D1:2 junk", ["D1:2", "junk"])],
 )  # fmt: skip
 def test_normalise_dia_ids(raw: object, expected: list[str]) -> None:
     assert normalise_dia_ids(raw) == expected
@@ -54,6 +56,7 @@ def sample(tmp_path: Path) -> Path:
                 {"question": "What did the cat Pixel learn?", "evidence": ["D2:1; D1:1"], "category": 2},
                 {"question": "Unanswerable", "adversarial_answer": "x", "evidence": ["D2:2"], "category": 5},
                 {"question": "Where did they kayak?", "evidence": ["D9:9"], "category": 3},
+                {"question": "Who has a cat and a sister?", "evidence": ["D1:1 D1:2 D7:1"], "category": 1},
             ],
         }
     ]  # fmt: skip
@@ -66,10 +69,12 @@ def test_load(tmp_path: Path) -> None:
     [conversation] = load(sample(tmp_path))
     assert [t.dia_id for t in conversation.turns] == ["D1:1", "D1:2", "D2:1", "D2:2"]
     assert conversation.last_time == datetime(2023, 5, 20, 18, 30)
-    assert [q.category for q in conversation.questions] == [4, 1, 2, 3]  # category 5 left out
+    assert [q.category for q in conversation.questions] == [4, 1, 2, 3, 1]  # category 5 left out
     assert conversation.questions[1].evidence == ("D1:2",)
     assert conversation.questions[2].evidence == ("D2:1", "D1:1")
     assert conversation.questions[3].missing_evidence == ("D9:9",)
+    assert conversation.questions[4].evidence == ("D1:1", "D1:2")  # written with spaces
+    assert conversation.questions[4].missing_evidence == ("D7:1",)
 
 
 def test_recall_at_k() -> None:
@@ -87,7 +92,12 @@ def test_cli_with_a_baseline(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert "Δ R@1" in out.splitlines()[0]
     report = json.loads(out_file.read_text())
     main, baseline = report["runs"]
-    assert main["questions"] == 4 and main["questions_with_evidence"] == 3 and main["missing_evidence_ids"] == 1
+    assert main["questions"] == 5 and main["questions_with_evidence"] == 4 and main["missing_evidence_ids"] == 2
+    assert main["missing_evidence_examples"] == [
+        {"sample_id": "conv-x", "question": "Where did they kayak?", "evidence": "D9:9"},
+        {"sample_id": "conv-x", "question": "Who has a cat and a sister?", "evidence": "D7:1"},
+    ]
+    assert '- evidence ids that name no turn: 2 (not scored; e.g. conv-x `D9:9` in "Where did they kayak?"' in out
     assert baseline["flow"] == "vector_baseline"
     assert main["overall"]["R@2"] >= 0.5  # hash embeddings still find "Pixel" and "bakery"
     assert report["difference"] == {k: round(main["overall"][k] - baseline["overall"][k], 4) for k in ("R@1", "R@2")}
