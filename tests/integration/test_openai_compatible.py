@@ -413,3 +413,29 @@ def test_personal_summary_with_the_openai_preset(openai_preset: list[str]) -> No
     spans = {span.op: span for span in response.trace.spans}
     assert spans["info_filter_op"].notes["scorer"] == "llm"
     assert spans["get_observation_op"].notes["source"] == "llm observations"
+
+
+def test_eval_updates_runs_with_the_openai_preset(
+    openai_preset: list[str], tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`flowmem eval updates FILE -c openai`: the harness runs the write flow with a real OpenAI-compatible
+    LLM and embedder (two shipped scenarios, to keep it short) and grades what was stored."""
+    import json
+
+    from flowmem.cli.main import main
+    from flowmem.eval.updates import shipped_path
+
+    lines = shipped_path().read_text(encoding="utf-8").splitlines()[:2]
+    scenarios = tmp_path / "two.jsonl"
+    scenarios.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "report.json"
+    argv = ["eval", "updates", str(scenarios), "-c", "openai", "--no-baseline", "-o", str(out), *openai_preset]
+    code = main([*argv, "llm.default.params.max_tokens=200"])
+    assert code == 0, capsys.readouterr().err
+    report = json.loads(out.read_text(encoding="utf-8"))
+    [run] = report["runs"]
+    assert run["scenarios"] == 2 and len(run["per_scenario"]) == 2
+    assert run["overall"]["facts"] > 0 and "stale_rate" in run["overall"]
+    # Every LLM call reached the server (a 135M model's replies are what they are: an unusable one is a
+    # "warning" degradation, a call that failed would be "LLM call failed").
+    assert not [d for d in run["degradations"] if "failed" in json.dumps(d)], run["degradations"]
