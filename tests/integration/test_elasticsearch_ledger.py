@@ -15,7 +15,7 @@ from flowmem.testing.conformance import memory
 from flowmem.vector_store import es_query
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
 from tests.integration.conftest import delete_index
-from tests.unit.ops.test_shared_workspace import ALICE, BOB, by_user, ingest, memories_of, write_chat
+from tests.unit.ops.test_shared_workspace import ALICE, BOB, by_user, facts, ingest, memories_of, write_chat
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -39,10 +39,10 @@ def test_cli_ingest_of_two_users_with_the_same_message_ids_keeps_both(
     es = on_es(es_url, index)
     a, b = write_chat(tmp_path / "a.jsonl", "alice", ALICE), write_chat(tmp_path / "b.jsonl", "bob", BOB)
     assert "messages 2" in ingest(capsys, a, "alice", *es)
-    assert ingest(capsys, b, "bob", *es) == "add 1, messages 1, messages already memorized 0"
+    assert ingest(capsys, b, "bob", *es) == f"add {len(facts(BOB))}, messages 1, messages already memorized 0"
     with App(overrides=es) as app:
         stored = by_user(memories_of(app, "shared"))
-    assert stored == {"alice": {text for _, text in ALICE}, "bob": {BOB[0][1]}}
+    assert stored == {"alice": facts(ALICE), "bob": facts(BOB)}
     assert ingest(capsys, a, "alice", *es) == "messages already memorized 2"  # re-running either adds nothing
     assert ingest(capsys, b, "bob", *es) == "messages already memorized 1"
     with App(overrides=es) as app:
