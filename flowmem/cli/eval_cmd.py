@@ -1,6 +1,8 @@
 """``flowmem eval locomo PATH``: evidence recall@k of a flow on LoCoMo, with an A/B baseline in the same run.
 
 ``flowmem eval updates FILE|shipped``: what the write path stores after chats that change, repeat and date facts.
+
+``flowmem eval questions FILE|sample``: is the memory that answers a user's question ranked first?
 """
 
 from __future__ import annotations
@@ -60,25 +62,50 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     updates.add_argument("-o", "--output", metavar="FILE", help="also write the JSON here")
     updates.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (every run)")
     updates.set_defaults(handler=cmd_updates)
+    questions = benchmarks.add_parser(
+        "questions", parents=[common], help="right memory first, recall@k and MRR on questions with known answers",
+        description="Store the memories in an ephemeral store, ask every question, and report the share whose "
+        "first memory answers it, recall@k of the answering memories and MRR, overall, per language and per tag. "
+        "Question format: flowmem/eval/questions.py.",
+    )  # fmt: skip
+    questions.add_argument(
+        "path", metavar="FILE", help="questions (JSONL), or 'sample' for the 65 on the bundled sample (CC0)"
+    )
+    questions.add_argument("--memories", metavar="FILE", help="the memories (JSONL; default the bundled sample)")
+    questions.add_argument(
+        "--flow", default="personal_retrieve", help="the flow to evaluate (default personal_retrieve)"
+    )
+    questions.add_argument("--k", default="1,3,5,10", help="the cut-offs, comma-separated (default 1,3,5,10)")
+    questions.add_argument(
+        "--compare", nargs="+", action="extend", default=[], metavar="key=value",
+        help="also run a baseline: the same flow with these overrides",
+    )  # fmt: skip
+    questions.add_argument("--compare-flow", metavar="NAME", help="also run this flow as the baseline")
+    questions.add_argument("--json", action="store_true", help="print JSON (every question) instead of markdown")
+    questions.add_argument("-o", "--output", metavar="FILE", help="also write the JSON here")
+    questions.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (every run)")
+    questions.set_defaults(handler=cmd_questions)
+
+
+def parse_ks(text: str) -> list[int]:
+    """``--k 1,5,10`` → ``[1, 5, 10]``; anything else is an InputError naming the option."""
+    try:
+        ks = sorted({int(k) for k in text.split(",") if k.strip()})
+    except ValueError:
+        raise InputError(Problem("--k", f"expected whole numbers separated by commas, got {text!r}")) from None
+    if not ks or ks[0] < 1:
+        raise InputError(Problem("--k", f"cut-offs are whole numbers ≥ 1, got {text!r}"))
+    return ks
 
 
 def cmd_locomo(args: argparse.Namespace) -> int:
     from flowmem.eval.locomo import load
     from flowmem.eval.report import markdown, summarize
-    from flowmem.eval.runner import EmbeddingCache, RunSpec, run_locomo, stderr_progress
+    from flowmem.eval.runner import EmbeddingCache, run_locomo, stderr_progress
 
-    try:
-        ks = sorted({int(k) for k in args.k.split(",") if k.strip()})
-    except ValueError:
-        raise InputError(Problem("--k", f"expected whole numbers separated by commas, got {args.k!r}")) from None
-    if not ks or ks[0] < 1:
-        raise InputError(Problem("--k", f"cut-offs are whole numbers ≥ 1, got {args.k!r}"))
+    ks = parse_ks(args.k)
     conversations = load(args.path)
-    specs = [RunSpec(args.flow, args.flow, tuple(args.overrides), args.ingest)]
-    if args.compare or args.compare_flow:
-        flow = args.compare_flow or args.flow
-        label = "baseline" if flow == args.flow else flow
-        specs.append(RunSpec(label, flow, (*args.overrides, *args.compare), args.ingest))
+    specs = run_specs(args, args.ingest)
     cache = EmbeddingCache()
     progress = stderr_progress()
 
@@ -103,6 +130,62 @@ def cmd_locomo(args: argparse.Namespace) -> int:
         with open(args.output, "w", encoding="utf-8") as handle:
             json.dump(report, handle, indent=2, ensure_ascii=False)
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else markdown(summaries, ks))
+    return 0
+
+
+def run_specs(args: argparse.Namespace, ingest: Any = "turns") -> list[Any]:
+    """The flow under test, and the baseline of ``--compare`` / ``--compare-flow`` when given."""
+    from flowmem.eval.runner import RunSpec
+
+    specs = [RunSpec(args.flow, args.flow, tuple(args.overrides), ingest)]
+    if args.compare or args.compare_flow:
+        flow = args.compare_flow or args.flow
+        label = "baseline" if flow == args.flow else flow
+        specs.append(RunSpec(label, flow, (*args.overrides, *args.compare), ingest))
+    return specs
+
+
+def cmd_questions(args: argparse.Namespace) -> int:
+    from flowmem.eval.questions import check_answers, load, shipped_questions_path
+    from flowmem.eval.questions_run import QuestionsRun, markdown, run_questions
+    from flowmem.eval.runner import EmbeddingCache, stderr_progress
+    from flowmem.samples import load_memories, memories_path
+    from flowmem.schema.jsonl import read_jsonl
+    from flowmem.schema.memory import Memory
+
+    ks = parse_ks(args.k)
+    path = str(shipped_questions_path()) if args.path == "sample" else args.path
+    questions = load(path)
+    if args.memories:
+        try:
+            with open(args.memories, encoding="utf-8") as stream:
+                memories = [m for _, m in read_jsonl(stream, Memory, source=args.memories)]
+        except OSError as exc:
+            raise InputError(Problem(args.memories, f"cannot read the memories: {exc.strerror or exc}")) from None
+    else:
+        memories = load_memories()
+    if not memories:
+        raise InputError(Problem(args.memories or str(memories_path()), "holds no memories"))
+    check_answers(questions, memories, path)
+    cache = EmbeddingCache()
+    progress = stderr_progress()
+
+    async def run_all() -> list[QuestionsRun]:
+        return [
+            await run_questions(questions, memories, spec, config=args.config, plugins=args.plugin, top_k=max(ks),
+                                cache=cache, progress=progress)
+            for spec in run_specs(args)
+        ]  # fmt: skip
+
+    runs = asyncio.run(run_all())
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
+    report: dict[str, Any] = {"benchmark": "questions", "path": path, "memories": args.memories or "sample",
+                              "k": ks, "runs": [run.to_dict(ks) for run in runs]}  # fmt: skip
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            json.dump(report, handle, indent=2, ensure_ascii=False)
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else markdown(runs, ks))
     return 0
 
 
