@@ -589,7 +589,9 @@ class TestWritePath:
         memories = all_memories(es_app)
         assert len(memories) > 40 and all(m.msg_year == 2024 for m in memories)
         expired = [m for m in memories if m.status == "expired"]
-        assert sorted(m.content.split(",")[0] for m in expired) == ["Also", "I live in Oakland"]
+        # the same as on the local store (tests/unit/ops/test_write_path.py): Oakland → Berkeley; vegetarian,
+        # said in English and in Chinese → fish
+        assert sorted(m.content.split(",")[0] for m in expired) == ["Also", "I live in Oakland", "因为我吃素。"]
         history = es_app.run_coroutine(store.history("w", expired[0].memory_id))
         assert [e.event for e in history] == ["add", "expire"]
         assert es_app.run_coroutine(store.memorized("w", "alice", [m.message_id for m in messages])) == {
