@@ -1,9 +1,10 @@
 """Run every benchmark and the LoCoMo dev evaluation, and write BENCHMARKS.md from what they print.
 
 Runs, each as its own process: the engine, store, retrieve and ingest benchmarks
-(`scripts/bench_*.py`), `flowmem eval updates` on the shipped scenarios, and `flowmem eval locomo`
-on the dev data — the default flow against the plain-vector baseline in one run, plus one run per
-default that is switched off, to show what each contributes. Comparisons are ratios measured in the
+(`scripts/bench_*.py`), `flowmem eval updates` on the shipped scenarios, `flowmem eval questions` on the
+bundled sample's questions, and `flowmem eval locomo` on the dev data — the default flow against the
+plain-vector baseline in one run, plus one run per default that is switched off, to show what each
+contributes. Comparisons are ratios measured in the
 same run. The embedding-model comparison (`scripts/compare_embedders.py`, which needs a virtualenv
 per candidate) is included as last measured, from `scripts/embedding_comparison.md`.
 
@@ -247,7 +248,8 @@ def locomo_section(main: dict[str, Any], ablations: dict[str, dict[str, Any]], s
         "",
         f"Default vs baseline, overall {r10}: {default['overall'][r10]:.3f} vs {baseline['overall'][r10]:.3f} "
         f"({default['overall'][r10] / baseline['overall'][r10]:.2f}×). Latency per question p50 "
-        f"{default['latency_ms']['p50']} ms (baseline {baseline['latency_ms']['p50']} ms).",
+        f"{default['latency_ms']['p50']} ms (baseline {baseline['latency_ms']['p50']} ms). "
+        + missing_evidence(default),
         "",
         "What each default contributes (one switched off at a time):",
         "",
@@ -266,6 +268,55 @@ def locomo_section(main: dict[str, Any], ablations: dict[str, dict[str, Any]], s
         + "; baseline "
         + ", ".join(f"{k} {s_baseline['overall'][k]:.3f}" for k in ks)
         + ".",
+        "",
+    ]
+    return lines
+
+
+def missing_evidence(run: dict[str, Any]) -> str:
+    """The data's evidence ids that name no turn (not scored), with up to three examples."""
+    count = run.get("missing_evidence_ids", 0)
+    examples = ", ".join(f"{e['sample_id']} `{e['evidence']}`" for e in run.get("missing_evidence_examples", [])[:3])
+    return f"Evidence ids that name no turn (not scored): {count}" + (f" (e.g. {examples})." if count else ".")
+
+
+QUESTION_HEADS = (("right first", "right_first"), ("R@1", "R@1"), ("R@3", "R@3"), ("R@5", "R@5"), ("R@10", "R@10"),
+                  ("MRR", "MRR"))  # fmt: skip
+
+
+def questions_section(r: dict[str, Any]) -> list[str]:
+    """``flowmem eval questions sample``: is the memory that answers a question on the bundled sample first?"""
+    runs = r["runs"]
+    main, *_ = runs
+    langs = ", ".join(f"{lang} {figures['n']}" for lang, figures in main["per_language"].items())
+    lines = [
+        "## The sample's questions: right memory first (`flowmem eval questions`)",
+        "",
+        f"The {main['overall']['n']} questions shipped on the bundled sample ({langs};",
+        "`flowmem/samples/questions.jsonl`, CC0) — natural wording, each with the memories that answer it — asked",
+        "of the sample's memories in an ephemeral store, offline, the baseline in the same run. Target: the right",
+        "memory first for ≥ 70 % of the questions. Command: `flowmem eval questions sample --compare-flow"
+        " vector_baseline`",
+        "",
+        "| questions | n | "
+        + " | ".join(f"{run['label']} {head}" for run in runs for head, _ in QUESTION_HEADS)
+        + " |",
+        "|---|---|" + "---|" * (len(runs) * len(QUESTION_HEADS)),
+    ]
+    groups = [("overall", "overall", None), *(("lang " + lang, "per_language", lang) for lang in main["per_language"])]
+    groups += [("tag generic", "per_tag", "generic"), ("tag time", "per_tag", "time")]
+    for name, key, sub in groups:
+        if sub is not None and sub not in main[key]:
+            continue
+        figures = [run[key] if sub is None else run[key][sub] for run in runs]
+        cells = [f"{f[k]:.3f}" for f in figures for _, k in QUESTION_HEADS]
+        lines.append(f"| {name} | {figures[0]['n']} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "Right memory first: "
+        + "; ".join(f"{run['label']} {run['overall']['right_first']:.1%}" for run in runs)
+        + f" (latency p50 {', '.join(str(run['latency_ms'].get('p50')) for run in runs)} ms)."
+        + " `flowmem eval questions sample` lists every question whose answer is not first.",
         "",
     ]
     return lines
@@ -328,6 +379,10 @@ def main(args: argparse.Namespace) -> None:
     ablations = {label: evaluate(*overrides) for label, overrides in ABLATIONS.items()}
     summary = evaluate("--ingest", "summary", "--compare-flow", "vector_baseline")
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        argv = ["eval", "questions", "sample", "--compare-flow", "vector_baseline", "-o", out.name]
+        subprocess.run([sys.executable, "-m", "flowmem", *argv], cwd=REPO, capture_output=True, text=True, check=True)
+        questions = json.loads(Path(out.name).read_text())
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run([sys.executable, "-m", "flowmem", "eval", "updates", "shipped", "-o", out.name],
                        cwd=REPO, capture_output=True, text=True, check=True)  # fmt: skip
         updates = json.loads(Path(out.name).read_text())
@@ -352,6 +407,7 @@ def main(args: argparse.Namespace) -> None:
         *retrieve_section(retrieve),
         *ingest_section(ingest),
         *locomo_section(locomo, ablations, summary),
+        *questions_section(questions),
         *updates_section(updates),
         *serve_section(serve),
         (HERE / "benchmark_notes.md").read_text(encoding="utf-8").rstrip(),
