@@ -14,16 +14,16 @@ miss. ``asked_at`` is the query timestamp; without it a question is asked at the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from flowmem.errors import InputError, Problem
+from flowmem.eval.records import load_records
 from flowmem.schema.memory import Memory
 
 
@@ -52,34 +52,7 @@ def load(path: str | Path) -> list[Question]:
     Raises:
         InputError: The file is missing, lines are not questions, or two share an id.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(Problem(str(path), f"cannot read the questions: {exc.strerror or exc}")) from None
-    questions: list[Question] = []
-    problems: list[Problem] = []
-    seen: set[str] = set()
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            question = Question.model_validate(json.loads(line))
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(f"{path}:{number}", f"not JSON: {exc.msg}"))
-            continue
-        except ValidationError as exc:
-            errors = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
-            problems.append(Problem(f"{path}:{number}", errors))
-            continue
-        if question.id in seen:
-            problems.append(Problem(f"{path}:{number}", f"question id {question.id!r} is used twice"))
-        seen.add(question.id)
-        questions.append(question)
-    if not questions and not problems:
-        problems.append(Problem(str(path), "holds no questions"))
-    if problems:
-        raise InputError(problems)
-    return questions
+    return load_records(path, Question, "question")
 
 
 def check_answers(questions: Sequence[Question], memories: Sequence[Memory], source: str) -> None:

@@ -30,7 +30,6 @@ the day of its ``event_*`` parts, and it must lie inside.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
@@ -39,9 +38,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from flowmem.errors import InputError, Problem
+from flowmem.eval.records import load_records
 from flowmem.schema.memory import Memory
 
 Phrase = Annotated[str, Field(min_length=1, pattern=r"\S")]
@@ -105,32 +104,7 @@ def load(path: str | Path) -> list[Scenario]:
     Raises:
         InputError: The file is missing, or lines are not scenarios, or two share an id.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(Problem(str(path), f"cannot read the scenarios: {exc.strerror or exc}")) from None
-    scenarios, problems, seen = [], [], set()
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            scenario = Scenario.model_validate(json.loads(line))
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(f"{path}:{number}", f"not JSON: {exc.msg}"))
-            continue
-        except ValidationError as exc:
-            errors = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
-            problems.append(Problem(f"{path}:{number}", errors))
-            continue
-        if scenario.id in seen:
-            problems.append(Problem(f"{path}:{number}", f"scenario id {scenario.id!r} is used twice"))
-        seen.add(scenario.id)
-        scenarios.append(scenario)
-    if not scenarios and not problems:
-        problems.append(Problem(str(path), "holds no scenarios"))
-    if problems:
-        raise InputError(problems)
-    return scenarios
+    return load_records(path, Scenario, "scenario")
 
 
 # -- matching ---------------------------------------------------------------------------------------
