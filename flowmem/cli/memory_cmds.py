@@ -73,12 +73,21 @@ def _memories(app: Any, args: argparse.Namespace) -> Any:
 
 
 def timestamp_arg(text: str | None, option: str = "--at") -> datetime | None:
-    """An ISO 8601 time from the command line, or ``None``; a bad one is an :class:`InputError`."""
+    """A time from the command line, or ``None``; a bad one is an :class:`InputError`.
+
+    Read by the same rule as the ``timestamp`` flow input and JSONL times (:data:`flowmem.schema.timeparts.WallClock`:
+    ISO 8601 or epoch seconds; a zone is dropped, the clock time kept).
+    """
     if text is None:
         return None
+    from pydantic import TypeAdapter, ValidationError
+
+    from flowmem.schema.timeparts import WallClock
+
     try:
-        return datetime.fromisoformat(text.strip())
-    except ValueError:
+        when: datetime = TypeAdapter(WallClock).validate_python(text.strip())
+        return when
+    except ValidationError:
         raise InputError(
             Problem(option, f"{text!r} is not a date and time; use ISO 8601, e.g. 2024-06-12 or 2024-06-12T20:00")
         ) from None

@@ -183,3 +183,17 @@ def test_verbose_enables_logging() -> None:
     result = flowmem("-vv", "run", "set_query", "-q", "x")
     assert result.returncode == 0
     assert "created llm 'default'" not in result.stderr  # set_query uses no backend: nothing to create
+
+
+@pytest.mark.parametrize("when", ["2024-13-45", "next tuesday", ""])
+def test_a_bad_at_time_is_one_message_and_exit_2(
+    capsys: pytest.CaptureFixture[str], when: str, store: list[str]
+) -> None:
+    code, _, err = run_cli(capsys, "search", "where do I live?", "-u", "alice", "--at", when, *store)
+    assert code == 2 and err.count("flowmem: error:") == 1 and "--at" in err and "Traceback" not in err
+
+
+def test_at_takes_the_same_times_as_the_timestamp_input(capsys: pytest.CaptureFixture[str], store: list[str]) -> None:
+    for when in ("2024-07-03T09:00", "2024-07-03T09:00Z", "1720000000"):
+        code, _, err = run_cli(capsys, "add", "I like green tea", "-u", "alice", "--at", when, "--json", *store)
+        assert code == 0, err
