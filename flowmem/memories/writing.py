@@ -114,8 +114,9 @@ def now() -> datetime:
 
 def fits(core: Memories, text: str, what: str) -> None:
     """Refuse a memory text over ``limits.memory_max_chars`` (the rule every path shares: :mod:`flowmem.limits`)."""
-    from flowmem.limits import memory_check
+    from flowmem.limits import too_long
 
-    reason = memory_check(core.app.config.limits)(Memory(workspace_id="-", content=text))
+    limit = core.app.config.limits.memory_max_chars
+    reason = too_long("content", text, limit, "memory_max_chars")
     if reason:
         raise InputError(Problem(what, reason))
