@@ -212,8 +212,8 @@ def cmd_delete(args: argparse.Namespace) -> int:
             args.ids, workspace_id=args.workspace, source_message=args.source_message, user_id=args.user_id,
             reason="deleted from the command line",
         )  # fmt: skip
-    asked = len(set(args.ids)) if not args.source_message else len(deleted)
-    print(f"deleted {len(deleted)} of {max(asked, len(deleted))} memories from workspace '{args.workspace}'")
+    asked = set(args.ids) | set(deleted)  # the ids given, and those found by source message
+    print(f"deleted {len(deleted)} of {len(asked)} memories from workspace '{args.workspace}'")
     return 0
 
 
