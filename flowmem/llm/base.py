@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from flowmem.backend import Backend, BackendKind
+from flowmem.tokens import DEFAULT_TOKENIZER
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,8 @@ class LLM(Backend):
     ) -> ChatResult:
         """Send a chat request and return the reply."""
         raise NotImplementedError
+
+    @property
+    def tokenizer(self) -> str:
+        """The :mod:`flowmem.tokens` tokenizer that counts this model's tokens (ops budget prompts with it)."""
+        return DEFAULT_TOKENIZER

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
 from flowmem.openai_client import import_openai, make_client, server_errors
+from flowmem.tokens import check_tokenizer_name, tokenizer_for_model
 
 
 class OpenAIChatParams(BackendParams):
@@ -27,6 +28,16 @@ class OpenAIChatParams(BackendParams):
     timeout: float = Field(30.0, gt=0, description="seconds per request")
     max_retries: int = Field(2, ge=0, description="retries on connection errors, 429 and 5xx, with backoff")
     json_mode: bool = Field(True, description="ask for JSON objects when an op wants JSON (if the server supports it)")
+    tokenizer: str | None = Field(
+        None,
+        description="tokenizer that counts this model's tokens (o200k_base, cl100k_base, estimate; "
+        "None: by model name, see flowmem.tokens.tokenizer_for_model)",
+    )
+
+    @field_validator("tokenizer")
+    @classmethod
+    def _known_tokenizer(cls, value: str | None) -> str | None:
+        return value if value is None else check_tokenizer_name(value)
 
 
 @register_backend("llm", "openai_compatible")
@@ -87,6 +98,10 @@ class OpenAICompatibleLLM(LLM):
             model=getattr(response, "model", "") or self.params.model,
             finish_reason=(choice.finish_reason or "") if choice is not None else "",
         )
+
+    @property
+    def tokenizer(self) -> str:
+        return self.params.tokenizer or tokenizer_for_model(self.params.model)
 
     async def aclose(self) -> None:
         if self._client is not None:
