@@ -16,6 +16,7 @@ from flowmem.llm.parse import parse_json
 from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
+from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
 from flowmem.vector_store.filters import MemoryFilter
@@ -100,7 +101,8 @@ class ContraRepeatOp(Op):
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
         # The searches go out together (they are independent); the decisions then run in order, each
         # seeing what the ones before it changed.
-        flt = MemoryFilter(target=ctx["user_id"], status="valid")
+        # Only what was said or concluded: an entity's description (derived from these) is no duplicate of a new fact.
+        flt = MemoryFilter(target=ctx["user_id"], status="valid", memory_type=RECALLED_TYPES)
         found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
         ends = {m.memory_id: rules.ended(m.content, named(m)) for m in new}
         wanted: set[str] | None = {slot for m in new for slot in m.metadata[SLOTS_KEY]}

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from flowmem.context import OpContext
 from flowmem.op import Op, OpIO, OpParams, register_op
+from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.timeexpr import extract_time, has_time_words
@@ -22,7 +23,8 @@ class RetrieveMemoryOp(Op):
     """Embed the recall text and fetch the most similar valid memories of the user, in scope.
 
     Searches the ``workspace_id`` scope for memories whose target is ``user_id`` (status
-    ``valid`` unless ``include_expired``), removes duplicates (same id, or the same content
+    ``valid`` unless ``include_expired``; of the recalled types, not the ``entity`` descriptions that
+    ``entity_memory_op`` keeps for the ``entities`` block), removes duplicates (same id, or the same content
     twice: the better-scored copy stays) and drops those below ``threshold_score``. Each memory
     gets ``scores["recall"]`` = cosine similarity. Dropped ones are noted in the trace (``dropped``).
 
@@ -56,7 +58,8 @@ class RetrieveMemoryOp(Op):
     async def execute(self, ctx: OpContext) -> None:
         text = str(ctx[self.params.recall_key] or "")
         vector = await self.embedding_model.embed_one(text, kind="query")
-        flt = MemoryFilter(target=ctx["user_id"], status=None if self.params.include_expired else "valid")
+        status = None if self.params.include_expired else "valid"
+        flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
         found = await self.vector_store.search(ctx["workspace_id"], vector, self.params.top_k, flt)
         if self.params.time_recall_k:
             found = await self._add_time_recall(ctx, text, vector, flt, found)
