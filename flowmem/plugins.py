@@ -23,7 +23,6 @@ from flowmem.errors import FlowmemError, PluginError
 
 BUILTIN_MODULES = (
     "flowmem.llm",
-    "flowmem.testing.fake_llm",
     "flowmem.embedding",
     "flowmem.vector_store",
     "flowmem.ops",

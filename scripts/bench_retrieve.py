@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 import numpy as np
 from benchlib import machine, percentiles
 
+import flowmem.testing.fake_llm  # noqa: F401  (the `fake` LLM: a 300 ms scripted model for the parallel-branch run)
 from flowmem import App
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 

@@ -143,11 +143,12 @@ def cmd_forget(args: argparse.Namespace) -> int:
             raise InputError(
                 Problem(
                     "forget",
-                    f"would erase {preview.memories} memories, {preview.messages} memorized-message records and "
-                    f"{preview.history} history events of {who}; there is no undo: add --yes to erase them",
+                    f"would erase {preview.memories} memories, {preview.messages} memorized-message records, "
+                    f"{preview.history} history events and {preview.sessions} chat sessions of {who}; there is no "
+                    "undo: add --yes to erase them",
                 )
             )
         done = memories.forget(workspace_id=args.workspace, user_id=args.user_id)
-    print(f"erased {done.memories} memories, {done.messages} memorized-message records and {done.history} "
-          f"history events of {who}")  # fmt: skip
+    print(f"erased {done.memories} memories, {done.messages} memorized-message records, {done.history} "
+          f"history events and {done.sessions} chat sessions of {who}")  # fmt: skip
     return 0

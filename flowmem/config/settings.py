@@ -87,12 +87,21 @@ def resolve_op(label: str, config: Config, where: str) -> tuple[OpSetting | None
     return OpSetting(label, op_cls, params, entry), []
 
 
+# Backends that ship in flowmem.testing for users' tests, by kind: loaded only on request (plugin or import).
+TEST_BACKENDS: dict[str, dict[str, str]] = {"llm": {"fake": "flowmem.testing.fake_llm"}}
+
+
 def resolve_backend(kind: BackendKind, name: str, entry: BackendEntry) -> tuple[BackendSetting | None, list[Problem]]:
     """Resolve one ``llm``/``embedding_model``/``vector_store`` entry."""
     where = f"{kind}.{name}"
     registry = BACKENDS[kind]
     if entry.backend not in registry:
-        return None, [Problem(where, unknown(registry.kind, entry.backend, registry.names()))]
+        message = unknown(registry.kind, entry.backend, registry.names())
+        if entry.backend in TEST_BACKENDS.get(kind, {}):
+            # Test fakes are not registered in production apps; say where this one lives.
+            module = TEST_BACKENDS[kind][entry.backend]
+            message += f"; '{entry.backend}' is a test fake: load it with --plugin {module} (or import {module})"
+        return None, [Problem(where, message)]
     backend_cls = registry.get(entry.backend)
     params, problems = validate_params(backend_cls.Params, entry.params, f"{kind} backend '{entry.backend}'", where)
     if params is None:

@@ -153,13 +153,14 @@ class MemoryPage:
 
 @dataclass
 class ForgetResult:
-    """What ``forget`` erased: memories, message-ledger entries and history events."""
+    """What ``forget`` erased: memories, message-ledger entries, history events and chat sessions."""
 
     workspace_id: str
     user_id: str | None
     memories: int = 0
     messages: int = 0
     history: int = 0
+    sessions: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable_python(self.__dict__)  # type: ignore[no-any-return]

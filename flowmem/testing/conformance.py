@@ -25,6 +25,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance_erase import EraseConformance
 from flowmem.testing.conformance_rules import RulesConformance
+from flowmem.testing.conformance_sessions import SessionConformance
 from flowmem.testing.store_harness import DIMS, memory, unit
 from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
@@ -32,9 +33,9 @@ from flowmem.vector_store.filters import MemoryFilter
 __all__ = ["DIMS", "VectorStoreConformance", "memory", "unit"]
 
 
-class VectorStoreConformance(EraseConformance, RulesConformance):
+class VectorStoreConformance(EraseConformance, RulesConformance, SessionConformance):
     """Subclass and implement :meth:`open_store`. (Deletes and erasure: :class:`EraseConformance`; filters,
-    widths and scope: :class:`RulesConformance`.)"""
+    widths and scope: :class:`RulesConformance`; chat sessions: :class:`SessionConformance`.)"""
 
     bulk_size = 10_000
 

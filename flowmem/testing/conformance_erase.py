@@ -16,7 +16,7 @@ from flowmem.testing.store_harness import StoreHarness, memory, unit
 from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 
-NOTHING = {"memories": 0, "messages": 0, "history": 0}
+NOTHING = {"memories": 0, "messages": 0, "history": 0, "sessions": 0}
 
 
 class EraseConformance(StoreHarness):
@@ -103,7 +103,7 @@ class EraseConformance(StoreHarness):
             assert {m.memory_id for m in await store.search(ws, unit(1), 5)} == {"a1", "b1"}  # index loaded
 
             preview = await store.forget(ws, "alice", dry_run=True)
-            assert preview == {"memories": 1, "messages": 2, "history": 3}
+            assert preview == {"memories": 1, "messages": 2, "history": 3, "sessions": 0}
             assert await store.count(ws) == 2 and len(await store.history(ws)) == 4  # a dry run changes nothing
             assert await store.memorized(ws, "alice", ["m1", "m2"]) == {"m1", "m2"}
 
@@ -136,7 +136,7 @@ class EraseConformance(StoreHarness):
             await self.two_users(store, ws)
             await self.two_users(store, other)
             preview = await store.forget(ws, dry_run=True)
-            assert preview == {"memories": 2, "messages": 3, "history": 4}
+            assert preview == {"memories": 2, "messages": 3, "history": 4, "sessions": 0}
             assert await store.count(ws) == 2
             assert await store.forget(ws) == preview
             assert await store.count(ws) == 0 and await store.search(ws, unit(3), 5) == []

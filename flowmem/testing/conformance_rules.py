@@ -195,8 +195,13 @@ class RulesConformance(StoreHarness):
             assert len(await store.history(b)) == 3 and len(await store.history(a)) == 4
             assert (await store.workspace_stats(b))["memories"] == len(corpus(b))
             assert await store.delete(b, ["a-only"]) == 0
-            assert await store.forget(b, "alice", dry_run=True) == {"memories": 6, "messages": 2, "history": 1}
-            assert await store.forget(b) == {"memories": len(corpus(b)), "messages": 2, "history": 3}
+            assert await store.forget(b, "alice", dry_run=True) == {
+                "memories": 6,
+                "messages": 2,
+                "history": 1,
+                "sessions": 0,
+            }
+            assert await store.forget(b) == {"memories": len(corpus(b)), "messages": 2, "history": 3, "sessions": 0}
             assert await store.count(a) == len(corpus(a)) and len(await store.history(a)) == 4
             assert await store.memorized(a, "alice", ["msg0", "msg1", "msg2"]) == {"msg0", "msg1", "msg2"}
 

@@ -39,6 +39,7 @@ from flowmem.vector_store.rules import (
     one_width,
     shown,
 )
+from flowmem.vector_store.sessions import SessionStore
 
 # Kept importable from here (they lived here before rules.py): the errors, and normalise (the embedding base uses it).
 __all__ = [
@@ -63,9 +64,10 @@ class ForgetCounts(TypedDict):
     memories: int
     messages: int  # message-ledger entries
     history: int  # history events
+    sessions: int  # chat sessions (short-term memory)
 
 
-class VectorStore(Backend):
+class VectorStore(SessionStore, Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
     ``_search``, ``_iterate``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and declare ``filter_subjects``.
 
@@ -177,7 +179,7 @@ class VectorStore(Backend):
         """Erase everything this store holds of ``user_id`` in ``workspace_id`` — or, without a user, of the workspace.
 
         A user's share is their memories (``target == user_id``), their message-ledger entries,
-        and every history event that carries a record of theirs (``old`` or ``new`` with their
+        their chat sessions, and every history event that carries a record of theirs (``old`` or ``new`` with their
         ``target``) — so also the history of memories deleted before, which still holds their
         text. Afterwards no call of this store (get, search, iterate, count, history, memorized)
         returns any of it; other users of the workspace, and other workspaces, keep everything.
@@ -189,7 +191,7 @@ class VectorStore(Backend):
             dry_run: Only count what would be erased; change nothing.
 
         Returns:
-            How many memories, ledger entries (``messages``) and history events were (or would be) erased.
+            How many memories, ledger entries (``messages``), history events and sessions were (or would be) erased.
 
         Raises:
             ScopeError: No workspace, or an empty user id.

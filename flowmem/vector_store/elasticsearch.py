@@ -81,7 +81,8 @@ from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, I
 from flowmem.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import es_forget
+from flowmem.schema.session import ChatSession
+from flowmem.vector_store import es_forget, es_sessions
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.es_ledger import migrate_legacy_ledger
@@ -180,6 +181,8 @@ class ElasticsearchStore(VectorStore):
         self.messages_index = f"{self.index}{q.MESSAGES_SUFFIX}"
         self._events = _SideIndex(self.history_index, "history", "event_id", q.history_properties())
         self._ledger = _SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
+        self.sessions_index = f"{self.index}{es_sessions.SESSIONS_SUFFIX}"
+        self._sessions = _SideIndex(self.sessions_index, "chat sessions", "session_id", es_sessions.properties())
         self._last_seq = 0
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
 
@@ -601,6 +604,16 @@ class ElasticsearchStore(VectorStore):
     async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
         return await es_forget.forget(self, workspace_id, user_id, dry_run)
 
+    # Chat sessions: es_sessions says how (their own index, external versioning).
+    async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
+        return await es_sessions.get(self, workspace_id, user_id, session_id)
+
+    async def _put_session(self, session: ChatSession) -> bool:
+        return await es_sessions.put(self, session)
+
+    async def _delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:
+        return await es_sessions.delete(self, workspace_id, user_id, session_id)
+
     async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         side = self._events
         if limit <= 0 or not await self._has_side(side, create=False):
@@ -738,7 +751,8 @@ class ElasticsearchStore(VectorStore):
         # Only indices this store object knows exist: the block's writes made (or found) each one they used.
         if self._client is not None:
             names = [self.index] if self._exists else []
-            await self._refresh(names + [side.name for side in (self._events, self._ledger) if side.exists])
+            sides = (self._events, self._ledger, self._sessions)
+            await self._refresh(names + [side.name for side in sides if side.exists])
 
     async def refresh(self) -> None:
         """Make every write so far searchable now (a forced refresh of the memories, history and message indices).
@@ -747,7 +761,7 @@ class ElasticsearchStore(VectorStore):
         documents, and one ``refresh()`` at the end replaces a refresh wait per write.
         """
         names = [self.index] if await self._has_index() else []
-        for side in (self._events, self._ledger):
+        for side in (self._events, self._ledger, self._sessions):
             if await self._has_side(side, create=False):
                 names.append(side.name)
         await self._refresh(names)

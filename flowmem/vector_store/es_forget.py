@@ -1,11 +1,11 @@
 """Erasing a user's (or a whole workspace's) share of an Elasticsearch store: ``forget``.
 
 Without ``delete_by_query`` (minimal distributions lack it, as they lack scripts), erasure is
-search and bulk delete by ``_id``: each of the three indices is paged with ``search_after`` on a
-total order, filtered by the workspace (and the user), and each page's documents are deleted
-before the next page is read (deleted documents lie behind the cursor, so paging never skips
-one). Memories are found by their ``target``, ledger entries by their ``user_id``, history events
-by the ``target``s of the records they carry: new events have them indexed
+search and bulk delete by ``_id``: each of the four indices (memories, ledger, history, chat sessions)
+is paged with ``search_after`` on a total order, filtered by the workspace (and the user), and each
+page's documents are deleted before the next page is read (deleted documents lie behind the cursor,
+so paging never skips one). Memories are found by their ``target``, ledger entries and sessions by
+their ``user_id``, history events by the ``target``s of the records they carry: new events have them indexed
 (:data:`~flowmem.vector_store.es_query.TARGET_FIELD`); events written before that lack the field
 and are read too, every candidate's records then checked here
 (:func:`~flowmem.schema.history.record_targets`, the rule every store uses).
@@ -32,6 +32,7 @@ PAGE = 1000
 # Total orders (the last key is unique in a workspace), so `search_after` never skips or repeats a document.
 MEMORY_ORDER: list[dict[str, Any]] = [{"created_at": "asc"}, {"memory_id": "asc"}]
 LEDGER_ORDER: list[dict[str, Any]] = [{"user_id": "asc"}, {"message_id": "asc"}]
+SESSION_ORDER: list[dict[str, Any]] = [{"user_id": "asc"}, {"session_id": "asc"}]
 Hit = dict[str, Any]
 
 
@@ -51,7 +52,10 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
         events = history_query(workspace_id, user_id)
         keys = ["workspace_id", "old.target", "new.target"]
         steps.append(_Step("history", store._events.name, events, q.HISTORY_NEWEST_FIRST, keys, _event_of(user_id)))
-    found = {"memories": 0, "messages": 0, "history": 0}
+    if await store._has_side(store._sessions, create=False):
+        sessions, keys = ledger_query(workspace_id, user_id), ["workspace_id", "user_id"]
+        steps.append(_Step("sessions", store._sessions.name, sessions, SESSION_ORDER, keys, _entry_of(user_id)))
+    found = {"memories": 0, "messages": 0, "history": 0, "sessions": 0}
     touched: list[str] = []
     store._bulk_depth += 1  # no refresh per bulk request: one at the end
     try:
@@ -69,7 +73,9 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
         store._bulk_depth -= 1
     if touched:
         await store._refresh(list(dict.fromkeys(touched)))
-    return ForgetCounts(memories=found["memories"], messages=found["messages"], history=found["history"])
+    return ForgetCounts(
+        memories=found["memories"], messages=found["messages"], history=found["history"], sessions=found["sessions"]
+    )
 
 
 @dataclass

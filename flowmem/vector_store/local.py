@@ -30,7 +30,8 @@ from pydantic import Field
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import local_check, local_forget
+from flowmem.schema.session import ChatSession
+from flowmem.vector_store import local_check, local_forget, local_sessions
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
@@ -199,6 +200,15 @@ class LocalStore(VectorStore):
 
     async def _memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
         return await self._call(lambda: self._open().memorized(workspace_id, user_id, message_ids))
+
+    async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
+        return await self._call(lambda: local_sessions.get(self._open(), workspace_id, user_id, session_id))
+
+    async def _put_session(self, session: ChatSession) -> bool:
+        return await self._call(lambda: local_sessions.put(self._open(), session))
+
+    async def _delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:
+        return await self._call(lambda: local_sessions.delete(self._open(), workspace_id, user_id, session_id))
 
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         return await self._call(lambda: self._open().records(workspace_id, ids, with_vectors))

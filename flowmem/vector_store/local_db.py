@@ -3,7 +3,8 @@
 Layout: ``memories`` holds one row per (workspace, memory) with the record as JSON, the unit
 vector as float32 bytes and the columns filters need; ``tombstones`` records deletions; ``meta``
 holds the schema version, the vector width and a revision counter; ``history`` and ``messages``
-are the write path's change log and message ledger (keyed by workspace, user and message id).
+are the write path's change log and message ledger (keyed by workspace, user and message id);
+``sessions`` the chat sessions' short-term memory (:mod:`~flowmem.vector_store.local_sessions`).
 Every write transaction bumps the revision and stamps the rows it touches with it, so a process
 can bring its in-memory index up to date with what other processes wrote by reading only the
 rows newer than its revision.
@@ -28,21 +29,22 @@ import numpy as np
 from flowmem.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import local_check
+from flowmem.vector_store import local_check, local_sessions
 from flowmem.vector_store.base import Ledger
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
 from flowmem.vector_store.local_migrate import can_migrate, migrate
 from flowmem.vector_store.rules import check_width
 
-SCHEMA_VERSION = "2"  # 2: the message ledger is per user (see local_migrate)
+SCHEMA_VERSION = "3"  # 2: the message ledger is per user; 3: chat sessions (see local_migrate)
 FILE_NAME = "memories.sqlite3"
 # Tombstones are pruned past this many; a process whose index is older then reloads it whole.
 TOMBSTONE_LIMIT = 50_000
 SQL_VARIABLES = 900
 PAGE_SIZE = 16384  # rows of ~2.5 kB (vector + record): few overflow pages
 
-_SCHEMA = """
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS memories (
     workspace_id TEXT NOT NULL,
@@ -85,6 +87,8 @@ CREATE TABLE IF NOT EXISTS messages (
     PRIMARY KEY (workspace_id, user_id, message_id)
 );
 """
+    + local_sessions.SCHEMA
+)
 
 
 def _initialise(conn: sqlite3.Connection) -> None:

@@ -2,7 +2,7 @@
 
 One transaction (``BEGIN IMMEDIATE``): the memories go with tombstones stamped with a new
 revision, so every process's in-memory index drops them when it next catches up; the message
-ledger entries and the history events go with them. History events are chosen by the memory
+ledger entries, the chat sessions and the history events go with them. History events are chosen by the memory
 records they carry (``old``/``new`` with the user's ``target``,
 :func:`~flowmem.schema.history.record_targets`), which the ``record`` JSON holds: the
 workspace's events are scanned and each record read, so events of memories deleted long ago
@@ -39,13 +39,17 @@ def forget(
         messages = conn.execute(f"SELECT count(*) FROM messages WHERE workspace_id = ?{ledger_user}", args).fetchone()
         rows = conn.execute("SELECT event_id, record FROM history WHERE workspace_id = ?", (workspace_id,))
         events = [event_id for event_id, record in rows if user_id is None or user_id in _targets(record)]
-        counts = ForgetCounts(memories=len(memories), messages=int(messages[0]), history=len(events))
+        sessions = conn.execute(f"SELECT count(*) FROM sessions WHERE workspace_id = ?{ledger_user}", args).fetchone()
+        counts = ForgetCounts(
+            memories=len(memories), messages=int(messages[0]), history=len(events), sessions=int(sessions[0])
+        )
         if dry_run:
             return counts, [], None
         revision = db._bump() if memories else None
         if revision is not None:
             db._delete(workspace_id, memories, revision)
         conn.execute(f"DELETE FROM messages WHERE workspace_id = ?{ledger_user}", args)
+        conn.execute(f"DELETE FROM sessions WHERE workspace_id = ?{ledger_user}", args)
         conn.executemany(
             "DELETE FROM history WHERE workspace_id = ? AND event_id = ?", ((workspace_id, e) for e in events)
         )

@@ -6,6 +6,8 @@ Schema history:
   workspace who both sent ``m1`` shared one entry, so the second user's message was skipped as
   "already memorized" and never stored.
 * **2** — the ledger is keyed by (workspace, user, message id): ``messages`` gains ``user_id``.
+* **3** — chat sessions (short-term memory): a new ``sessions`` table
+  (:mod:`~flowmem.vector_store.local_sessions`); nothing else changes, so 2 → 3 only creates it.
 
 Migrating 1 → 2 (automatic, on the first open by a flowmem that reads schema 2; one transaction,
 so a crash leaves the file at schema 1 and the next open tries again): each legacy ledger entry is
@@ -24,6 +26,8 @@ from __future__ import annotations
 import sqlite3
 
 from loguru import logger
+
+from flowmem.vector_store import local_sessions
 
 # Every (workspace, user, message) that some memory record says was derived from the message:
 # the memories themselves and both sides of every history event (which keeps deleted memories).
@@ -68,8 +72,13 @@ def _v1_to_v2(conn: sqlite3.Connection, path: object) -> None:
     )  # fmt: skip
 
 
+def _v2_to_v3(conn: sqlite3.Connection, path: object) -> None:
+    conn.execute(local_sessions.SCHEMA)
+    logger.info("local store {}: chat sessions table added (schema 3)", path)
+
+
 # version found → (the version it becomes, how)
-_STEPS = {"1": ("2", _v1_to_v2)}
+_STEPS = {"1": ("2", _v1_to_v2), "2": ("3", _v2_to_v3)}
 
 
 def can_migrate(version: str, target: str) -> bool:

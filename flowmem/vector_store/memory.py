@@ -11,6 +11,7 @@ import numpy as np
 from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.schema.session import ChatSession
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
@@ -37,6 +38,7 @@ class MemoryStore(VectorStore):
         self._width: int | None = None  # set by the first write (the base checks every later one against it)
         self._events: dict[str, dict[str, HistoryEvent]] = {}
         self._memorized_ids: dict[tuple[str, str], set[str]] = {}  # (workspace, user) → message ids
+        self._sessions: dict[tuple[str, str, str], ChatSession] = {}  # (workspace, user, session) → session
 
     async def _dims(self) -> int | None:
         return self._width
@@ -118,10 +120,12 @@ class MemoryStore(VectorStore):
         ledgers = [key for key in self._memorized_ids if key[0] == workspace_id and user_id in (None, key[1])]
         events = self._events.get(workspace_id, {})
         history = [i for i, e in events.items() if user_id is None or user_id in e.targets]
+        sessions = [key for key in self._sessions if key[0] == workspace_id and user_id in (None, key[1])]
         counts = ForgetCounts(
             memories=len(memories),
             messages=sum(len(self._memorized_ids[key]) for key in ledgers),
             history=len(history),
+            sessions=len(sessions),
         )
         if not dry_run:
             await self._delete(workspace_id, memories)
@@ -129,7 +133,24 @@ class MemoryStore(VectorStore):
                 del self._memorized_ids[key]
             for event_id in history:
                 del events[event_id]
+            for key in sessions:
+                del self._sessions[key]
         return counts
+
+    async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
+        found = self._sessions.get((workspace_id, user_id, session_id))
+        return None if found is None else found.model_copy(deep=True)
+
+    async def _put_session(self, session: ChatSession) -> bool:
+        key = (session.workspace_id, session.user_id, session.session_id)
+        stored = self._sessions.get(key)
+        if (0 if stored is None else stored.version) != session.version - 1:
+            return False
+        self._sessions[key] = session.model_copy(deep=True)
+        return True
+
+    async def _delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:
+        return self._sessions.pop((workspace_id, user_id, session_id), None) is not None
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         recorded = self._events.setdefault(workspace_id, {})

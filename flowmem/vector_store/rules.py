@@ -38,6 +38,12 @@ class DimensionMismatchError(FlowmemError):
     exit_code = 2
 
 
+class SessionConflictError(FlowmemError):
+    """A chat session write from a stale read: another call wrote the session since (read it again and retry)."""
+
+    exit_code = 1
+
+
 class UnsupportedFilterError(FlowmemError):
     """A filter condition the store cannot apply (refused: ignoring it would return memories it excludes)."""
 

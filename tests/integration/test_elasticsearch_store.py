@@ -371,7 +371,7 @@ class TestIndexLifecycle:
                 assert mapping["mappings"]["properties"][es_query.TARGET_FIELD] == {"type": "keyword"}
             finally:
                 await client.close()
-            assert await store.forget(ws, "alice") == {"memories": 0, "messages": 0, "history": 2}
+            assert await store.forget(ws, "alice") == {"memories": 0, "messages": 0, "history": 2, "sessions": 0}
             assert [(e.memory_id, e.event) for e in await store.history(ws)] == [("b", "add")]
             assert await store.count(ws) == 1
 

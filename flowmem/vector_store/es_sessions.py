@@ -1,0 +1,79 @@
+"""Chat sessions in Elasticsearch: the ``<index>-sessions`` index beside the memories index.
+
+One document per (workspace, user, session), its ``_id`` tenant-proof like the ledger's
+(:func:`session_doc_id`); the session itself is kept verbatim in ``record`` (``enabled: false``,
+like a memory's metadata). Optimistic versioning (:mod:`flowmem.vector_store.sessions`) is
+Elasticsearch's own external versioning: a write carries the session's version and is refused
+(409) unless it is above the stored one, so two writes from one read cannot both land. Reads are
+realtime ``GET``s by id; writes and deletes refresh as memory writes do (so ``forget``, which
+searches, finds a session written just before).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flowmem.schema.session import ChatSession
+from flowmem.vector_store import es_query as q
+
+if TYPE_CHECKING:
+    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+
+SESSIONS_SUFFIX = "-sessions"
+
+
+def properties() -> dict[str, Any]:
+    """The ``properties`` of the sessions index (``dynamic: strict`` like the others)."""
+    keyword, date = {"type": "keyword"}, {"type": "date"}
+    return {
+        "workspace_id": keyword, "user_id": keyword, "session_id": keyword, "version": {"type": "long"},
+        "updated_at": date, "record": {"type": "object", "enabled": False},
+    }  # fmt: skip
+
+
+def session_doc_id(workspace_id: str, user_id: str, session_id: str) -> str:
+    """The ``_id`` of a session: one per (workspace, user, session), length-prefixed (two users may have ``s1``)."""
+    return q.doc_id(workspace_id, f"session\x00{len(user_id)}\x00{user_id}\x00{session_id}")
+
+
+async def get(store: ElasticsearchStore, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
+    side = store._sessions
+    if not await store._has_side(side, create=False):
+        return None
+    client = await store._ready()
+    _id = session_doc_id(workspace_id, user_id, session_id)
+    response = await store._call(client.options(ignore_status=404).get(index=side.name, id=_id), side.name)
+    if response.meta.status == 404 or not response.body.get("found"):
+        return None
+    return ChatSession.model_validate(response.body["_source"]["record"])
+
+
+async def put(store: ElasticsearchStore, session: ChatSession) -> bool:
+    side = store._sessions
+    await store._has_side(side, create=True)
+    client = await store._ready()
+    _id = session_doc_id(session.workspace_id, session.user_id, session.session_id)
+    document = {
+        "workspace_id": session.workspace_id, "user_id": session.user_id, "session_id": session.session_id,
+        "version": session.version, "updated_at": q.iso(session.updated_at), "record": session.model_dump(mode="json"),
+    }  # fmt: skip
+    response = await store._call(
+        client.options(ignore_status=409).index(
+            index=side.name, id=_id, document=document, version=session.version, version_type="external",
+            refresh=store.params.refresh,
+        ),
+        side.name,
+    )  # fmt: skip
+    return bool(response.meta.status != 409)
+
+
+async def delete(store: ElasticsearchStore, workspace_id: str, user_id: str, session_id: str) -> bool:
+    side = store._sessions
+    if not await store._has_side(side, create=False):
+        return False
+    client = await store._ready()
+    _id = session_doc_id(workspace_id, user_id, session_id)
+    response = await store._call(
+        client.options(ignore_status=404).delete(index=side.name, id=_id, refresh=store.params.refresh), side.name
+    )
+    return bool(response.meta.status != 404)
