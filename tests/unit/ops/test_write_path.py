@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -172,9 +171,6 @@ def test_ingest_bad_lines_and_memories_mode(capsys: pytest.CaptureFixture[str], 
     memories.write_text(json.dumps({"workspace_id": "w", "content": "Alice likes tea"}) + "\n")
     code, _, err = run_cli(capsys, "ingest", str(memories), "--memories", "-w", "w", *EPHEMERAL)
     assert code == 0 and "add 1" in err
-
-
-assert asyncio  # imported for users reading these tests as examples
 
 
 def test_store_history_and_delete_by_source_message(
