@@ -133,8 +133,8 @@ class MemoryStore(VectorStore):
                 del self._memorized_ids[key]
             for event_id in history:
                 del events[event_id]
-            for key in sessions:
-                del self._sessions[key]
+            for session_key in sessions:
+                del self._sessions[session_key]
         return counts
 
     async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
