@@ -18,6 +18,7 @@ from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
+from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -214,9 +215,9 @@ class ContraRepeatOp(Op):
             memory.vector = vectors.get(memory.memory_id)
 
     def _decide_rules(self, memory: Memory, candidates: list[Candidate]) -> list[MemoryAction]:
-        key = _normal(memory.content)
+        key = content_key(memory.content)
         for old, _ in candidates:
-            if _normal(old.content) == key:
+            if content_key(old.content) == key:
                 if set(memory.source) <= set(old.source):
                     return [MemoryAction(action="skip", memory=old, reason=f"same as {old.memory_id}")]
                 return [MemoryAction(action="update", memory=_merge(old, memory, keep_text=True), old=old,
@@ -319,10 +320,6 @@ def _expired(memory: Memory, *, by: Memory, at: datetime) -> Memory:
     return memory.model_copy(
         update={"status": "expired", "updated_at": max(memory.updated_at, at), "metadata": metadata}
     )
-
-
-def _normal(text: str) -> str:
-    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
 
 
 def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:

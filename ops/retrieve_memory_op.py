@@ -12,6 +12,7 @@ from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
+from flowmem.scoring.same_content import content_key
 from flowmem.timeexpr import extract_time, has_time_words
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -70,7 +71,7 @@ class RetrieveMemoryOp(Op):
         for memory in found:  # best first, so the first copy of a content is the best-scored one
             similarity = memory.scores.pop("similarity", 0.0)
             memory.set_score(RECALL, similarity, self.label)
-            key = " ".join(memory.content.lower().split())
+            key = content_key(memory.content)
             if key in seen_content:
                 near_misses.append(near_miss(memory, self.label, "duplicate content of a better-scored memory"))
             elif threshold is not None and similarity < threshold:

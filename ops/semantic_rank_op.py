@@ -15,6 +15,7 @@ from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.lexical import lexical_scores
+from flowmem.scoring.same_content import content_key
 from flowmem.timeexpr import extract_all
 
 RANK = "rank"
@@ -86,7 +87,7 @@ class SemanticRankOp(Op):
         seen: set[str] = set()
         unique = []
         for memory in memories:
-            key = " ".join(memory.content.lower().split())
+            key = content_key(memory.content)
             if key in seen:
                 near_misses.append(near_miss(memory, self.label, "duplicate content"))
                 continue
