@@ -1,6 +1,6 @@
 """A cheap lexical relevance score: how much of the query's (rarer) words a memory contains.
 
-Words are lower-cased ``\\w+`` runs minus a short English stop list; Chinese, Japanese and Korean
+Words are lower-cased ``\\w+`` runs minus the stop list of :mod:`flowmem.scoring.tokens`; Chinese, Japanese and Korean
 text counts each character. Rarer words weigh more: ``idf = log(1 + N / (1 + df))`` over the
 candidates being scored. The score is the idf-weighted share of the query's words found, 0–1.
 """
@@ -11,15 +11,9 @@ import math
 import re
 from collections.abc import Sequence
 
+from flowmem.scoring.tokens import STOP_WORDS
+
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\W_]+", re.UNICODE)
-_STOP = (
-    "a an the and or but if of to in on at by for with about from as into over after before is are was were be been "
-    "being am do does did doing have has had having i me my mine we us our you your he him his she her it its they "
-    "them their what which who whom whose when where why how this that these those there here not no so than too very "
-    "can could will would should shall may might must just also any some all each both more most other such only own "
-    "same s t don now then again once up down out off"
-)
-STOP_WORDS = frozenset(_STOP.split())
 
 
 def words(text: str) -> set[str]:

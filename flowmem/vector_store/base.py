@@ -5,7 +5,8 @@ reach another workspace: the checks live here, in the base class, so no backend 
 them. Backends implement the underscored methods.
 
 Scores: ``search`` returns memories with ``scores["similarity"]`` = cosine similarity of the
-(unit-length) query and memory vectors, in [-1, 1], on every backend.
+(unit-length) query and memory vectors, in [-1, 1], on every backend; ``lexical_search`` with
+``scores["lexical"]`` = BM25 of the query's words (:mod:`~flowmem.vector_store.lexical_text`).
 
 Ids: every id a write stores as a key — memory ids (of memories and of history events), and the
 message ledger's user and message ids — follows one rule, ``rules.ID_RULE``, checked here before
@@ -25,6 +26,7 @@ from flowmem.backend import Backend, BackendKind
 from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.scoring.tokens import query_terms
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 from flowmem.vector_store.rules import (
     DimensionMismatchError,
@@ -69,7 +71,8 @@ class ForgetCounts(TypedDict):
 
 class VectorStore(SessionStore, Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
-    ``_search``, ``_iterate``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and declare ``filter_subjects``.
+    ``_search``, ``_lexical_search``, ``_iterate``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and
+    declare ``filter_subjects``.
 
     What every store must do alike happens here, before and after the backend's part: the scope
     check of every call (and, where a read returns memories or events, dropping any of another
@@ -277,6 +280,23 @@ class VectorStore(SessionStore, Backend):
         found = await self._search(workspace_id, query, top_k, filters)
         return [m for m in found if m.workspace_id == workspace_id]
 
+    async def lexical_search(
+        self, workspace_id: str, text: str, top_k: int, filters: MemoryFilter | None = None
+    ) -> list[Memory]:
+        """The ``top_k`` memories best matching the words of ``text`` (BM25), best first, with ``scores["lexical"]``.
+
+        Scope and filters as :meth:`search`; the query's terms are :func:`~flowmem.scoring.tokens.query_terms`
+        (stop words left out), a memory's :func:`~flowmem.vector_store.lexical_text.lexical_document`.
+        Only memories sharing a term come back. Scores rank within one search (see lexical_text).
+        """
+        check_scope(workspace_id)
+        filters = self._checked(filters)
+        terms = query_terms(text)
+        if top_k <= 0 or not terms:
+            return []
+        found = await self._lexical_search(workspace_id, terms, top_k, filters)
+        return [m for m in found if m.workspace_id == workspace_id]
+
     async def iterate(
         self,
         workspace_id: str,
@@ -390,6 +410,12 @@ class VectorStore(SessionStore, Backend):
         raise NotImplementedError
 
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
+        raise NotImplementedError
+
+    async def _lexical_search(
+        self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
+    ) -> list[Memory]:
+        """The ``top_k`` memories of ``workspace_id`` meeting ``filters``, by BM25 of ``terms`` (``lexical``)."""
         raise NotImplementedError
 
     def _iterate(

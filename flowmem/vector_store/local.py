@@ -35,6 +35,7 @@ from flowmem.vector_store import local_check, local_forget, local_sessions
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
+from flowmem.vector_store.lexical_text import LEXICAL
 from flowmem.vector_store.local_db import FILE_NAME, LocalDB
 from flowmem.vector_store.paths import data_home
 
@@ -147,6 +148,22 @@ class LocalStore(VectorStore):
             memory.scores = {SIMILARITY: scores[memory.memory_id]}
         return records
 
+    def _lexical_sync(self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter) -> list[Memory]:
+        db = self._open()
+        index = self._index(workspace_id)
+        if index is None:
+            return []
+        hits = db.lexical(workspace_id, terms)
+        if not filters.is_empty:
+            allowed = {index.ids[i] for i in np.flatnonzero(index.mask(filters))}
+            hits = [hit for hit in hits if hit[0] in allowed]
+        hits = hits[:top_k]
+        records = db.records(workspace_id, [memory_id for memory_id, _ in hits], False)
+        scores = dict(hits)
+        for memory in records:
+            memory.scores = {LEXICAL: scores[memory.memory_id]}
+        return records
+
     def _matching_ids(self, workspace_id: str, filters: MemoryFilter) -> list[str]:
         index = self._index(workspace_id)
         return [] if index is None else index.matching_ids(filters)
@@ -215,6 +232,11 @@ class LocalStore(VectorStore):
 
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         return await self._call(self._search_sync, workspace_id, query, top_k, filters)
+
+    async def _lexical_search(
+        self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
+    ) -> list[Memory]:
+        return await self._call(self._lexical_sync, workspace_id, terms, top_k, filters)
 
     async def _iterate(
         self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool

@@ -10,8 +10,9 @@ can bring its in-memory index up to date with what other processes wrote by read
 rows newer than its revision.
 
 Existing stores: a schema-1 file (ledger keyed by workspace and message id only) is migrated to
-schema 2 in the transaction that opens it; :mod:`flowmem.vector_store.local_migrate` says how,
-and which legacy ledger entries it keeps.
+schema 2, and so on up to the current one, in the transaction that opens it;
+:mod:`flowmem.vector_store.local_migrate` says how, and which legacy ledger entries it keeps.
+``lexical`` and ``lexical_docs`` are the lexical (BM25) index (:mod:`~flowmem.vector_store.local_lexical`).
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ import numpy as np
 from flowmem.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import local_check, local_sessions
+from flowmem.vector_store import local_check, local_lexical, local_sessions
 from flowmem.vector_store.base import Ledger
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
 from flowmem.vector_store.local_migrate import can_migrate, migrate
 from flowmem.vector_store.rules import check_width
 
-SCHEMA_VERSION = "3"  # 2: the message ledger is per user; 3: chat sessions (see local_migrate)
+SCHEMA_VERSION = "4"  # 2: the message ledger is per user; 3: chat sessions; 4: lexical index (see local_migrate)
 FILE_NAME = "memories.sqlite3"
 # Tombstones are pruned past this many; a process whose index is older then reloads it whole.
 TOMBSTONE_LIMIT = 50_000
@@ -88,6 +89,8 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 """
     + local_sessions.SCHEMA
+    + ";"  # the sessions script is one statement without its semicolon
+    + local_lexical.SCHEMA
 )
 
 
@@ -279,12 +282,14 @@ class LocalDB:
             "DELETE FROM tombstones WHERE workspace_id = ? AND memory_id = ?",
             ((workspace_id, row.memory_id) for row in rows),
         )
+        local_lexical.put(self.conn, workspace_id, memories)
 
     def _delete(self, workspace_id: str, existing: list[str], revision: int) -> None:
         # Tombstones stamped with the revision: other processes' indexes drop these ids when they catch up.
         self.conn.executemany(
             "DELETE FROM memories WHERE workspace_id = ? AND memory_id = ?", ((workspace_id, i) for i in existing)
         )
+        local_lexical.remove(self.conn, workspace_id, existing)
         self.conn.executemany(
             "INSERT OR REPLACE INTO tombstones (workspace_id, memory_id, seq) VALUES (?, ?, ?)",
             ((workspace_id, i, revision) for i in existing),
@@ -340,6 +345,11 @@ class LocalDB:
             else np.zeros((0, dims), dtype=np.float32)
         )
         return Changes(revision, rows, vectors, deleted, full)
+
+    def lexical(self, workspace_id: str, terms: list[str]) -> list[tuple[str, float]]:
+        """``(memory_id, BM25)`` of every memory of ``workspace_id`` containing any of ``terms``, best first."""
+        with self.transaction(read_only=True):
+            return local_lexical.search(self.conn, workspace_id, terms)
 
     def records(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         """Memories by id, in the order asked."""

@@ -8,6 +8,8 @@ Schema history:
 * **2** — the ledger is keyed by (workspace, user, message id): ``messages`` gains ``user_id``.
 * **3** — chat sessions (short-term memory): a new ``sessions`` table
   (:mod:`~flowmem.vector_store.local_sessions`); nothing else changes, so 2 → 3 only creates it.
+* **4** — lexical (BM25) search: the FTS5 table ``lexical`` and its key table ``lexical_docs``
+  (:mod:`~flowmem.vector_store.local_lexical`); 3 → 4 creates them and indexes every stored memory.
 
 Migrating 1 → 2 (automatic, on the first open by a flowmem that reads schema 2; one transaction,
 so a crash leaves the file at schema 1 and the next open tries again): each legacy ledger entry is
@@ -19,6 +21,10 @@ information), so processing it again is harmless (it is filtered again, or its m
 existing one exactly and is de-duplicated). Dropping is the safe side: keeping such an entry for
 "any user" would go on shadowing other users' messages of the same id. A schema-2 file is
 refused by an older flowmem (it names both versions), never misread.
+
+Migrating 3 → 4 indexes every stored memory's lexical document in the opening transaction. (A
+change of the tokeniser, :mod:`flowmem.scoring.tokens`, will need such a step too: the index holds
+its output.)
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import sqlite3
 
 from loguru import logger
 
-from flowmem.vector_store import local_sessions
+from flowmem.vector_store import local_lexical, local_sessions
 
 # Every (workspace, user, message) that some memory record says was derived from the message:
 # the memories themselves and both sides of every history event (which keeps deleted memories).
@@ -77,8 +83,14 @@ def _v2_to_v3(conn: sqlite3.Connection, path: object) -> None:
     logger.info("local store {}: chat sessions table added (schema 3)", path)
 
 
+def _v3_to_v4(conn: sqlite3.Connection, path: object) -> None:
+    local_lexical.create(conn)
+    count = local_lexical.index_all(conn)
+    logger.info("local store {}: {} memories indexed for lexical search (schema 4)", path, count)
+
+
 # version found → (the version it becomes, how)
-_STEPS = {"1": ("2", _v1_to_v2), "2": ("3", _v2_to_v3)}
+_STEPS = {"1": ("2", _v1_to_v2), "2": ("3", _v2_to_v3), "3": ("4", _v3_to_v4)}
 
 
 def can_migrate(version: str, target: str) -> bool:

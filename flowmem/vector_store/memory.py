@@ -15,6 +15,7 @@ from flowmem.schema.session import ChatSession
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
+from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
 
 # Above this many rows a search runs in a worker thread, so the event loop stays responsive.
 THREAD_THRESHOLD = 20_000
@@ -38,6 +39,9 @@ class MemoryStore(VectorStore):
         self._width: int | None = None  # set by the first write (the base checks every later one against it)
         self._events: dict[str, dict[str, HistoryEvent]] = {}
         self._memorized_ids: dict[tuple[str, str], set[str]] = {}  # (workspace, user) → message ids
+        # One BM25 index over every workspace, keyed by (workspace, memory id): store-wide statistics,
+        # as the local store (from its FTS5 index) and an Elasticsearch index keep them (see lexical_text).
+        self._lexical = BM25Index()
         self._sessions: dict[tuple[str, str, str], ChatSession] = {}  # (workspace, user, session) → session
 
     async def _dims(self) -> int | None:
@@ -55,6 +59,7 @@ class MemoryStore(VectorStore):
         index.put([Row.of(m) for m in stored], vectors)
         for memory in stored:
             records[memory.memory_id] = memory
+            self._lexical.put((workspace_id, memory.memory_id), lexical_document(memory))
 
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         records = self._records.get(workspace_id, {})
@@ -67,6 +72,7 @@ class MemoryStore(VectorStore):
         for memory_id in ids:
             if records.pop(memory_id, None) is not None:
                 removed += 1
+                self._lexical.remove((workspace_id, memory_id))
                 if index is not None:
                     index.remove(memory_id)
         return removed
@@ -81,6 +87,19 @@ class MemoryStore(VectorStore):
             hits = index.search(query, top_k, filters)
         records = self._records[workspace_id]
         return [_out(records[i], False, {SIMILARITY: score}) for i, score in hits]
+
+    async def _lexical_search(
+        self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
+    ) -> list[Memory]:
+        index = self._indexes.get(workspace_id)
+        if index is None:
+            return []
+        allowed = {index.ids[i] for i in np.flatnonzero(index.mask(filters))}
+        scores = self._lexical.scores(terms, lambda key: key[0] == workspace_id and key[1] in allowed)
+        # Ties broken by memory id, so every store orders equal scores alike.
+        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:top_k]
+        records = self._records[workspace_id]
+        return [_out(records[key[1]], False, {LEXICAL: score}) for key, score in best]
 
     async def _iterate(
         self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool

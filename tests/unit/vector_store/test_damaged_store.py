@@ -83,7 +83,7 @@ def drop_index(name: str) -> Callable[[Path], None]:
 def drop_everything(path: Path) -> None:
     conn = sqlite3.connect(path)
     for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
-        conn.execute(f"DROP TABLE {name}")
+        conn.execute(f"DROP TABLE IF EXISTS {name}")  # dropping an FTS5 table drops its shadow tables too
     conn.commit()
     conn.close()
 
