@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from flowmem.context import OpContext
 from flowmem.llm.calls import ask
-from flowmem.llm.parse import parse_json
+from flowmem.llm.parse import parse_indexed_scores
 from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Message
@@ -72,7 +70,7 @@ class InfoFilterOp(Op):
         reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(user=ctx["user_id"], messages=listing),
                           json_mode=True)  # fmt: skip
         scores = list(fallback)
-        parsed = _scores(parse_json(reply.text), len(candidates))
+        parsed = _scores(reply.text, len(candidates))
         for i, score in parsed.items():
             scores[i] = score
         if len(parsed) < len(candidates):
@@ -80,16 +78,7 @@ class InfoFilterOp(Op):
         return scores
 
 
-def _scores(data: Any, count: int) -> dict[int, int]:
-    if isinstance(data, dict) and isinstance(data.get("scores"), (dict, list)):
-        data = data["scores"]
-    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else []
-    scores: dict[int, int] = {}
-    for key, value in items:
-        try:
-            index, score = int(str(key).strip()), round(float(value))
-        except (TypeError, ValueError):
-            continue
-        if 0 <= index < count and 0 <= score <= 3:
-            scores.setdefault(index, score)
-    return scores
+def _scores(text: str, count: int) -> dict[int, int]:
+    """The LLM's 0-3 scores by message index; a fractional score is rounded (the prompt asks for integers)."""
+    scores, _ = parse_indexed_scores(text, count, low=0, high=3, slack=0.5)
+    return {index: round(score) for index, score in scores.items()}

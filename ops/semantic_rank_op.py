@@ -9,7 +9,7 @@ from pydantic import Field
 
 from flowmem.context import OpContext
 from flowmem.llm.calls import ask
-from flowmem.llm.parse import parse_json
+from flowmem.llm.parse import parse_indexed_scores, parse_json
 from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory
@@ -132,33 +132,9 @@ def parse_scores(text: str, count: int) -> tuple[dict[int, float], str]:
     ``[0.9, 0.1, …]``; ignores out-of-range indices, non-numbers and values outside 0–1
     (clamped when a little off, such as 1.02; dropped when absurd).
     """
-    data = parse_json(text)
-    if isinstance(data, dict) and isinstance(data.get("scores"), (dict, list)):
-        data = data["scores"]
-    pairs: list[tuple[Any, Any]] = []
-    if isinstance(data, dict):
-        pairs = list(data.items())
-    elif isinstance(data, list):
-        for i, item in enumerate(data):
-            if isinstance(item, dict):
-                pairs.append((item.get("index", item.get("id", i)), item.get("score", item.get("relevance"))))
-            else:
-                pairs.append((i, item))
-    else:
+    if not isinstance(parse_json(text), (dict, list)):
         return {}, "no JSON found"
-    scores: dict[int, float] = {}
-    bad = 0
-    for key, value in pairs:
-        try:
-            index = int(str(key).strip().rstrip("."))
-            score = float(value)
-        except (TypeError, ValueError):
-            bad += 1
-            continue
-        if not 0 <= index < count or not -0.05 <= score <= 1.05 or index in scores:
-            bad += 1
-            continue
-        scores[index] = min(max(score, 0.0), 1.0)
+    scores, bad = parse_indexed_scores(text, count, low=0.0, high=1.0, slack=0.05)
     missing = count - len(scores)
     notes = [f"{bad} unusable entries"] if bad else []
     if missing:
