@@ -3,6 +3,7 @@
 from . import (
     append_memory_op,
     contra_repeat_op,
+    entity_memory_op,
     extract_time_op,
     fuse_rerank_op,
     get_observation_op,
@@ -18,6 +19,7 @@ from . import (
 __all__ = [
     "append_memory_op",
     "contra_repeat_op",
+    "entity_memory_op",
     "extract_time_op",
     "fuse_rerank_op",
     "get_observation_op",
