@@ -26,15 +26,18 @@ from flowmem.memories.writing import Progress, add_messages, add_text, fits, now
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message
+from flowmem.schema.session import ChatSession
 from flowmem.vector_store.filters import MemoryFilter
 
 if TYPE_CHECKING:
     from flowmem.app import App
+    from flowmem.memories.chat import ContextResult
     from flowmem.memories.sync import SyncMemories
     from flowmem.vector_store.base import VectorStore
 
 WRITE_FLOW = "personal_summary"
 ADD_TEXT_FLOW = "personal_add"
+CONTEXT_FLOW = "chat_context"
 SEARCH_FLOW = "personal_retrieve"
 BATCH = 50
 
@@ -109,6 +112,69 @@ class Memories:
         return await add_messages(
             self, parse_messages(messages), user_id, workspace_id, flow or WRITE_FLOW, batch, progress, strict
         )
+
+    # -- chat turns with short-term memory (flowmem.memories.chat) ------------------------------------
+    async def context(
+        self,
+        message: str,
+        *,
+        user_id: str,
+        session_id: str,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        token_limit: int | None = None,
+        reply: str | None = None,
+        timestamp: datetime | None = None,
+        flow: str = CONTEXT_FLOW,
+    ) -> ContextResult:
+        """One chat turn: ``message`` joins the session's short-term memory, and the context for the reply comes back.
+
+        The session (per workspace, user and ``session_id``) is stored durably with the new message
+        (and ``reply``, the assistant's answer to the previous message, before it). When its window
+        passes ``chat_history_token_ratio`` of ``token_limit``, the oldest messages are flushed to
+        long-term memory through the write flow (as :meth:`add` does) and only then leave the window;
+        a rolling ``summary`` keeps what they said. Memories are retrieved for ``message``.
+
+        Args:
+            message: The user's new chat message.
+            session_id: The chat session (any id; a new one starts empty).
+            token_limit: The prompt's token budget (default: the flow's ops' own), for every op of the
+                flow that has one (the short-term window and the context assembler).
+            reply: The assistant's answer to the session's previous message, recorded before ``message``.
+            timestamp: When the message was sent (default now).
+            flow: The turn's flow (``chat_context``).
+
+        Returns:
+            The context messages for the reply, the window, the summary, the memories and what was flushed.
+
+        Raises:
+            InputError: An empty message, user, workspace or session id, or a ``token_limit`` below 1.
+        """
+        from flowmem.memories import chat
+
+        return await chat.context(
+            self, message, user_id=user_id, workspace_id=workspace_id, session_id=session_id,
+            token_limit=token_limit, reply=reply, timestamp=timestamp, flow=flow,
+        )  # fmt: skip
+
+    async def session(self, session_id: str, *, user_id: str, workspace_id: str = DEFAULT_WORKSPACE) -> ChatSession:
+        """A chat session's short-term memory: its window (oldest first), summary, and how many messages it flushed.
+
+        Raises:
+            NotFoundError: The user has no such session in the workspace.
+        """
+        from flowmem.memories import chat
+
+        return await chat.show(self, session_id, user_id, workspace_id)
+
+    async def clear_session(self, session_id: str, *, user_id: str, workspace_id: str = DEFAULT_WORKSPACE) -> bool:
+        """Delete a chat session (its window and summary); whether it existed.
+
+        Messages still in the window are not flushed first: what was flushed before stays in long-term memory,
+        the rest is gone (``add`` them to keep them).
+        """
+        from flowmem.memories import chat
+
+        return await chat.clear(self, session_id, user_id, workspace_id)
 
     # -- reads -----------------------------------------------------------------------------------
     async def search(
@@ -298,7 +364,8 @@ class Memories:
         return [m.memory_id for m in doomed]
 
     async def forget(self, *, workspace_id: str, user_id: str | None = None, dry_run: bool = False) -> ForgetResult:
-        """Erase a user's memories, message ledger and history — or, without ``user_id``, the whole workspace's.
+        """Erase a user's memories, message ledger, history and chat sessions — or, without ``user_id``, the
+        whole workspace's.
 
         Afterwards nothing of theirs is readable by any call; other users of the workspace keep everything.
         Nothing records the erasure itself (a history of a forgotten user would keep what was forgotten).

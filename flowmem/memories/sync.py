@@ -47,6 +47,9 @@ class SyncMemories:
     import_ = _blocking(Memories.import_)
     stats = _blocking(Memories.stats)
     check = _blocking(Memories.check)
+    context = _blocking(Memories.context)
+    session = _blocking(Memories.session)
+    clear_session = _blocking(Memories.clear_session)
 
     def export(self, **kwargs: Any) -> builtins.list[Memory]:
         """Every memory of the workspace as a list (see :meth:`Memories.export` for the streaming form)."""

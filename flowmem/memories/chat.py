@@ -1,0 +1,198 @@
+"""Chat turns with short-term memory: :meth:`Memories.context`, and reading or clearing a session.
+
+A turn runs the ``chat_context`` flow: ``short_term_memory_op`` stores the new message in the
+session's window and, when the window is full, says which oldest messages to flush
+(``session_flush``); the rest of the flow gathers the context for the reply. The flush happens
+here, after the flow, through the write flow (:meth:`Memories.add`: facts extracted, de-duplicated
+and time-stamped as for any add); only once that write is acknowledged are the messages trimmed
+from the stored window and the new summary stored. A write that fails leaves them in the window:
+the next turn flushes them again, and the message ledger skips those already memorized.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pydantic_core import to_jsonable_python
+
+from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.memories.flows import op_steps, run_in_workspace
+from flowmem.memories.results import AddResult, _scored
+from flowmem.memories.writing import fits, scope
+from flowmem.response import Response
+from flowmem.schema.memory import Memory, Message
+from flowmem.schema.session import ChatSession, SessionFlush
+from flowmem.vector_store.rules import SessionConflictError
+
+if TYPE_CHECKING:
+    from flowmem.memories.service import Memories
+
+# Turns of one session in another process: a write from a stale read is refused; the turn is run again on the
+# new state. (In this process, turns of one session wait for each other: _LOCKS.)
+ATTEMPTS = 3
+_LOCKS: weakref.WeakValueDictionary[tuple[int, str, str, str], asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+@dataclass
+class ContextResult:
+    """What a chat turn gives the caller: the context for the reply, and what happened to the session.
+
+    Attributes:
+        messages: ``context_messages``: ``{"role", "content"}`` dicts ready for an OpenAI-style chat call
+            (empty when the flow assembles none).
+        chat_history: The session's window after this turn, oldest first (the new message last).
+        summary: The rolling summary of what left the window.
+        memories: The long-term memories retrieved for the message, best first.
+        flushed: What the flush wrote through the write flow (``None`` when nothing left the window).
+        flushed_messages: How many messages left the window in this turn.
+        warnings: Degradations of the turn's flow and of the flush.
+        response: The flow's whole response (trace) for ``--explain``.
+    """
+
+    messages: list[dict[str, str]]
+    chat_history: list[Message]
+    summary: str
+    memories: list[Memory]
+    flushed: AddResult | None
+    flushed_messages: int
+    warnings: list[str]
+    response: Response
+
+    def to_dict(self, *, explain: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "messages": to_jsonable_python(self.messages),
+            "chat_history": [m.model_dump(mode="json") for m in self.chat_history],
+            "summary": self.summary,
+            "memories": [_scored(m) for m in self.memories],
+            "flushed_messages": self.flushed_messages,
+            "flushed": None if self.flushed is None else self.flushed.to_dict(),
+            "warnings": list(self.warnings),
+        }
+        if explain:
+            data["explain"] = self.response.to_dict(trace=True)
+        return data
+
+
+async def context(
+    core: Memories,
+    message: str,
+    *,
+    user_id: str,
+    workspace_id: str,
+    session_id: str,
+    token_limit: int | None,
+    reply: str | None,
+    timestamp: datetime | None,
+    flow: str,
+) -> ContextResult:
+    scope(workspace_id, user_id)
+    check_session_id(session_id)
+    if not isinstance(message, str) or not message.strip():
+        raise InputError(Problem("message", "is empty; give the user's new chat message"))
+    fits(core, message, "message")
+    if reply is not None:
+        fits(core, reply, "reply")
+    if token_limit is not None and (isinstance(token_limit, bool) or token_limit < 1):
+        raise InputError(Problem("token_limit", f"must be a whole number of tokens, 1 or more, got {token_limit!r}"))
+    inputs: dict[str, Any] = {"query": message, "user_id": user_id, "session_id": session_id}
+    if reply:
+        inputs["reply"] = reply
+    if timestamp is not None:
+        inputs["timestamp"] = timestamp
+    op_params = _budget(core, flow, token_limit)
+    key = (id(core.store), workspace_id, user_id, session_id)
+    lock = _LOCKS.get(key) or _LOCKS.setdefault(key, asyncio.Lock())
+    async with lock:  # a turn sees the one before it whole, its flush included
+        return await _turn(core, flow, inputs, op_params, workspace_id, user_id, session_id)
+
+
+async def _turn(
+    core: Memories,
+    flow: str,
+    inputs: dict[str, Any],
+    op_params: dict[str, dict[str, Any]] | None,
+    workspace_id: str,
+    user_id: str,
+    session_id: str,
+) -> ContextResult:
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            response = await run_in_workspace(core.app, flow, inputs, workspace_id=workspace_id, op_params=op_params)
+            break
+        except SessionConflictError:
+            if attempt == ATTEMPTS:
+                raise
+    plan: SessionFlush | None = response.outputs.get("session_flush")
+    written = None
+    warnings = list(response.warnings)
+    if plan is not None:
+        written = await core.add(messages=plan.messages, user_id=user_id, workspace_id=workspace_id)
+        warnings += [w for w in written.warnings if w not in warnings]
+        await _trim(core, workspace_id, user_id, session_id, plan)  # only now: the write was acknowledged
+    return ContextResult(
+        messages=list(response.outputs.get("context_messages") or []),
+        chat_history=list(response.outputs.get("chat_history") or []),
+        summary=str(response.outputs.get("summary") or ""),
+        memories=[m for m in response.memories if isinstance(m, Memory)],
+        flushed=written,
+        flushed_messages=0 if plan is None else len(plan.messages),
+        warnings=warnings,
+        response=response,
+    )
+
+
+async def show(core: Memories, session_id: str, user_id: str, workspace_id: str) -> ChatSession:
+    scope(workspace_id, user_id)
+    check_session_id(session_id)
+    found = await core.store.get_session(workspace_id, user_id, session_id)
+    if found is None:
+        raise NotFoundError(f"no chat session '{session_id}' of user '{user_id}' in workspace '{workspace_id}'")
+    return found
+
+
+async def clear(core: Memories, session_id: str, user_id: str, workspace_id: str) -> bool:
+    scope(workspace_id, user_id)
+    check_session_id(session_id)
+    return await core.store.delete_session(workspace_id, user_id, session_id)
+
+
+def check_session_id(session_id: Any) -> None:
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise InputError(Problem("session_id", f"must be a non-empty string (e.g. 's1' or a uuid), got {session_id!r}"))
+
+
+def _budget(core: Memories, flow: str, token_limit: int | None) -> dict[str, dict[str, Any]] | None:
+    """``token_limit`` for every op of ``flow`` that has one (the window's and the assembler's budget alike)."""
+    if token_limit is None:
+        return None
+    labels = [
+        s.label for s in op_steps(core.app.flow(flow).root) if "token_limit" in s.setting.op_cls.Params.model_fields
+    ]
+    if not labels:
+        raise InputError(Problem("token_limit", f"flow '{flow}' has no op with a token_limit; leave it out"))
+    return {label: {"token_limit": token_limit} for label in labels}
+
+
+async def _trim(core: Memories, workspace_id: str, user_id: str, session_id: str, plan: SessionFlush) -> None:
+    """Take the flushed messages out of the stored window and store the new summary (again on a concurrent write)."""
+    gone = {m.message_id for m in plan.messages}
+    for _ in range(ATTEMPTS * 2):
+        current = await core.store.get_session(workspace_id, user_id, session_id)
+        if current is None:
+            return  # cleared or forgotten meanwhile: nothing left to trim
+        remaining = [m for m in current.messages if m.message_id not in gone]
+        if len(remaining) == len(current.messages):
+            return  # another turn trimmed them already
+        trimmed = current.next_version(
+            messages=remaining, summary=plan.summary, flushed=current.flushed + len(current.messages) - len(remaining)
+        )
+        try:
+            await core.store.put_session(trimmed)
+            return
+        except SessionConflictError:
+            continue
+    raise SessionConflictError(f"chat session '{session_id}' kept changing while its flushed messages were trimmed")

@@ -1,0 +1,112 @@
+"""``knowledge_triples_op``: (subject, relation, object) facts of the user's memories, with the time each held."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from flowmem.context import OpContext
+from flowmem.knowledge.entities import entity_key
+from flowmem.knowledge.triples import Triple, held, merge, triples_of
+from flowmem.llm.calls import ask
+from flowmem.llm.parse import parse_json
+from flowmem.op import Op, OpParams, register_op
+from flowmem.prompts import load_prompt
+from flowmem.schema.kinds import RECALLED_TYPES
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.filters import MemoryFilter
+
+
+@register_op
+class KnowledgeTriplesOp(Op):
+    """Read the user's memories as knowledge triples and write them to ``triples``, those the query names first.
+
+    Offline (the default), :mod:`flowmem.knowledge.triples` reads each memory's single-valued facts (the slot table:
+    lives_in, works_at, job_title, partner, has_cat, diet, …) and named relations ("my manager Dana"). With
+    ``use_llm`` and an LLM configured, one call reads the newest ``max_memories`` memories instead (any relation it
+    finds); an unusable reply falls back to the rules, with a warning. Either way a triple holds from its memory's
+    event time (else when it was said) until the memory expired: the write path's expiry (``contra_repeat_op``)
+    closes a superseded fact, so "we moved to Berkeley" ends ``lives_in Oakland``.
+
+    ``triples`` is a list of ``{"subject", "relation", "object", "valid_from", "valid_to"}`` (ISO 8601 wall-clock
+    times; ``valid_to`` ``None`` while it holds): those whose subject or object the query names, then the ones that
+    still hold, newest first; then the closed ones (``include_expired``); at most ``max_triples``.
+    """
+
+    class Params(OpParams):
+        include_expired: bool = Field(True, description="also the facts that held once (closed, with valid_to)")
+        max_triples: int = Field(20, ge=1, le=10_000, description="how many triples to write to `triples`")
+        use_llm: bool = Field(False, description="ask the LLM (one call per run) instead of the offline rules")
+        max_memories: int = Field(200, ge=1, le=2000, description="with use_llm: how many of the newest memories")
+
+    params: Params
+    reads = ("workspace_id", "user_id")
+    optional_reads = ("query",)
+    writes = ("triples",)
+    uses = ("vector_store", "llm")
+    degradation = "reads the triples by the offline rules"
+
+    async def execute(self, ctx: OpContext) -> None:
+        await self._run(ctx, use_llm=self.params.use_llm and self.llm.available)
+
+    async def degrade(self, ctx: OpContext, error: BaseException) -> None:
+        await self._run(ctx, use_llm=False)
+
+    async def _run(self, ctx: OpContext, *, use_llm: bool) -> None:
+        status = None if self.params.include_expired else "valid"
+        flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
+        memories = [m async for batch in self.vector_store.iterate(ctx["workspace_id"], flt) for m in batch]
+        found = await self._llm_triples(ctx, memories) if use_llm and memories else None
+        if found is None:
+            found = [t for memory in memories for t in triples_of(memory)]
+        triples = merge(found)
+        ctx.note("read", {"memories": len(memories), "triples": len(triples), "by": "llm" if use_llm else "rules"})
+        ctx["triples"] = [t.as_dict() for t in _ranked(triples, str(ctx.get("query") or ""))][: self.params.max_triples]
+
+    async def _llm_triples(self, ctx: OpContext, memories: list[Memory]) -> list[Triple] | None:
+        newest = sorted(memories, key=lambda m: m.created_at)[-self.params.max_memories :]
+        prompt = load_prompt("knowledge_triples")
+        listing = "\n".join(
+            f"{i}. [{m.created_at:%Y-%m-%d}{'' if m.status == 'valid' else ', no longer true'}] {m.content}"
+            for i, m in enumerate(newest)
+        )
+        reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(user=ctx["user_id"], memories=listing),
+                          json_mode=True)  # fmt: skip
+        triples = _parse(parse_json(reply.text), newest)
+        if not triples:
+            ctx.warn("LLM gave no usable triples; read by the offline rules")
+            return None
+        return triples
+
+
+def _ranked(triples: list[Triple], query: str) -> list[Triple]:
+    asked = entity_key(query)
+
+    def order(t: Triple) -> tuple[bool, bool, bool, str]:
+        named = bool(asked) and entity_key(t.object) in asked  # "is Sam coming?" → (alice, partner, Sam)
+        # "where does Alice live?" → lives_in: a word of the relation, by its stem, in the query
+        about = bool(asked) and any(len(w) > 2 and w != "has" and w[:4] in asked for w in t.relation.split("_"))
+        return named, about, t.valid_to is None, (t.valid_from.isoformat() if t.valid_from else "")
+
+    return sorted(triples, key=order, reverse=True)
+
+
+def _parse(data: Any, memories: list[Memory]) -> list[Triple]:
+    """Triples from ``[{"memory": 0, "subject": …, "relation": …, "object": …}, …]``, timed by their memory."""
+    if isinstance(data, dict):
+        data = next((v for v in data.values() if isinstance(v, list)), [data])
+    found: list[Triple] = []
+    for item in data if isinstance(data, list) else []:
+        if not isinstance(item, dict):
+            continue
+        try:
+            memory = memories[int(str(item.get("memory", "")).strip())]
+        except (ValueError, IndexError):
+            continue
+        parts = [" ".join(str(item.get(k) or "").split()) for k in ("subject", "relation", "object")]
+        if all(parts):
+            start, end = held(memory)
+            relation = "_".join(parts[1].lower().split())
+            found.append(Triple(parts[0], relation, parts[2], start, end, (memory.memory_id,)))
+    return found
