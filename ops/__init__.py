@@ -14,6 +14,7 @@ from . import (
     retrieve_memory_op,
     semantic_rank_op,
     set_query_op,
+    short_term_memory_op,
     update_vector_store_op,
 )
 
@@ -31,5 +32,6 @@ __all__ = [
     "retrieve_memory_op",
     "semantic_rank_op",
     "set_query_op",
+    "short_term_memory_op",
     "update_vector_store_op",
 ]
