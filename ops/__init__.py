@@ -2,9 +2,11 @@
 
 from . import (
     append_memory_op,
+    context_assemble_op,
     contra_repeat_op,
     entity_memory_op,
     extract_time_op,
+    facts_block_op,
     fuse_rerank_op,
     get_observation_op,
     info_filter_op,
@@ -20,9 +22,11 @@ from . import (
 
 __all__ = [
     "append_memory_op",
+    "context_assemble_op",
     "contra_repeat_op",
     "entity_memory_op",
     "extract_time_op",
+    "facts_block_op",
     "fuse_rerank_op",
     "get_observation_op",
     "info_filter_op",

@@ -20,6 +20,12 @@ def explain(response: Response) -> str:
     ranker = _note(response, "ranker")
     if ranker is not None:
         lines.append(f"ranker: {ranker}")
+    facts = _note(response, "facts")
+    if isinstance(facts, dict):
+        lines.append(_facts_line(facts))
+    context = _note(response, "context")
+    if isinstance(context, dict):
+        lines += _context_lines(context)
     if lines:
         lines.append("")
     for i, memory in enumerate(response.memories, 1):
@@ -49,6 +55,39 @@ def _memory_block(index: int, memory: Memory) -> list[str]:
             why = f" ({memory.explain.get('time', '')})"
         block.append(f"   {name:<10} {value:>8.4f}   by {source}{why}")
     return [*block, ""]
+
+
+def _facts_line(note: dict[str, Any]) -> str:
+    """The facts block's selection (``facts_block_op``'s ``facts`` note) in one line."""
+    return (
+        f"facts: {note.get('kept')} kept of {note.get('found')} found ({note.get('select')}; "
+        f"{note.get('duplicates_merged', 0)} exact duplicates merged; condensed: {note.get('condensed')})"
+    )
+
+
+def _context_lines(note: dict[str, Any]) -> list[str]:
+    """What ``context_assemble_op`` put into the context and what it cut, block by block (its ``context`` note)."""
+    where = "a system message" if note.get("insert_method") == "system" else "the user message"
+    exact = "" if note.get("exact", True) else ", estimated"
+    lines = [
+        f"context: {note.get('tokens')} of {note.get('token_limit')} tokens ({note.get('tokenizer')}{exact}), "
+        f"blocks in {where}"
+    ]
+    cut = " (cut to fit)" if note.get("query_truncated") else ""
+    lines.append(f"  new message: {note.get('query_tokens')} tokens{cut}")
+    history = note.get("history") or {}
+    lines.append(
+        f"  history: {history.get('why', '')} ({history.get('tokens')} tokens; "
+        f"{history.get('reserved')} reserved for it first)"
+    )
+    lines.append("  blocks, by priority:")
+    for block in sorted(note.get("blocks") or [], key=lambda b: b.get("priority", 0)):
+        status = block.get("status", "")
+        tokens = f"{block.get('tokens')}/{block.get('full_tokens')}" if status != "empty" else "-"
+        name, why = block.get("name", ""), block.get("why", "")
+        lines.append(f"    {block.get('priority')} {name:<10} {status:<9} {tokens:>9} tokens  {why}")
+    lines += [f"  note: {text}" for text in note.get("notes") or []]
+    return lines
 
 
 def _spans(response: Response) -> list[Any]:
