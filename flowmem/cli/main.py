@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable, Sequence
 
 from flowmem._version import __version__
-from flowmem.cli import eval_cmd, ingest, memory_cmds, serve_cmd, store
+from flowmem.cli import chat_cmds, eval_cmd, ingest, memory_cmds, serve_cmd, store
 from flowmem.errors import FlowmemError
 from flowmem.redact import redact_text
 
@@ -86,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(handler=_commands("config_show"))
 
     memory_cmds.add_parsers(sub, common)
+    chat_cmds.add_parsers(sub, common)
     store.add_parser(sub, common)
     eval_cmd.add_parser(sub, common)
     ingest.add_parser(sub, common)
