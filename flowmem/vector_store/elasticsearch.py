@@ -604,7 +604,7 @@ class ElasticsearchStore(VectorStore):
     async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
         return await es_forget.forget(self, workspace_id, user_id, dry_run)
 
-    # Chat sessions: es_sessions says how (their own index, external versioning).
+    # Chat sessions: es_sessions says how (their own index, compare-and-set writes).
     async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
         return await es_sessions.get(self, workspace_id, user_id, session_id)
 

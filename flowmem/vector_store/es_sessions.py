@@ -2,9 +2,10 @@
 
 One document per (workspace, user, session), its ``_id`` tenant-proof like the ledger's
 (:func:`session_doc_id`); the session itself is kept verbatim in ``record`` (``enabled: false``,
-like a memory's metadata). Optimistic versioning (:mod:`flowmem.vector_store.sessions`) is
-Elasticsearch's own external versioning: a write carries the session's version and is refused
-(409) unless it is above the stored one, so two writes from one read cannot both land. Reads are
+like a memory's metadata). Optimistic versioning (:mod:`flowmem.vector_store.sessions`): version 1
+is a ``create`` (refused when one exists); a later version reads the stored document, checks its
+version is the one before, and writes with ``if_seq_no``/``if_primary_term`` of that read, so a
+write landing in between makes this one a 409 and two writes from one read cannot both land. Reads are
 realtime ``GET``s by id; writes and deletes refresh as memory writes do (so ``forget``, which
 searches, finds a session written just before).
 """
@@ -57,13 +58,19 @@ async def put(store: ElasticsearchStore, session: ChatSession) -> bool:
         "workspace_id": session.workspace_id, "user_id": session.user_id, "session_id": session.session_id,
         "version": session.version, "updated_at": q.iso(session.updated_at), "record": session.model_dump(mode="json"),
     }  # fmt: skip
+    condition: dict[str, Any] = {"op_type": "create"}  # version 1: only if none is stored
+    if session.version > 1:
+        got = await store._call(client.options(ignore_status=404).get(index=side.name, id=_id), side.name)
+        if got.meta.status == 404 or got.body["_source"].get("version") != session.version - 1:
+            return False
+        # Compare-and-set on the document we read: a write landing in between makes this one a 409.
+        condition = {"if_seq_no": got.body["_seq_no"], "if_primary_term": got.body["_primary_term"]}
     response = await store._call(
         client.options(ignore_status=409).index(
-            index=side.name, id=_id, document=document, version=session.version, version_type="external",
-            refresh=store.params.refresh,
+            index=side.name, id=_id, document=document, refresh=store.params.refresh, **condition
         ),
         side.name,
-    )  # fmt: skip
+    )
     return bool(response.meta.status != 409)
 
 
