@@ -58,8 +58,8 @@ def flowmem(*argv: str, cwd: str | None = None, env: dict[str, str] | None = Non
             ["run", "nope"],
             [
                 "unknown flow 'nope'",
-                "valid: personal_add, personal_context, personal_print, personal_retrieve, personal_summary, "
-                "set_query, vector",
+                "valid: chat_context, personal_add, personal_context, personal_entities, personal_insight, "
+                "personal_print, personal_retrieve, personal_summary, personal_triples, set_query, vector_baseline",
             ],
         ),
         (["run", "set_query", "-q", "x", "-c", "no_such_preset"], ["unknown config preset 'no_such_preset'"]),
@@ -165,7 +165,7 @@ def test_config_show_resolves_and_redacts(
 def test_validate_reports_every_flow(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "validate", *TESTING, "flow.ok2.flow_content=noop_op")
     assert code == 0
-    assert "ok  ok2" in out and "ok  personal_retrieve" in out and "all 8 flows are valid" in out
+    assert "ok  ok2" in out and "ok  personal_retrieve" in out and "all 12 flows are valid" in out
     code, out, err = run_cli(capsys, "validate", "flow.bad.flow_content=noop_op | nope_op", "flow.worse.flow_content=(")
     assert code == 2
     assert "BAD bad" in out and "BAD worse" in out
