@@ -214,14 +214,15 @@ class EntityMemoryOp(Op):
 
 
 def _record(entity: _Entity, mention: Mention, said: _Said) -> None:
-    """Add ``mention`` to ``entity`` unless it is recorded already (a rerun, or the same message read twice)."""
+    """Add ``mention`` to ``entity`` unless its sentence is recorded already."""
     if mention.relation and mention.relation not in entity.relations:
         entity.relations.append(mention.relation)
         entity.changed = True
     if entity.kind == "thing" and mention.kind != "thing":
         entity.kind, entity.changed = mention.kind, True
     record = {"text": mention.sentence, "at": said.at.isoformat(), "source": said.source}
-    if any(m["text"] == record["text"] and m["source"] == record["source"] for m in entity.mentions):
+    # The same sentence again adds nothing to a description: a rerun, or a chat's query that later arrives as a message.
+    if any(m["text"] == record["text"] for m in entity.mentions):
         return
     entity.mentions.append(record)
     entity.mentions.sort(key=lambda m: m["at"])

@@ -75,6 +75,17 @@ def test_a_description_rolls_on_and_a_rerun_changes_nothing() -> None:
     assert [e.event for e in history] == ["add", "update"]  # the rerun wrote nothing
 
 
+def test_a_chat_query_that_later_arrives_as_a_message_is_one_mention() -> None:
+    said = SAMPLE[4]  # "I live in Oakland, in Temescal, with my cat Mochi. My partner Sam is over …"
+    with App(overrides=FAST) as app:
+        entities_of(app, [], query=said.content, timestamp=said.time_created)
+        entities_of(app, [said])
+        mochi = next(m for m in stored(app) if m.metadata["entity"]["name"] == "Mochi")
+    assert [m["text"] for m in mochi.metadata["entity"]["mentions"]] == [
+        "I live in Oakland, in Temescal, with my cat Mochi."
+    ]
+
+
 def test_the_llm_rewrites_descriptions_and_forget_erases_them() -> None:
     reply = json.dumps([{"name": "Sam", "kind": "person", "description": "Alice's partner; joins her in Chicago."}])
     config = {"llm": {"default": {"backend": "fake", "params": {"replies": [reply]}}}}
