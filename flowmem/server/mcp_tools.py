@@ -34,7 +34,8 @@ Long-term memory about the people you talk with. Before answering anything perso
 preferences, people, places, past events) call search_memories with the question. When they tell you a \
 lasting fact about themselves, call add_memory with that fact in their words (one fact per call). \
 Use update_memory or delete_memory when they correct or withdraw something; memory_history shows what \
-changed and why."""
+changed and why. In a conversation, call get_context with each new message of theirs (same session_id \
+throughout): it keeps the conversation's short-term memory and returns the context for your answer."""
 
 
 User = Annotated[str | None, Field(description="whom the memories are about (default: the server's user)")]
@@ -184,5 +185,30 @@ def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPSer
         workspace, _ = scope(ctx, workspace_id, None, write=False)
         events = await memories.history(memory_id, workspace_id=workspace)
         return {"memory_id": memory_id, "events": [e.model_dump(mode="json") for e in events]}
+
+    @server.tool()
+    @answers
+    async def get_context(
+        message: Annotated[str, Field(description="the person's new chat message, exactly as they wrote it")],
+        session_id: Annotated[str, Field(description="this conversation's id; use the same one for every turn")],
+        ctx: Context,
+        user_id: User = None,
+        workspace_id: Workspace = None,
+        token_limit: Annotated[int | None, Field(ge=1, le=1_000_000, description="token budget of the context")] = None,
+        reply: Annotated[
+            str | None, Field(description="your answer to their previous message, so the session keeps both sides")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Call once per turn of a conversation, with the person's new message, before you answer it. Keeps the
+        conversation's recent messages (short-term memory, kept across restarts) within a token budget; when it
+        is full the oldest are turned into long-term memories and summarised. Returns `messages` (the context
+        for your answer, ready to send to a chat model, when assembled), `chat_history` (the recent messages),
+        `summary` (what earlier messages said) and `memories` (what is remembered about the person that is
+        relevant now)."""
+        workspace, user = who(ctx, workspace_id, user_id, write=True)
+        result = await memories.context(
+            message, user_id=user, session_id=session_id, workspace_id=workspace, token_limit=token_limit, reply=reply
+        )
+        return result.to_dict()
 
     return server

@@ -56,3 +56,16 @@ class RunBody(_Body):
         description="{op: {param: value}} for this run only; only params in server.run_overrides",
     )
     explain: bool = Field(False, description="add the trace")
+
+
+class ContextBody(_Body):
+    """One chat turn: store the message in the session's short-term memory and get the context for the reply."""
+
+    message: str = Field(description="the user's new chat message")
+    user_id: str = Field(description="whose session (and whose memories)")
+    session_id: str = Field(description="the chat session (a new id starts an empty one)")
+    workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
+    token_limit: int | None = Field(None, ge=1, le=10_000_000, description="the prompt's token budget")
+    reply: str | None = Field(None, description="the assistant's answer to the previous message, stored first")
+    timestamp: datetime | None = Field(None, description="when the message was sent (default now)")
+    explain: bool = Field(False, description="add the flow's trace: what was kept, summarised and cut")

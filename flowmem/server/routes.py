@@ -22,7 +22,7 @@ from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import MemoryStatus, MemoryType
 from flowmem.server.auth import Grant, Keyring
 from flowmem.server.errors import ConflictError
-from flowmem.server.models import AddBody, RunBody, SearchBody, UpdateBody
+from flowmem.server.models import AddBody, ContextBody, RunBody, SearchBody, UpdateBody
 from flowmem.suggest import one_of, unknown
 
 
@@ -147,6 +147,47 @@ async def search(body: SearchBody, grant: Caller, state: State) -> dict[str, Any
     return result.to_dict(explain=body.explain)
 
 
+@router.post("/context", tags=["sessions"], summary="A chat turn: update the session, get the reply's context")
+async def chat_context(body: ContextBody, grant: Caller, state: State) -> dict[str, Any]:
+    grant.check(body.workspace_id, write=True)  # it stores the message (and may flush the window to memories)
+    result = await state.memories.context(
+        body.message, user_id=body.user_id, session_id=body.session_id, workspace_id=body.workspace_id,
+        token_limit=body.token_limit, reply=body.reply, timestamp=body.timestamp,
+    )  # fmt: skip
+    return result.to_dict(explain=body.explain)
+
+
+SessionId = Annotated[str, Path(description="the chat session's id")]
+SessionUser = Annotated[str, Query(description="whose session")]
+
+
+@router.get("/sessions/{session_id}", tags=["sessions"], summary="A chat session's window and summary")
+async def get_session(
+    session_id: SessionId,
+    user_id: SessionUser,
+    grant: Caller,
+    state: State,
+    workspace_id: Workspace = DEFAULT_WORKSPACE,
+) -> dict[str, Any]:
+    grant.check(workspace_id)
+    session = await state.memories.session(session_id, user_id=user_id, workspace_id=workspace_id)
+    return session.model_dump(mode="json")
+
+
+@router.delete("/sessions/{session_id}", tags=["sessions"], summary="Clear a chat session (unflushed messages go)")
+async def clear_session(
+    session_id: SessionId,
+    user_id: SessionUser,
+    grant: Caller,
+    state: State,
+    workspace_id: Workspace = DEFAULT_WORKSPACE,
+) -> dict[str, Any]:
+    grant.check(workspace_id, write=True)
+    if not await state.memories.clear_session(session_id, user_id=user_id, workspace_id=workspace_id):
+        raise NotFoundError(f"no chat session '{session_id}' of user '{user_id}' in workspace '{workspace_id}'")
+    return {"cleared": session_id}
+
+
 @router.post("/flows/{name}/run", tags=["flows"], summary="Run a configured flow")
 async def run_flow(
     name: Annotated[str, Path(description="the flow (GET /v1/flows lists them)")],
@@ -182,7 +223,7 @@ async def list_flows(grant: Caller, state: State) -> dict[str, Any]:
     }
 
 
-@router.delete("/users/{user_id}", tags=["forget"], summary="Forget a user: memories, message ledger, history")
+@router.delete("/users/{user_id}", tags=["forget"], summary="Forget a user: memories, ledger, history, sessions")
 async def forget_user(
     user_id: Annotated[str, Path(description="whose memories")],
     grant: Caller,

@@ -19,7 +19,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from flowmem.testing.serve_process import ServeProcess
 
-TOOLS = {"add_memory", "search_memories", "list_memories", "update_memory", "delete_memory", "memory_history"}
+TOOLS = {"add_memory", "search_memories", "list_memories", "update_memory", "delete_memory", "memory_history",
+         "get_context"}  # fmt: skip
 KEY = "mcp-key-0123456789abcdef"
 
 
