@@ -1,6 +1,6 @@
 """Run every benchmark and the LoCoMo dev evaluation, and write BENCHMARKS.md from what they print.
 
-Runs, each as its own process: the engine, store, retrieve and ingest benchmarks
+Runs, each as its own process: the engine, store, retrieve, context and ingest benchmarks
 (`scripts/bench_*.py`), `flowmem eval updates` on the shipped scenarios, `flowmem eval questions` on the
 bundled sample's questions, and `flowmem eval locomo` on the dev data — the default flow against the
 plain-vector baseline in one run, plus one run per default that is switched off, to show what each
@@ -202,6 +202,27 @@ def retrieve_section(r: dict[str, Any]) -> list[str]:
     return lines
 
 
+def context_section(r: dict[str, Any]) -> list[str]:
+    lines = [
+        "## Context assembly",
+        "",
+        f"A {r['session_messages']}-message session and {r['memories']:,} memories through retrieval, the facts block",
+        "and `context_assemble_op` (shipped defaults, offline, no LLM; the flow embeds the query twice). Target p50 ≤ "
+        f"{fmt(r['targets']['flow_p50_ms'])} ms — {ok(r['meets_targets']['flow_p50'])}. "
+        "Command: `python scripts/bench_context.py`",
+        "",
+        "| token limit | flow p50 / p95 | query embedding p50 | context_assemble_op p50 / p95 | tokens p50 |",
+        "|---|---|---|---|---|",
+    ]
+    for x in r["by_limit"]:
+        lines.append(
+            f"| {x['token_limit']:,} | {fmt(x['flow_ms']['p50'])} / {fmt(x['flow_ms']['p95'])} ms | "
+            f"{fmt(x['query_embedding_ms']['p50'])} ms | {fmt(x['context_assemble_op_ms']['p50'])} / "
+            f"{fmt(x['context_assemble_op_ms']['p95'])} ms | {fmt(x['context_tokens']['p50'])} |"
+        )
+    return [*lines, ""]
+
+
 def ingest_section(r: dict[str, Any]) -> list[str]:
     lines = [
         "## Offline ingest",
@@ -373,6 +394,7 @@ def main(args: argparse.Namespace) -> None:
             argv = ["scripts/bench_store.py", "--stores", "elasticsearch", "--sizes", store_sizes, *extra]
             stores.append((f"python {' '.join(argv)}", run_json(argv)))
     retrieve = run_json(["scripts/bench_retrieve.py", "--sizes", sizes])
+    context = run_json(["scripts/bench_context.py", "--runs", "50" if args.quick else "200"])
     ingest_stores = "local" if args.no_elasticsearch else "local,elasticsearch"
     ingest = run_json(["scripts/bench_ingest.py", "--stores", ingest_stores])
     locomo = evaluate("--compare-flow", "vector_baseline")
@@ -405,6 +427,7 @@ def main(args: argparse.Namespace) -> None:
         *engine_section(engine),
         *store_section(stores),
         *retrieve_section(retrieve),
+        *context_section(context),
         *ingest_section(ingest),
         *locomo_section(locomo, ablations, summary),
         *questions_section(questions),

@@ -1,0 +1,152 @@
+"""Offline context assembly: a 200-message session and 10k memories → context messages within a token budget.
+
+A fresh `local` store with 10k synthetic memories (random unit vectors, as in bench_retrieve.py; a
+quarter of them observations, the facts block's kind), a 200-message chat session (varied lengths,
+English and Chinese) and a rolling summary. The flow measured is the offline path of a chat turn that
+this repository's ops own: retrieval (personal_retrieve's ops), the facts block and
+`context_assemble_op`, with the shipped defaults (offline e5 embedder, no LLM):
+
+    set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op) | facts_block_op)
+    >> fuse_rerank_op >> context_assemble_op
+
+(`--flow NAME` measures a configured flow instead, given the same inputs, e.g. `chat_context` once
+it assembles the context.) Reports p50/p95 of the whole flow, of one query embedding (measured apart;
+the flow embeds the query twice, once for retrieval and once for the facts), and of
+`context_assemble_op` alone (its trace span) at each token limit; plus the assembled tokens.
+Each turn's query is new and the session grows by one message per turn, as in a chat, so token
+counts are cached only for what repeats (the history and the memories).
+
+Usage: python scripts/bench_context.py [--memories 10000] [--messages 200] [--runs 200] [--limits 1000,4000]
+Target (issue 15): p50 ≤ 30 ms offline for 200 messages and 10k memories, excluding LLM calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from datetime import timedelta
+from typing import Any
+
+from bench_retrieve import BATCH, NOW, QUESTIONS, synthetic
+from benchlib import machine, percentiles
+
+from flowmem import App
+from flowmem.schema.memory import Message
+from flowmem.tokens import count_message_tokens
+
+FLOW = (
+    "set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op) | facts_block_op)"
+    " >> fuse_rerank_op >> context_assemble_op"
+)
+TARGET_P50_MS = 30.0
+LINES = [
+    "I went hiking in the Alps last weekend with my sister and we got caught in the rain on the way down.",
+    "Can you suggest a vegetarian restaurant near the office?",
+    "Sure — there is a nice place two blocks away that does a great mushroom risotto and seasonal salads.",
+    "我周末喜欢去爬山，上周去了香山。",
+    "Remind me to call the dentist on Thursday.",
+    "My knee still hurts a little after the long descent; should I rest or keep walking?",
+]
+
+
+def session(n: int) -> list[Message]:
+    start = NOW - timedelta(hours=n)
+    return [
+        Message(
+            message_id=f"s{i}",
+            role="user" if i % 2 == 0 else "assistant",
+            name="alice" if i % 2 == 0 else "assistant",
+            content=f"{LINES[i % len(LINES)]} (turn {i})" + (" More detail." * (i % 7)),
+            time_created=start + timedelta(hours=i),
+        )
+        for i in range(n)
+    ]
+
+
+async def measure(app: App, flow: str, limit: int, history: list[Message], runs: int) -> dict[str, Any]:
+    embedder = app.embedding_model()
+    summary = "Alice talked about hiking trips, her knee, vegetarian food and her sister's visit. " * 6
+    flow_ms, embed_ms, assemble_ms, tokens = [], [], [], []
+    for i in range(runs + 10):  # the first 10 warm up (model, index, caches)
+        question = f"{QUESTIONS[i % len(QUESTIONS)]} (turn {i})"
+        turn = [*history[1:], Message(message_id=f"q{i}", role="user", name="alice", content=question)]
+        history = turn
+        started = time.perf_counter()
+        await embedder.embed_one(question, kind="query")
+        embedded = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        response = await app.run(
+            flow, query=question, user_id="alice", workspace_id="bench", timestamp=NOW, chat_history=turn,
+            summary=summary,
+        )  # fmt: skip
+        elapsed = (time.perf_counter() - started) * 1000
+        if i < 10:
+            continue
+        messages = response.outputs["context_messages"]
+        assert count_message_tokens(messages) <= limit, "the context must fit its token limit"
+        flow_ms.append(elapsed)
+        embed_ms.append(embedded)
+        tokens.append(count_message_tokens(messages))
+        assert response.trace is not None
+        span = next(s for s in response.trace.spans if s.op == "context_assemble_op")
+        assemble_ms.append(span.duration_ms)
+    return {
+        "token_limit": limit,
+        "flow_ms": percentiles(flow_ms, 50, 95),
+        "query_embedding_ms": percentiles(embed_ms, 50, 95),
+        "context_assemble_op_ms": percentiles(assemble_ms, 50, 95),
+        "context_tokens": percentiles([float(t) for t in tokens], 50),
+    }
+
+
+async def main(args: argparse.Namespace) -> dict[str, Any]:
+    limits = [int(x) for x in args.limits.split(",")]
+    results: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as directory:
+        config: dict[str, Any] = {}
+        if args.flow == "context_bench":
+            config["flow"] = {
+                "context_bench": {
+                    "flow_content": FLOW,
+                    "inputs": ["chat_history", "summary"],
+                    "outputs": ["context_messages"],
+                }
+            }
+        for limit in limits:
+            overrides = [
+                f"vector_store.default.params.directory={directory}",
+                "vector_store.default.params.synchronous=normal",
+                f"op.context_assemble_op.params.token_limit={limit}",
+            ]
+            async with App(config=config, overrides=overrides) as app:
+                if not results:
+                    memories = synthetic(args.memories, app.embedding_model().dims)
+                    for i in range(0, len(memories), BATCH):
+                        await app.vector_store().upsert("bench", memories[i : i + BATCH])
+                results.append(await measure(app, args.flow, limit, session(args.messages), args.runs))
+    at_target = results[0]["flow_ms"]["p50"]
+    return {
+        "benchmark": "context",
+        "machine": machine(),
+        "config": "shipped default: local store, local e5 embeddings (offline), no LLM",
+        "flow": FLOW if args.flow == "context_bench" else args.flow,
+        "memories": args.memories,
+        "session_messages": args.messages,
+        "runs": args.runs,
+        "by_limit": results,
+        "targets": {"flow_p50_ms": TARGET_P50_MS},
+        "meets_targets": {"flow_p50": at_target <= TARGET_P50_MS},
+    }
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--messages", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--limits", default="4000,1000", help="token limits to measure (the first decides the target)")
+    parser.add_argument("--flow", default="context_bench", help="a configured flow to measure instead")
+    print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2, ensure_ascii=False))
