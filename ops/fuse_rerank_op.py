@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -27,6 +28,25 @@ class FuseRerankOp(Op):
     best ``output_memory_max_count`` (or the run's ``top_k``) kept. Every factor is recorded on
     the memory with the op that produced it; dropped memories are noted in the trace (``dropped``). The answer
     has one line per memory, prefixed ``[YYYY-MM-DD HH:MM:SS weekday]`` when its time is known.
+
+    How the type ratio is weighed (``type_ratio_mode``). A type ratio is a prior: "an insight is
+    twice as likely to be what is wanted as an observation". ``multiply`` (the seed's formula) applies
+    it to the base as a flat factor, which is only right if the base's differences are of the same
+    order as the base. They are not: an embedder's cosines sit in a band of its own (the offline e5
+    model puts nearly every memory between 0.72 and 0.83), a lexical blend or a fused recall score in
+    another, so a 2× ratio outweighs any relevance difference and the type decides alone.
+    ``spread`` weighs the prior against how far relevance actually spreads for this query: a ratio r
+    moves a memory by ``σ · ln r`` on the base's own scale, σ being the population standard deviation
+    of the bases still in the running, so ``final = max(base + σ · ln(type ratio), 0) × time ratio``
+    (the shift is recorded as ``type_shift``). It is the log-odds reading of a prior over standard
+    scores: an insight (2.0) gains 0.69σ over an observation, a conversation turn (0.5) loses 0.69σ;
+    it breaks near-ties and no longer overrides a clear relevance lead, on any base — recall cosine,
+    rank score or fused score — since σ is measured on that base, per query. With one candidate, or all
+    bases equal, σ is 0 and the type changes nothing: it cannot tell the answer from the rest when
+    relevance has nothing to say either way (the order is the candidates' order). A memory of one type
+    only is shifted alike, so the order is the base's (LoCoMo's turns are all ``conversation``). The
+    time ratio keeps multiplying: a time the question names is evidence, not a prior, and the shipped
+    ``fuse_time_ratio`` is meant to win on a narrow band. The threshold applies to the raw base.
     """
 
     class Params(OpParams):
@@ -36,6 +56,11 @@ class FuseRerankOp(Op):
         )
         fuse_time_ratio: float = Field(2.0, ge=0, description="score multiplier when the memory's time matches")
         output_memory_max_count: int = Field(5, ge=1, description="how many memories to return")
+        type_ratio_mode: Literal["multiply", "spread"] = Field(
+            "multiply",
+            description="multiply: the type ratio multiplies the base; spread: a ratio r adds σ·ln r to the base, "
+            "σ being the spread of the candidates' bases (see the op's docstring)",
+        )
 
     params: Params
     reads = ("memories",)
@@ -48,20 +73,30 @@ class FuseRerankOp(Op):
         near_misses: list[dict[str, Any]] = []
         p = self.params
         limit = ctx.get("top_k") or p.output_memory_max_count
-        kept: list[Memory] = []
+        passed: list[tuple[Memory, float]] = []
         for memory in memories:
             base = memory.scores.get("rank", memory.scores.get("recall", 0.0))
             if base < p.fuse_score_threshold:
                 reason = f"score {base:.3f} < fuse_score_threshold {p.fuse_score_threshold}"
                 near_misses.append(near_miss(memory, self.label, reason))
                 continue
+            passed.append((memory, base))
+        sigma = spread([base for _, base in passed])
+        kept: list[Memory] = []
+        for memory, base in passed:
             type_ratio = p.fuse_ratio_dict.get(memory.memory_type, 1.0)
             matched, why = time_match(memory, extracted) if extracted is not None else (False, "no time in the query")
             time_ratio = p.fuse_time_ratio if matched else 1.0
             memory.set_score("type_ratio", type_ratio, self.label)
+            if p.type_ratio_mode == "spread":
+                shift = type_shift(type_ratio, sigma, base)
+                memory.set_score("type_shift", shift, self.label)
+                relevance = max(base + shift, 0.0)
+            else:
+                relevance = base * type_ratio
             memory.set_score("time_match", 1.0 if matched else 0.0, self.label)
             memory.set_score("time_ratio", time_ratio, self.label)
-            memory.set_score("final", base * type_ratio * time_ratio, self.label)
+            memory.set_score("final", relevance * time_ratio, self.label)
             memory.explain["time"] = why
             kept.append(memory)
         kept.sort(key=lambda m: m.scores["final"], reverse=True)
@@ -73,3 +108,18 @@ class FuseRerankOp(Op):
         ctx["memories"] = kept
         ctx.note("dropped", near_misses)
         ctx["answer"] = "\n".join(m.display_line() for m in kept)
+
+
+def spread(bases: list[float]) -> float:
+    """The population standard deviation of ``bases`` (0.0 for fewer than two)."""
+    if len(bases) < 2:
+        return 0.0
+    mean = sum(bases) / len(bases)
+    return math.sqrt(sum((b - mean) ** 2 for b in bases) / len(bases))
+
+
+def type_shift(type_ratio: float, sigma: float, base: float) -> float:
+    """What a type ratio adds to ``base`` under ``spread``: ``σ · ln ratio``; a ratio of 0 (or less) takes it all."""
+    if type_ratio <= 0:
+        return -base
+    return sigma * math.log(type_ratio)
