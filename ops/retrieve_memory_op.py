@@ -19,6 +19,11 @@ from flowmem.vector_store.filters import MemoryFilter
 RECALL = "recall"
 
 
+def vector_key(recall_key: str) -> str:
+    """The context key the recall text's vector goes to: ``query`` → ``query_vector``."""
+    return f"{recall_key}_vector"
+
+
 @register_op
 class RetrieveMemoryOp(Op):
     """Embed the recall text and fetch the most similar valid memories of the user, in scope.
@@ -33,6 +38,10 @@ class RetrieveMemoryOp(Op):
     offline rules against the run's ``timestamp``) also fetches up to that many memories said at
     that time and as many whose event happens then — so the time boost further down the flow has
     them to boost even when their wording is far from the query's.
+
+    The recall text's vector is written to ``<recall_key>_vector`` (``query_vector``), so ops further
+    down the flow that compare memories with the query (``neighbour_context_op``, ``second_hop_op``)
+    need not embed it again (an embedding costs more than the rest of the flow).
     """
 
     class Params(OpParams):
@@ -47,14 +56,14 @@ class RetrieveMemoryOp(Op):
     params: Params
     reads = ("query", "workspace_id", "user_id")
     optional_reads = ("timestamp",)
-    writes = ("memories",)
+    writes = ("memories", "query_vector")
     uses = ("embedding_model", "vector_store")
 
     @classmethod
     def io(cls, params: OpParams) -> OpIO:
         recall_key = params.recall_key if isinstance(params, RetrieveMemoryOp.Params) else "query"
         reads = tuple(dict.fromkeys((recall_key, "workspace_id", "user_id")))
-        return OpIO(reads, cls.optional_reads, cls.writes)
+        return OpIO(reads, cls.optional_reads, ("memories", vector_key(recall_key)))
 
     async def execute(self, ctx: OpContext) -> None:
         text = str(ctx[self.params.recall_key] or "")
@@ -82,6 +91,7 @@ class RetrieveMemoryOp(Op):
                 kept.append(memory)
         ctx.note("recalled", len(found))
         ctx["memories"] = kept
+        ctx[vector_key(self.params.recall_key)] = vector
         ctx.note("dropped", near_misses)
 
     async def _add_time_recall(

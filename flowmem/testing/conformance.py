@@ -25,6 +25,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance_erase import EraseConformance
 from flowmem.testing.conformance_lexical import LexicalConformance
+from flowmem.testing.conformance_neighbours import NeighbourConformance
 from flowmem.testing.conformance_rules import RulesConformance
 from flowmem.testing.conformance_sessions import SessionConformance
 from flowmem.testing.store_harness import DIMS, memory, unit
@@ -34,10 +35,12 @@ from flowmem.vector_store.filters import MemoryFilter
 __all__ = ["DIMS", "VectorStoreConformance", "memory", "unit"]
 
 
-class VectorStoreConformance(EraseConformance, RulesConformance, SessionConformance, LexicalConformance):
+class VectorStoreConformance(
+    EraseConformance, RulesConformance, SessionConformance, LexicalConformance, NeighbourConformance
+):
     """Subclass and implement :meth:`open_store`. (Deletes and erasure: :class:`EraseConformance`; filters,
     widths and scope: :class:`RulesConformance`; chat sessions: :class:`SessionConformance`; lexical
-    search: :class:`LexicalConformance`.)"""
+    search: :class:`LexicalConformance`; memories said around a memory: :class:`NeighbourConformance`.)"""
 
     bulk_size = 10_000
 

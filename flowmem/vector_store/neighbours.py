@@ -1,0 +1,104 @@
+"""The memories said just before and after a memory, in the same conversation: context around a hit.
+
+Built on what every store already does alike (the conformance suite proves it): :meth:`VectorStore.iterate`
+with a ``created_after``/``created_before`` window, in scope, ordered by ``(created_at, memory_id)``. A
+memory made from a message is created at the message's time (to the second; the ``msg_*`` parts
+keep only the hour), so that order is the order things were said, and no store needs a new
+method or column.
+
+What counts as the same conversation: walking outwards from the memory, each next memory must
+be said within ``max_gap`` of the one before it (a pause longer than that starts another
+conversation — the usual session timeout of analytics, 30 minutes, is the default callers use),
+and when both carry a ``metadata["session"]`` it must be the same session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.base import VectorStore
+from flowmem.vector_store.filters import MemoryFilter
+
+SESSION_KEY = "session"
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A memory said near another.
+
+    Attributes:
+        memory: The neighbouring memory (with its vector when asked for).
+        offset: Its place relative to the memory it neighbours: -1 said just before, 1 just after, 2 the one after.
+    """
+
+    memory: Memory
+    offset: int
+
+
+async def said_around(
+    store: VectorStore,
+    workspace_id: str,
+    memory: Memory,
+    filters: MemoryFilter,
+    *,
+    window: int,
+    max_gap: timedelta,
+    with_vectors: bool = False,
+) -> list[Neighbour]:
+    """Up to ``window`` memories said just before ``memory`` and ``window`` just after, in its conversation.
+
+    Args:
+        store: The store to read.
+        workspace_id: The scope (every read is scoped, as always).
+        memory: The memory whose neighbours are wanted; its ``created_at`` is when it was said.
+        filters: Which memories may be neighbours (target, status, types); its created window is set here.
+        window: How many memories each side.
+        max_gap: The longest pause within one conversation.
+        with_vectors: Read the neighbours' vectors too.
+
+    Returns:
+        The neighbours, nearest first on each side (offsets -1, 1, -2, 2, …), without ``memory`` itself.
+    """
+    if window <= 0:
+        return []
+    said = memory.created_at
+    # No neighbour within `window` steps can be further than `window` pauses of at most max_gap.
+    reach = max_gap * window
+    bounded = filters.model_copy(
+        update={"created_after": said - reach, "created_before": said + reach + timedelta(seconds=1)}
+    )
+    around: list[Memory] = []
+    async for batch in store.iterate(workspace_id, bounded, with_vectors=with_vectors):
+        around.extend(batch)
+    at = next((i for i, m in enumerate(around) if m.memory_id == memory.memory_id), None)
+    if at is None:  # not stored (or filtered out): place it by time among the others
+        at = sum(1 for m in around if (m.created_at, m.memory_id) < (said, memory.memory_id))
+        around.insert(at, memory)
+    before = _walk(memory, reversed(around[:at]), window, max_gap, -1)
+    after = _walk(memory, around[at + 1 :], window, max_gap, 1)
+    found = [n for pair in zip(before, after, strict=False) for n in pair]
+    longer = before if len(before) > len(after) else after
+    return found + longer[min(len(before), len(after)) :]
+
+
+def _walk(start: Memory, memories: Iterable[Memory], window: int, max_gap: timedelta, step: int) -> list[Neighbour]:
+    """Memories one side of ``start``, nearest first, while the conversation goes on."""
+    found: list[Neighbour] = []
+    previous = start
+    for memory in memories:
+        if len(found) >= window or abs(memory.created_at - previous.created_at) > max_gap:
+            break
+        if not same_session(start, memory):
+            break
+        found.append(Neighbour(memory, step * (len(found) + 1)))
+        previous = memory
+    return found
+
+
+def same_session(a: Memory, b: Memory) -> bool:
+    """False only when both memories name a session and the sessions differ."""
+    first, second = a.metadata.get(SESSION_KEY), b.metadata.get(SESSION_KEY)
+    return first is None or second is None or first == second
