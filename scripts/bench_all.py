@@ -220,6 +220,23 @@ def context_section(r: dict[str, Any]) -> list[str]:
             f"{fmt(x['query_embedding_ms']['p50'])} ms | {fmt(x['context_assemble_op_ms']['p50'])} / "
             f"{fmt(x['context_assemble_op_ms']['p95'])} ms | {fmt(x['context_tokens']['p50'])} |"
         )
+    chat = r.get("chat_context") or {}
+    if chat.get("skipped"):
+        lines += ["", f"`chat_context`: not measured ({chat['skipped']})."]
+    elif chat:
+        plain, flush, assemble = (
+            chat["turn_ms_without_flush"],
+            chat["turn_ms_with_flush"],
+            chat["context_assemble_op_ms"],
+        )
+        lines += [
+            "",
+            f"The shipped `chat_context` flow (`app.memories.context`, token limit {chat['token_limit']:,}), a turn on "
+            f"a {r['session_messages']}-message session: p50 {fmt(plain and plain['p50'])} / p95 "
+            f"{fmt(plain and plain['p95'])} ms without a flush; {chat['turns_with_flush']} turns flushed to long-term "
+            f"memory (p50 {fmt(flush and flush['p50'])} ms); "
+            f"context_assemble_op p50 {fmt(assemble and assemble['p50'])} ms.",
+        ]
     return [*lines, ""]
 
 

@@ -9,12 +9,15 @@ this repository's ops own: retrieval (personal_retrieve's ops), the facts block 
     set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op) | facts_block_op)
     >> fuse_rerank_op >> context_assemble_op
 
-(`--flow NAME` measures a configured flow instead, given the same inputs, e.g. `chat_context` once
-it assembles the context.) Reports p50/p95 of the whole flow, of one query embedding (measured apart;
-the flow embeds the query twice, once for retrieval and once for the facts), and of
-`context_assemble_op` alone (its trace span) at each token limit; plus the assembled tokens.
-Each turn's query is new and the session grows by one message per turn, as in a chat, so token
-counts are cached only for what repeats (the history and the memories).
+(`--flow NAME` measures another configured flow given the same inputs.) Reports p50/p95 of the whole
+flow, of one query embedding (measured apart; the flow embeds the query twice, once for retrieval and
+once for the facts), and of `context_assemble_op` alone (its trace span) at each token limit; plus the
+assembled tokens. Each turn's query is new and the session moves on by one message per turn, as in a
+chat, so token counts are cached only for what repeats (the history and the memories).
+
+Then the shipped `chat_context` flow, turn by turn through `app.memories.context`, on a session built to
+the same length in a store of its own (short-term window, flushes through the write flow, retrieval,
+blocks, assembly): turns with and without a flush apart.
 
 Usage: python scripts/bench_context.py [--memories 10000] [--messages 200] [--runs 200] [--limits 1000,4000]
 Target (issue 15): p50 ≤ 30 ms offline for 200 messages and 10k memories, excluding LLM calls.
@@ -102,6 +105,48 @@ async def measure(app: App, flow: str, limit: int, history: list[Message], runs:
     }
 
 
+async def measure_chat_context(directory: str, limit: int, messages: int, runs: int) -> dict[str, Any]:
+    """Turns of the shipped `chat_context` flow (app.memories.context) on a session already `messages` long.
+
+    The session is built turn by turn first (message + the assistant's reply), so the window holds what
+    the flow keeps and the rest was flushed through the write flow. A turn that flushes also writes
+    long-term memories (embedding them): those turns are counted apart, as ingest rather than assembly.
+    """
+    overrides = [f"vector_store.default.params.directory={directory}", "vector_store.default.params.synchronous=normal"]
+    async with App(overrides=overrides) as app:
+        if "context_assemble_op" not in app.resolved.config.flow["chat_context"].flow_content:
+            return {"skipped": "the chat_context flow does not assemble a context (no context_assemble_op)"}
+        history = session(messages)
+
+        async def turn(i: int, text: str, reply: str | None) -> tuple[float, Any]:
+            started = time.perf_counter()
+            result = await app.memories.context(
+                text, user_id="alice", session_id="bench", workspace_id="bench", token_limit=limit, reply=reply,
+                timestamp=NOW + timedelta(minutes=i),
+            )  # fmt: skip
+            return (time.perf_counter() - started) * 1000, result
+
+        for i in range(0, messages - 1, 2):
+            await turn(i, history[i].content, history[i - 1].content if i else None)
+        plain: list[float] = []
+        flushing: list[float] = []
+        assemble_ms: list[float] = []
+        for i in range(runs):
+            elapsed, result = await turn(messages + i, f"{QUESTIONS[i % len(QUESTIONS)]} (turn {i})", "Noted.")
+            assert count_message_tokens(result.messages) <= limit, "the context must fit its token limit"
+            (flushing if result.flushed_messages else plain).append(elapsed)
+            trace = result.response.trace
+            spans = [s for s in trace.spans if s.op == "context_assemble_op"] if trace is not None else []
+            assemble_ms += [s.duration_ms for s in spans]
+    return {
+        "token_limit": limit,
+        "turn_ms_without_flush": percentiles(plain, 50, 95) if len(plain) > 1 else None,
+        "turns_with_flush": len(flushing),
+        "turn_ms_with_flush": percentiles(flushing, 50, 95) if len(flushing) > 1 else None,
+        "context_assemble_op_ms": percentiles(assemble_ms, 50, 95) if len(assemble_ms) > 1 else None,
+    }
+
+
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     limits = [int(x) for x in args.limits.split(",")]
     results: list[dict[str, Any]] = []
@@ -127,6 +172,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     for i in range(0, len(memories), BATCH):
                         await app.vector_store().upsert("bench", memories[i : i + BATCH])
                 results.append(await measure(app, args.flow, limit, session(args.messages), args.runs))
+        chat = None
+        if not args.no_chat_context:
+            with tempfile.TemporaryDirectory() as chat_directory:
+                chat = await measure_chat_context(chat_directory, limits[0], args.messages, args.runs)
     at_target = results[0]["flow_ms"]["p50"]
     return {
         "benchmark": "context",
@@ -137,6 +186,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "session_messages": args.messages,
         "runs": args.runs,
         "by_limit": results,
+        "chat_context": chat,
         "targets": {"flow_p50_ms": TARGET_P50_MS},
         "meets_targets": {"flow_p50": at_target <= TARGET_P50_MS},
     }
@@ -149,4 +199,5 @@ if __name__ == "__main__":
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--limits", default="4000,1000", help="token limits to measure (the first decides the target)")
     parser.add_argument("--flow", default="context_bench", help="a configured flow to measure instead")
+    parser.add_argument("--no-chat-context", action="store_true", help="skip the chat_context turns")
     print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2, ensure_ascii=False))
