@@ -139,9 +139,11 @@ class ShortTermMemoryOp(Op):
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of ``text`` (its first line when it has no sentence end), spaces collapsed."""
-    head = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
-    return " ".join(head.split())
+    """The first sentence of ``text`` that says something (3 words or more; a greeting like "Hi!" is skipped),
+    else its first; spaces collapsed. A sentence ends at . ! ? (then a space), 。！？ or a line break."""
+    sentences = [" ".join(s.split()) for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+    informative = (s for s in sentences if len(s.split()) >= 3 or (len(s) >= 8 and not s.isascii()))
+    return next(informative, sentences[0] if sentences else "")
 
 
 def _chat(message: Message) -> dict[str, str]:

@@ -128,7 +128,8 @@ def explain_turn(result: ContextResult) -> str:
         lines.append(f"summary ({notes.get('summary', '?')}):")
         lines += [f"  {line}" for line in result.summary.splitlines()]
     elif result.summary:
-        lines.append(f"summary (unchanged): {len(result.summary.splitlines())} lines")
+        lines.append("summary of what left the window in earlier turns:")
+        lines += [f"  {line}" for line in result.summary.splitlines()]
     rest = explain(result.response)
     return "\n".join(lines) + ("\n\n" + rest if rest else "")
 

@@ -8,6 +8,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from flowmem.ops.short_term_memory_op import first_sentence
 
 import flowmem.testing.fake_llm  # noqa: F401  (registers the fake LLM)
 from flowmem import App
@@ -145,3 +146,17 @@ def test_bad_turns_are_refused_before_anything_is_stored(kwargs: dict[str, objec
             app.memories.sync.context(**call)  # type: ignore[arg-type]
         with pytest.raises(NotFoundError):
             app.memories.sync.session("s1", user_id="alice")
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("Hi! I'm planning a trip to Japan. It is in April.", "I'm planning a trip to Japan."),
+        ("Hi!", "Hi!"),
+        ("My dog is called Rex", "My dog is called Rex"),
+        ("好！我下个月搬到里斯本。我很开心", "我下个月搬到里斯本"),
+        ("Line one has words\nline two", "Line one has words"),
+    ],
+)
+def test_the_extractive_summary_takes_the_first_sentence_that_says_something(text: str, first: str) -> None:
+    assert first_sentence(text) == first
