@@ -163,3 +163,13 @@ def test_bad_block_specs_are_refused_with_the_valid_choices(make_flow_app: Any) 
     twice = '[{"name": "a", "source": "facts", "priority": 0}, {"name": "a", "source": "memories", "priority": 1}]'
     with pytest.raises(ConfigError, match="block names must be unique; given twice: a"):
         make_flow_app(f"op.context_assemble_op.params.blocks={twice}")
+
+
+def test_a_failing_llm_degrades_to_the_first_facts(make_flow_app: Any) -> None:
+    app = make_flow_app(
+        "op.facts_block_op.params.select=recent", "op.facts_block_op.params.max_facts=2", llm={"fail": "server down"}
+    )
+    put(app, alice_facts())
+    response = run(app, "facts")
+    assert response.outputs["facts"] == ["Alice likes hiking", "Alice has a dog called Rex"]
+    assert any("facts_block_op" in w and "server down" in w for w in response.warnings)
