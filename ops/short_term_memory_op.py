@@ -63,6 +63,7 @@ class ShortTermMemoryOp(Op):
     optional_reads = ("workspace_id", "timestamp", "reply")
     writes = ("chat_history", "summary", "session_flush")
     uses = ("vector_store", "llm")
+    writes_store = True  # it stores the session: a read-only API key may not run a flow holding it
 
     async def execute(self, ctx: OpContext) -> None:
         user, session_id = str(ctx["user_id"]), str(ctx["session_id"])
@@ -92,7 +93,11 @@ class ShortTermMemoryOp(Op):
         ctx["summary"] = summary
         ctx.note("window", f"{len(kept)} messages, {sum(tokens[cut:])} of {budget} tokens (session v{stored.version})")
         if flushed:
-            ctx.note("flush", f"{len(flushed)} oldest messages, {sum(tokens[:cut])} tokens, to long-term memory")
+            ctx.note(
+                "flush",
+                f"{len(flushed)} oldest messages, {sum(tokens[:cut])} tokens, to long-term memory (written by the "
+                "memory service after the flow, app.memories.context; pending until then)",
+            )
 
     @property
     def _tokenizer(self) -> str:

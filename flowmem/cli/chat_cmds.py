@@ -124,7 +124,10 @@ def explain_turn(result: ContextResult) -> str:
         counts = (
             "" if result.flushed is None else ", ".join(f"{k} {n}" for k, n in sorted(result.flushed.counts.items()))
         )
-        lines.append(f"flushed: {notes.get('flush', result.flushed_messages)} (write flow: {counts or 'no changes'})")
+        lines.append(
+            f"flushed: the {result.flushed_messages} oldest messages, to long-term memory through the write flow "
+            f"({counts or 'no changes'})"
+        )
         lines.append(f"summary ({notes.get('summary', '?')}):")
         lines += [f"  {line}" for line in result.summary.splitlines()]
     elif result.summary:

@@ -160,3 +160,10 @@ def test_bad_turns_are_refused_before_anything_is_stored(kwargs: dict[str, objec
 )
 def test_the_extractive_summary_takes_the_first_sentence_that_says_something(text: str, first: str) -> None:
     assert first_sentence(text) == first
+
+
+def test_a_flow_holding_the_session_op_is_a_write() -> None:
+    from flowmem.memories.flows import writes_memories
+
+    with App(overrides=[*FAST, *MEMORY, "flow.just_the_window.flow_content=short_term_memory_op"]) as app:
+        assert writes_memories(app, "just_the_window")  # so a read-only API key may not run it
