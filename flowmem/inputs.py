@@ -84,5 +84,6 @@ define_input("workspace_id", str, "tenant scope; no read or write leaves it", de
 define_input("messages", list[Message], "chat messages (role, name, content, time_created, memorized)")
 define_input("timestamp", WallClock, "when the query is asked (default: now; wall-clock time, zone dropped)")
 define_input("top_k", int, "how many memories to return")
-define_input("session_id", str, "the chat session whose short-term memory a flow reads and updates", cli="-s/--session")
+# No dedicated `flowmem run` option: `--input session_id=…` there (`flowmem context` has its own -s/--session).
+define_input("session_id", str, "the chat session whose short-term memory a flow reads and updates")
 define_input("reply", str, "the assistant's answer to the session's previous message (recorded before the new one)")

@@ -80,3 +80,11 @@ def test_bad_input_is_one_line_and_exit_2(
     code, out, err = run_cli(capsys, *argv, *_store(tmp_path))
     assert code == 2 and out == ""
     assert err.startswith("flowmem: error: ") and says in err and len(err.strip().splitlines()) == 1
+
+
+def test_run_chat_context_without_a_session_names_the_option_run_has(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run_cli(capsys, "run", "chat_context", "-q", "hi", "-u", "alice", *_store(tmp_path))
+    assert code == 2 and "needs input 'session_id'" in err
+    assert "--input session_id=" in err and "-s/--session" not in err  # `flowmem run` has no -s
