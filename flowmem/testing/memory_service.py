@@ -156,6 +156,23 @@ class MemoryServiceContract:
             assert mem.list(workspace_id=ws).total == 0 and mem.history(workspace_id=ws) == []
             assert mem.list(workspace_id=other).total == 1
 
+    # -- chat sessions (short-term memory) -----------------------------------------------------------
+    def test_a_chat_session_flushes_through_the_write_flow_and_is_forgotten(self) -> None:
+        turns = ["I moved to Lisbon in May.", "My dog is called Rex.", "I work as a nurse.", "I hate figs."]
+        with self.memories() as (mem, ws):
+            results = [
+                mem.context(text, user_id="alice", session_id="s1", workspace_id=ws, token_limit=40) for text in turns
+            ]
+            assert any(r.flushed_messages for r in results) and "Lisbon" in results[-1].summary
+            stored = mem.session("s1", user_id="alice", workspace_id=ws)
+            assert stored.messages[-1].content == turns[-1] and stored.flushed >= 1
+            assert any("Lisbon" in m.content for m in mem.list(workspace_id=ws, user_id="alice").memories)
+            mem.context("bob's turn", user_id="bob", session_id="s1", workspace_id=ws)
+            assert mem.forget(workspace_id=ws, user_id="alice").sessions == 1
+            with pytest.raises(NotFoundError):
+                mem.session("s1", user_id="alice", workspace_id=ws)
+            assert mem.session("s1", user_id="bob", workspace_id=ws).messages
+
     # -- mistakes ---------------------------------------------------------------------------------
     def test_mistakes_are_input_errors(self) -> None:
         with self.memories() as (mem, ws):
