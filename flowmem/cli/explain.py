@@ -8,7 +8,12 @@ from flowmem.response import Response
 from flowmem.schema.memory import Memory
 
 NEAR_MISSES_SHOWN = 10
-FACTOR_ORDER = ("recall", "rank", "type_ratio", "time_match", "time_ratio", "final")
+# Each memory's factors in the order the retrieval flow produces them: vector and word recall and
+# their fusion (recall_fuse_op) first, then ranking and the final fusion.
+FACTOR_ORDER = (
+    "cosine", "vector_rank", "lexical", "lexical_rank", "fused", "recall", "rank",
+    "type_ratio", "time_match", "time_ratio", "final",
+)  # fmt: skip
 
 
 def explain(response: Response) -> str:
@@ -20,6 +25,12 @@ def explain(response: Response) -> str:
     ranker = _note(response, "ranker")
     if ranker is not None:
         lines.append(f"ranker: {ranker}")
+    fusion = _note(response, "fusion")  # recall_fuse_op: how the vector and word lists were merged
+    if isinstance(fusion, dict):
+        lines.append(
+            f"recall fusion: {fusion.get('method')} of {fusion.get('vector')} by vector and {fusion.get('lexical')} "
+            f"by words ({fusion.get('lexical_only')} found by words only), {fusion.get('kept')} kept"
+        )
     facts = _note(response, "facts")
     if isinstance(facts, dict):
         lines.append(_facts_line(facts))
