@@ -33,8 +33,8 @@ class NeighbourContextOp(Op):
     The answer to a question is often said one turn after the turn that matches it ("What did you
     do on Saturday?" → "I went hiking"), and a question can be split over two turns; neither
     neighbour shares words with the query. For each of the ``top_n`` best memories of the types in
-    ``memory_types`` (by rank score, else recall score), the ``window`` memories said just before and
-    after it in the same conversation are read from the store (see
+    ``memory_types`` (by rank score, else recall score), the ``before`` memories said just before it
+    and the ``after`` said just after it in the same conversation are read from the store (see
     :func:`flowmem.vector_store.neighbours.said_around`: same scope, target and status; a pause over
     ``max_gap_minutes`` or another ``metadata.session`` ends the conversation).
 
@@ -50,7 +50,8 @@ class NeighbourContextOp(Op):
 
     class Params(OpParams):
         top_n: int = Field(3, ge=0, description="how many of the best memories to look around")
-        window: int = Field(1, ge=0, le=10, description="how many memories each side of a hit")
+        before: int = Field(1, ge=0, le=10, description="how many memories said before a hit to look at")
+        after: int = Field(2, ge=0, le=10, description="how many memories said after a hit to look at")
         max_gap_minutes: float = Field(
             30.0, gt=0, description="a longer pause between two memories ends the conversation"
         )
@@ -74,15 +75,15 @@ class NeighbourContextOp(Op):
         p = self.params
         types = set(p.memory_types)
         hits = sorted((m for m in memories if m.memory_type in types), key=base_score, reverse=True)[: p.top_n]
-        if not hits or p.window == 0:
+        if not hits or p.before + p.after == 0:
             ctx.note("added", [])
             ctx.note("lifted", [])
             return
         flt = MemoryFilter(target=ctx["user_id"], status="valid", memory_type=tuple(p.memory_types))
         gap = timedelta(minutes=p.max_gap_minutes)
         reads = [
-            said_around(self.vector_store, ctx["workspace_id"], hit, flt, window=p.window, max_gap=gap,
-                        with_vectors=True)
+            said_around(self.vector_store, ctx["workspace_id"], hit, flt, before=p.before, after=p.after,
+                        max_gap=gap, with_vectors=True)
             for hit in hits
         ]  # fmt: skip
         around = await asyncio.gather(*reads)

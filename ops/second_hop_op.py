@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from typing import Any, Literal
 
+import numpy as np
 from pydantic import Field
 
 from flowmem.context import OpContext, describe_error
@@ -75,9 +77,18 @@ class SecondHopOp(Op):
             1.0, ge=0, le=1, description="how far toward the best candidate's score the best second-hop result goes"
         )
         use_llm: bool = Field(True, description="ask the configured LLM for the follow-up query (offline without one)")
+        offline: Literal["words", "vectors"] = Field(
+            "words",
+            description="without the LLM: search with the query plus the hits' rarest words (one embedding), or with "
+            "the query vector moved toward the hits' vectors (Rocchio feedback, no embedding)",
+        )
+        feedback_weight: float = Field(
+            0.75, ge=0, description="vectors: the hits' mean vector's weight beside the query's 1.0 (Rocchio's beta)"
+        )
 
     params: Params
     reads = ("query", "memories", "workspace_id", "user_id")
+    optional_reads = ("query_vector",)
     writes = ("memories",)
     uses = ("llm", "embedding_model", "vector_store")
 
@@ -94,7 +105,10 @@ class SecondHopOp(Op):
         ctx.note("source", source)
         if not second:
             return
-        vector = await self.embedding_model.embed_one(second, kind="query")
+        if source == "vectors":
+            vector = await self._feedback_vector(ctx, query, hits)
+        else:
+            vector = await self.embedding_model.embed_one(second, kind="query")
         flt = MemoryFilter(target=ctx["user_id"], status="valid")
         found = await self.vector_store.search(ctx["workspace_id"], vector, p.top_k, flt)
         added, lifted = self._merge(memories, found, second)
@@ -119,8 +133,21 @@ class SecondHopOp(Op):
                     return text, "llm"
                 if text:
                     return "", "llm"  # the LLM says the first memories answer it: no second hop
+        if self.params.offline == "vectors":
+            return f"{query} (moved toward {', '.join(m.memory_id for m in hits)})", "vectors"
         terms = bridge_words(query, hits, pool, self.params.max_terms)
         return (f"{query} {' '.join(terms)}" if terms else ""), "words"
+
+    async def _feedback_vector(self, ctx: OpContext, query: str, hits: list[Memory]) -> Any:
+        """Rocchio's relevance feedback: ``q + β × mean(hit vectors)`` (normalised by the store's search)."""
+        vector = ctx.get("query_vector")
+        if vector is None:
+            vector = await self.embedding_model.embed_one(query, kind="query")
+        stored = await self.vector_store.get(ctx["workspace_id"], [m.memory_id for m in hits], with_vectors=True)
+        rows = [m.vector for m in stored if m.vector is not None]
+        if not rows:
+            return vector
+        return np.asarray(vector, dtype=np.float32) + self.params.feedback_weight * np.mean(rows, axis=0)
 
     def _merge(self, memories: list[Memory], found: list[Memory], second: str) -> tuple[list[Memory], list[str]]:
         """Place the second search's results on the candidates' scale; new ones are returned, lifted ones named."""

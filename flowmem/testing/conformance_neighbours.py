@@ -40,17 +40,18 @@ class NeighbourConformance(StoreHarness):
             ])  # fmt: skip
             hit = (await store.get(ws, ["t3"]))[0]
             flt = MemoryFilter(target="alice", status="valid")
-            one = await said_around(store, ws, hit, flt, window=1, max_gap=GAP)
+            one = await said_around(store, ws, hit, flt, before=1, after=1, max_gap=GAP)
             assert [(n.memory.memory_id, n.offset) for n in one] == [("t2", -1), ("t4", 1)]
-            wide = await said_around(store, ws, hit, flt, window=5, max_gap=GAP, with_vectors=True)
+            wide = await said_around(store, ws, hit, flt, before=5, after=5, max_gap=GAP, with_vectors=True)
             assert [(n.memory.memory_id, n.offset) for n in wide] == [
                 ("t2", -1), ("t4", 1), ("t1", -2), ("t5", 2),
             ]  # fmt: skip
             assert all(n.memory.vector is not None for n in wide)
+            lopsided = await said_around(store, ws, hit, flt, before=0, after=2, max_gap=GAP)
+            assert [(n.memory.memory_id, n.offset) for n in lopsided] == [("t4", 1), ("t5", 2)]
             first = (await store.get(ws, ["t1"]))[0]
-            assert [n.memory.memory_id for n in await said_around(store, ws, first, flt, window=2, max_gap=GAP)] == [
-                "t2", "t3",
-            ]  # fmt: skip
+            from_first = await said_around(store, ws, first, flt, before=2, after=2, max_gap=GAP)
+            assert [n.memory.memory_id for n in from_first] == ["t2", "t3"]
 
         self.run_case(case)
 
@@ -66,9 +67,11 @@ class NeighbourConformance(StoreHarness):
             await store.upsert(other, [turn(other, "x", 1, 5, metadata={"session": 1})])
             hit = (await store.get(ws, ["a2"]))[0]
             flt = MemoryFilter(target="alice", status="valid")
-            found = await said_around(store, ws, hit, flt, window=3, max_gap=GAP)
+            found = await said_around(store, ws, hit, flt, before=3, after=3, max_gap=GAP)
             assert [(n.memory.memory_id, n.offset) for n in found] == [("a1", -1)]
             b1 = (await store.get(ws, ["b1"]))[0]
-            assert [n.memory.memory_id for n in await said_around(store, ws, b1, flt, window=3, max_gap=GAP)] == []
+            assert [
+                n.memory.memory_id for n in await said_around(store, ws, b1, flt, before=3, after=3, max_gap=GAP)
+            ] == []
 
         self.run_case(case)

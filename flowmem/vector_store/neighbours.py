@@ -44,31 +44,35 @@ async def said_around(
     memory: Memory,
     filters: MemoryFilter,
     *,
-    window: int,
+    before: int,
+    after: int,
     max_gap: timedelta,
     with_vectors: bool = False,
 ) -> list[Neighbour]:
-    """Up to ``window`` memories said just before ``memory`` and ``window`` just after, in its conversation.
+    """Up to ``before`` memories said just before ``memory`` and ``after`` just after, in its conversation.
 
     Args:
         store: The store to read.
         workspace_id: The scope (every read is scoped, as always).
         memory: The memory whose neighbours are wanted; its ``created_at`` is when it was said.
         filters: Which memories may be neighbours (target, status, types); its created window is set here.
-        window: How many memories each side.
+        before: How many memories said before it.
+        after: How many memories said after it.
         max_gap: The longest pause within one conversation.
         with_vectors: Read the neighbours' vectors too.
 
     Returns:
         The neighbours, nearest first on each side (offsets -1, 1, -2, 2, …), without ``memory`` itself.
     """
-    if window <= 0:
+    if before <= 0 and after <= 0:
         return []
     said = memory.created_at
-    # No neighbour within `window` steps can be further than `window` pauses of at most max_gap.
-    reach = max_gap * window
+    # No neighbour n steps away can be further than n pauses of at most max_gap.
     bounded = filters.model_copy(
-        update={"created_after": said - reach, "created_before": said + reach + timedelta(seconds=1)}
+        update={
+            "created_after": said - max_gap * max(before, 0),
+            "created_before": said + max_gap * max(after, 0) + timedelta(seconds=1),
+        }
     )
     around: list[Memory] = []
     async for batch in store.iterate(workspace_id, bounded, with_vectors=with_vectors):
@@ -77,19 +81,19 @@ async def said_around(
     if at is None:  # not stored (or filtered out): place it by time among the others
         at = sum(1 for m in around if (m.created_at, m.memory_id) < (said, memory.memory_id))
         around.insert(at, memory)
-    before = _walk(memory, reversed(around[:at]), window, max_gap, -1)
-    after = _walk(memory, around[at + 1 :], window, max_gap, 1)
-    found = [n for pair in zip(before, after, strict=False) for n in pair]
-    longer = before if len(before) > len(after) else after
-    return found + longer[min(len(before), len(after)) :]
+    earlier = _walk(memory, reversed(around[:at]), before, max_gap, -1)
+    later = _walk(memory, around[at + 1 :], after, max_gap, 1)
+    found = [n for pair in zip(earlier, later, strict=False) for n in pair]
+    longer = earlier if len(earlier) > len(later) else later
+    return found + longer[min(len(earlier), len(later)) :]
 
 
-def _walk(start: Memory, memories: Iterable[Memory], window: int, max_gap: timedelta, step: int) -> list[Neighbour]:
-    """Memories one side of ``start``, nearest first, while the conversation goes on."""
+def _walk(start: Memory, memories: Iterable[Memory], count: int, max_gap: timedelta, step: int) -> list[Neighbour]:
+    """Up to ``count`` memories one side of ``start``, nearest first, while the conversation goes on."""
     found: list[Neighbour] = []
     previous = start
     for memory in memories:
-        if len(found) >= window or abs(memory.created_at - previous.created_at) > max_gap:
+        if len(found) >= count or abs(memory.created_at - previous.created_at) > max_gap:
             break
         if not same_session(start, memory):
             break

@@ -70,7 +70,7 @@ def test_the_answer_said_one_turn_later_is_found(make_app: Maker) -> None:
 
 
 def test_scope_status_and_session_bound_the_neighbours(make_app: Maker) -> None:
-    app = flow_app(make_app, WITH, "op.neighbour_context_op.params.window=3")
+    app = flow_app(make_app, WITH, "op.neighbour_context_op.params.before=3", "op.neighbour_context_op.params.after=3")
     put(app, [
         *CHAT[:2],
         turn("bob", "Bob: I went hiking too", 2, target="bob"),
@@ -82,7 +82,13 @@ def test_scope_status_and_session_bound_the_neighbours(make_app: Maker) -> None:
     assert not {"bob", "gone"} & set(app_ids)  # another user's turn, an expired one
     # t2 has no session and s2 has one: sessions only part memories that both name one.
     assert "s2" in app_ids
-    parted = flow_app(make_app, WITH, "op.neighbour_context_op.params.window=3", "op.retrieve_memory_op.params.top_k=1")
+    parted = flow_app(
+        make_app,
+        WITH,
+        "op.neighbour_context_op.params.before=3",
+        "op.neighbour_context_op.params.after=3",
+        "op.retrieve_memory_op.params.top_k=1",
+    )
     put(parted, [
         turn("p1", "Melanie: Caroline, what did you do after the conference?", 1, metadata={"session": 1}),
         turn("p2", "Caroline: new session starts", 2, metadata={"session": 2}),
@@ -92,7 +98,7 @@ def test_scope_status_and_session_bound_the_neighbours(make_app: Maker) -> None:
 
 def test_lift_formula_for_candidates(make_app: Maker) -> None:
     app = flow_app(
-        make_app, WITH, "op.retrieve_memory_op.params.top_k=10", "op.neighbour_context_op.params.window=2",
+        make_app, WITH, "op.retrieve_memory_op.params.top_k=10", "op.neighbour_context_op.params.after=2",
         "op.neighbour_context_op.params.top_n=1",
     )  # fmt: skip
     put(app, CHAT)

@@ -101,3 +101,15 @@ def test_bridge_words_prefer_what_few_candidates_say() -> None:
     found = bridge_words("what did my mentor say", [hit], pool, limit=2)
     assert found == ["sarah", "said"]  # rarest first; the speaker's name and "hello" are everywhere
     assert bridge_words("what did my mentor say", [hit], pool, limit=10)[-1] == "caroline"
+
+
+def test_offline_vectors_move_the_query_toward_the_hits(make_app: Maker) -> None:
+    app = app_with(make_app, WITH, "op.second_hop_op.params.offline=vectors")
+    response = run(app, query=QUERY, top_k=10)
+    notes = span(response).notes
+    assert notes["source"] == "vectors" and notes["second_query"] == f"{QUERY} (moved toward who)"
+    assert "advice" in notes["added"] and "advice" in ids(response)
+    weak = app_with(
+        make_app, WITH, "op.second_hop_op.params.offline=vectors", "op.second_hop_op.params.feedback_weight=0"
+    )
+    assert "advice" not in ids(run(weak, query=QUERY, top_k=10))  # β = 0: the first search again, nothing new
