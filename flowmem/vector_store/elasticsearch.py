@@ -82,7 +82,7 @@ from flowmem.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store import es_forget, es_sessions
+from flowmem.vector_store import es_forget, es_lexical, es_sessions
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.es_ledger import migrate_legacy_ledger
@@ -185,6 +185,7 @@ class ElasticsearchStore(VectorStore):
         self._sessions = _SideIndex(self.sessions_index, "chat sessions", "session_id", es_sessions.properties())
         self._last_seq = 0
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
+        self._lexical_pending: dict[str, Any] | None = None  # the index's mapping _meta, while its lexical text is due
 
     # -- connection and index ------------------------------------------------------------------
     def _new_client(self) -> AsyncElasticsearch:
@@ -213,6 +214,8 @@ class ElasticsearchStore(VectorStore):
     async def _ready(self) -> AsyncElasticsearch:
         """The client, after the first contact (server version, index mapping) succeeded once."""
         if self._client is not None and self._version is not None:
+            if self._lexical_pending is not None:
+                await self._lexical_backfill()
             return self._client
         if self._lock is None:
             self._lock = asyncio.Lock()
@@ -232,7 +235,15 @@ class ElasticsearchStore(VectorStore):
                 logger.debug(
                     "vector_store '{}': Elasticsearch {} at {}, index '{}'", self.name, version, self.url, self.index
                 )
+        if self._lexical_pending is not None:
+            await self._lexical_backfill()
         return self._client
+
+    async def _lexical_backfill(self) -> None:
+        # Outside _ready's lock: the backfill's own requests go through _ready. Taken first, so it runs once.
+        meta, self._lexical_pending = self._lexical_pending, None
+        if meta is not None:
+            await es_lexical.backfill(self, meta)
 
     async def _load_mapping(self, create_with: int | None = None) -> None:
         """Read the index's vector settings; create the index (``create_with`` dims) if it is missing."""
@@ -279,6 +290,9 @@ class ElasticsearchStore(VectorStore):
         if self.params.dims is not None:
             check_width(self._place(), self._width, self.params.dims, f"vectors configured (dims={self.params.dims})")
         await self._add_missing_fields(props)
+        meta = mapping.get("mappings", {}).get("_meta") or {}
+        if not es_lexical.is_current(meta):
+            self._lexical_pending = meta  # documents from before lexical search: given their text by _ready
 
     async def _add_missing_fields(self, props: dict[str, Any]) -> None:
         # An index made by an older flowmem may lack fields added since; adding fields is always allowed.
@@ -540,6 +554,15 @@ class ElasticsearchStore(VectorStore):
             q.from_source(hit["_source"], {SIMILARITY: q.cosine_from_score(self._similarity, hit["_score"])})
             for hit in response["hits"]["hits"]
         ]
+
+    async def _lexical_search(
+        self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
+    ) -> list[Memory]:
+        if not await self._has_index():
+            return []
+        if top_k > q.MAX_PAGE:
+            raise InputError(Problem("lexical search", f"top_k is at most {q.MAX_PAGE} on Elasticsearch, got {top_k}"))
+        return await es_lexical.search(self, workspace_id, terms, top_k, filters)
 
     async def _iterate(
         self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool

@@ -19,7 +19,9 @@ from pydantic import Field, field_validator, model_validator
 from flowmem.backend import BackendParams
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.vector_store.es_lexical import LEXICAL_FIELD, LEXICAL_MAPPING, LEXICAL_VERSION, META_KEY
 from flowmem.vector_store.filters import PART_FIELDS, FilterSpec, MemoryFilter, event_span, second
+from flowmem.vector_store.lexical_text import lexical_document
 from flowmem.vector_store.rules import UnsupportedFilterError
 
 VECTOR_FIELD = "vector"
@@ -147,7 +149,11 @@ def mappings(dims: int, similarity: str, index_options: dict[str, Any]) -> dict[
     round-trips exactly), never parsed into fields, so odd metadata can neither fail a write on a
     type conflict nor grow the mapping.
     """
-    return {"dynamic": "strict", "properties": properties(dims, similarity, index_options)}
+    return {
+        "dynamic": "strict",
+        "properties": properties(dims, similarity, index_options),
+        "_meta": {META_KEY: LEXICAL_VERSION},  # its documents hold the current lexical text (see es_lexical)
+    }
 
 
 def properties(dims: int, similarity: str, index_options: dict[str, Any]) -> dict[str, Any]:
@@ -168,6 +174,7 @@ def properties(dims: int, similarity: str, index_options: dict[str, Any]) -> dic
         "event_end": _DATE,
         "metadata": {"type": "object", "enabled": False},
         DERIVED_FIELD: {"properties": {"said_at": _DATE, "happens_from": _DATE, "happens_until": _DATE}},
+        LEXICAL_FIELD: LEXICAL_MAPPING,
         VECTOR_FIELD: {
             "type": "dense_vector",
             "dims": dims,
@@ -287,13 +294,14 @@ def to_doc(memory: Memory, vector: np.ndarray) -> dict[str, Any]:
         "happens_from": None if span is None else iso(span[0]),
         "happens_until": None if span is None else iso(span[1]),
     }
+    doc[LEXICAL_FIELD] = lexical_document(memory)
     doc[VECTOR_FIELD] = vector
     return doc
 
 
 def excluded_source(with_vectors: bool) -> list[str]:
-    """The ``_source`` fields a read leaves out: the derived times always, the vector unless asked for."""
-    return [DERIVED_FIELD] if with_vectors else [DERIVED_FIELD, VECTOR_FIELD]
+    """The ``_source`` fields a read leaves out: derived times and lexical text always, the vector unless asked for."""
+    return [DERIVED_FIELD, LEXICAL_FIELD] if with_vectors else [DERIVED_FIELD, LEXICAL_FIELD, VECTOR_FIELD]
 
 
 def vectors_excluded(settings: dict[str, Any]) -> bool:
@@ -329,6 +337,7 @@ def search_source(with_vectors: bool, vectors_excluded: bool) -> dict[str, Any]:
 def from_source(source: dict[str, Any], scores: dict[str, float] | None = None) -> Memory:
     """A memory from a document's ``_source`` (with its vector if ``_source`` has one)."""
     source.pop(DERIVED_FIELD, None)
+    source.pop(LEXICAL_FIELD, None)
     memory = Memory.model_validate(source)
     if scores:
         memory.scores = scores

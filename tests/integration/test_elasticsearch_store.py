@@ -340,6 +340,41 @@ class TestIndexLifecycle:
 
         _run(es_url, index, after, shards=2)
 
+    def test_an_index_from_before_lexical_search_gains_it_on_open(self, es_url: str, index: str) -> None:
+        ws = "ws"
+        old = [memory(ws, "home", 1, content="I moved to Lisbon"), memory(ws, "city", 2, content="我住在北京")]
+
+        async def before(store: ElasticsearchStore) -> None:  # what an older flowmem left: no lexical field or mark
+            mapping = es_query.mappings(DIMS, "dot_product", {"type": "hnsw"})
+            del mapping["properties"][es_query.LEXICAL_FIELD], mapping["_meta"]
+            client = store._new_client()
+            try:
+                await client.indices.create(index=index, mappings=mapping)
+                for m in old:
+                    doc = es_query.to_doc(m, unit(1))
+                    del doc[es_query.LEXICAL_FIELD]
+                    doc[es_query.VECTOR_FIELD] = doc[es_query.VECTOR_FIELD].tolist()
+                    await client.index(index=index, id=es_query.doc_id(ws, m.memory_id), document=doc, refresh=True)
+            finally:
+                await client.close()
+
+        _run(es_url, index, before)
+
+        async def after(store: ElasticsearchStore) -> None:
+            assert [m.memory_id for m in await store.lexical_search(ws, "Where did I move? Lisbon", 5)] == ["home"]
+            assert [m.memory_id for m in await store.lexical_search(ws, "我住在哪里", 5)] == ["city"]
+            [got] = await store.get(ws, ["home"])
+            assert got.model_dump(exclude={"vector", "scores"}) == old[0].model_dump(exclude={"vector", "scores"})
+            client = store._new_client()
+            try:
+                mapping = (await client.indices.get_mapping(index=index))[index]["mappings"]
+                assert mapping["_meta"] == {"flowmem_lexical": 1}
+                assert mapping["properties"][es_query.LEXICAL_FIELD]["analyzer"] == "whitespace"
+            finally:
+                await client.close()
+
+        _run(es_url, index, after)
+
     def test_forget_finds_history_events_from_before_targets_were_indexed(self, es_url: str, index: str) -> None:
         ws = "ws"
         alice, bob = memory(ws, "a", 1, target="alice", content="alice's secret"), memory(ws, "b", 2, target="bob")
@@ -530,7 +565,10 @@ def test_params_are_checked() -> None:
 
 def test_mapping_covers_every_stored_memory_field() -> None:
     mapped = set(es_query.properties(DIMS, "dot_product", {"type": "hnsw"}))
-    stored = {*Memory(workspace_id="w", content="x").to_record(), es_query.VECTOR_FIELD, es_query.DERIVED_FIELD}
+    stored = {
+        *Memory(workspace_id="w", content="x").to_record(),
+        es_query.VECTOR_FIELD, es_query.DERIVED_FIELD, es_query.LEXICAL_FIELD,
+    }  # fmt: skip
     assert mapped == stored
     # and every subject a filter condition can test has a field (the store base refuses any other)
     assert set(es_query.FILTER_FIELDS) == set(SUBJECT_TYPES) >= {s.subject for s in MemoryFilter.FIELDS.values()}
