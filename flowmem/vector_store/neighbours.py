@@ -16,13 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 
 SESSION_KEY = "session"
+# The first read looks this far per wanted turn (chat turns are usually seconds apart), then WIDEN times
+# further each time a side runs out before its conversation ends, up to max_gap per turn.
+FIRST_STEP = timedelta(seconds=15)
+WIDEN = 8
 
 
 @dataclass(frozen=True)
@@ -67,39 +71,54 @@ async def said_around(
     if before <= 0 and after <= 0:
         return []
     said = memory.created_at
-    # No neighbour n steps away can be further than n pauses of at most max_gap.
-    bounded = filters.model_copy(
-        update={
-            "created_after": said - max_gap * max(before, 0),
-            "created_before": said + max_gap * max(after, 0) + timedelta(seconds=1),
-        }
-    )
-    around: list[Memory] = []
-    async for batch in store.iterate(workspace_id, bounded, with_vectors=with_vectors):
-        around.extend(batch)
-    at = next((i for i, m in enumerate(around) if m.memory_id == memory.memory_id), None)
-    if at is None:  # not stored (or filtered out): place it by time among the others
-        at = sum(1 for m in around if (m.created_at, m.memory_id) < (said, memory.memory_id))
-        around.insert(at, memory)
-    earlier = _walk(memory, reversed(around[:at]), before, max_gap, -1)
-    later = _walk(memory, around[at + 1 :], after, max_gap, 1)
+    # No neighbour n steps away can be further than n pauses of at most max_gap; but reading that
+    # whole window (an hour of a busy chat) costs more than the few turns wanted, so the read starts
+    # narrow and widens only while a side runs out of memories before the conversation ends.
+    full_before, full_after = max_gap * max(before, 0), max_gap * max(after, 0)
+    step = min(FIRST_STEP, max_gap)
+    while True:
+        span_before, span_after = min(step * before, full_before), min(step * after, full_after)
+        around = await _read(store, workspace_id, filters, said - span_before, said + span_after, with_vectors)
+        at = next((i for i, m in enumerate(around) if m.memory_id == memory.memory_id), None)
+        if at is None:  # not stored (or filtered out): place it by time among the others
+            at = sum(1 for m in around if (m.created_at, m.memory_id) < (said, memory.memory_id))
+            around.insert(at, memory)
+        earlier, ended_before = _walk(memory, reversed(around[:at]), before, max_gap, -1)
+        later, ended_after = _walk(memory, around[at + 1 :], after, max_gap, 1)
+        if (ended_before or span_before >= full_before) and (ended_after or span_after >= full_after):
+            break
+        step *= WIDEN
     found = [n for pair in zip(earlier, later, strict=False) for n in pair]
     longer = earlier if len(earlier) > len(later) else later
     return found + longer[min(len(earlier), len(later)) :]
 
 
-def _walk(start: Memory, memories: Iterable[Memory], count: int, max_gap: timedelta, step: int) -> list[Neighbour]:
-    """Up to ``count`` memories one side of ``start``, nearest first, while the conversation goes on."""
+async def _read(
+    store: VectorStore, workspace_id: str, filters: MemoryFilter, low: datetime, high: datetime, with_vectors: bool
+) -> list[Memory]:
+    """The memories created in ``[low, high]`` (to the second), ordered by (created_at, memory_id)."""
+    window = filters.model_copy(update={"created_after": low, "created_before": high + timedelta(seconds=1)})
+    found: list[Memory] = []
+    async for batch in store.iterate(workspace_id, window, with_vectors=with_vectors):
+        found.extend(batch)
+    return found
+
+
+def _walk(
+    start: Memory, memories: Iterable[Memory], count: int, max_gap: timedelta, step: int
+) -> tuple[list[Neighbour], bool]:
+    """Up to ``count`` memories one side of ``start``, nearest first, while the conversation goes on; and
+    whether the walk ended (enough found, a long pause, another session) rather than ran out of memories."""
     found: list[Neighbour] = []
     previous = start
     for memory in memories:
         if len(found) >= count or abs(memory.created_at - previous.created_at) > max_gap:
-            break
+            return found, True
         if not same_session(start, memory):
-            break
+            return found, True
         found.append(Neighbour(memory, step * (len(found) + 1)))
         previous = memory
-    return found
+    return found, len(found) >= count
 
 
 def same_session(a: Memory, b: Memory) -> bool:
