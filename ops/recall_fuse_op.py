@@ -25,7 +25,15 @@ class RecallFuseOp(Op):
     """Merge the vector and the lexical candidates into one list, each memory's recall score the fused score.
 
     Elasticsearch's own hybrid fusion (RRF) needs a paid licence, so fusion happens here, on every
-    store alike. Two documented methods:
+    store alike. Three documented methods:
+
+    * ``union`` (the default) — no score fusion: word recall only adds candidates, and every
+      candidate's base is its cosine (of word-only ones computed from their stored vectors; 0
+      without ``query_vector``), so the ranking further down (``semantic_rank_op``, which blends
+      in word overlap, and ``fuse_rerank_op``) decides as it does for vector recall alone. The
+      default because the flaw it fixes is recall — most missed answers never enter the vector
+      candidates — while the scores the later ops were built on stay what they were. Measured on
+      the LoCoMo dev split and the sample questions it beat both fusions (BENCHMARKS.md).
 
     * ``rrf`` — reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009):
       ``Σ weight / (rrf_k + rank)`` over the lists a memory is in, ``rrf_k`` 60 as in the paper.
@@ -42,16 +50,18 @@ class RecallFuseOp(Op):
     becomes the fused score, the base ``semantic_rank_op`` and ``fuse_rerank_op`` build on.
     A memory found by words only has no cosine from the vector search; when the flow has the
     query's vector (``query_vector``, written by ``retrieve_memory_op``) it is computed from the
-    memory's stored vector (one read of a few vectors), so ``linear`` fuses true cosines and
-    ``--explain`` shows them; otherwise it has none (``linear`` counts it 0).
+    memory's stored vector (one read of a few vectors), so ``union`` and ``linear`` use true
+    cosines and ``--explain`` shows them; otherwise it has none (both count it 0).
     The list is sorted by the fused score (ties: the vector list's order first) and cut to ``top_k``.
     """
 
     class Params(OpParams):
-        method: Literal["rrf", "linear"] = Field("rrf", description="reciprocal rank fusion, or min-max linear")
+        method: Literal["union", "rrf", "linear"] = Field(
+            "union", description="union with cosine bases, reciprocal rank fusion, or min-max linear"
+        )
         rrf_k: int = Field(60, ge=1, description="rrf: the rank constant (60, as in Cormack et al. 2009)")
-        vector_weight: float = Field(1.0, ge=0, description="the vector list's weight (both methods)")
-        lexical_weight: float = Field(1.0, ge=0, description="the lexical list's weight (both methods)")
+        vector_weight: float = Field(1.0, ge=0, description="the vector list's weight (rrf and linear)")
+        lexical_weight: float = Field(1.0, ge=0, description="the lexical list's weight (rrf and linear)")
         top_k: int | None = Field(None, ge=1, description="keep the best this many fused memories (None: all)")
         cosine_for_lexical_only: bool = Field(
             True, description="compute the cosine of memories found by words only from their stored vectors"
@@ -88,7 +98,12 @@ class RecallFuseOp(Op):
             kept.set_score(LEXICAL_RANK, float(rank), self.label)
         await self._cosines(ctx, lexical_only)
         memories = list(merged.values())
-        fused = self._rrf(memories) if p.method == "rrf" else self._linear(memories)
+        if p.method == "rrf":
+            fused = self._rrf(memories)
+        elif p.method == "linear":
+            fused = self._linear(memories)
+        else:  # union
+            fused = [m.scores.get(COSINE, 0.0) for m in memories]
         for memory, score in zip(memories, fused, strict=True):
             memory.set_score(FUSED, score, self.label)
             memory.set_score(RECALL, score, self.label)

@@ -64,7 +64,7 @@ def test_recall_fuse_keeps_both_contributions_and_finds_word_only_memories(make_
     assert top.scores["recall"] == top.scores["fused"] and top.score_sources["fused"] == "recall_fuse_op"
     assert 0 < top.scores["fused"] <= 1.0
     text = explain(response)
-    assert "recall fusion: rrf of" in text
+    assert "recall fusion: union of" in text
     block = text[text.index("id pottery") :]
     order = [
         block.index(f"   {name} ") for name in ("cosine", "vector_rank", "lexical", "lexical_rank", "fused", "recall")
@@ -73,11 +73,27 @@ def test_recall_fuse_keeps_both_contributions_and_finds_word_only_memories(make_
     assert "by recall_fuse_op" in block and "by lexical_recall_op" in block
 
 
+def test_union_keeps_the_cosine_as_base_and_adds_word_only_memories(make_app: Maker) -> None:
+    app = _app(
+        make_app,
+        "set_query_op >> (retrieve_memory_op | lexical_recall_op) >> recall_fuse_op",
+        "op.retrieve_memory_op.params.top_k=1",
+        "op.retrieve_memory_op.params.time_recall_k=0",
+    )
+    memories = run(app, "t", query="pottery class").memories
+    assert len(memories) > 1  # the vector list's one and some found by words only
+    for memory in memories:
+        assert memory.scores["recall"] == memory.scores["fused"] == memory.scores["cosine"]
+    recall = [m.scores["recall"] for m in memories]
+    assert recall == sorted(recall, reverse=True)
+
+
 def test_rrf_is_the_reciprocal_rank_sum_scaled_to_its_best(make_app: Maker) -> None:
     app = _app(
         make_app,
         "set_query_op >> (retrieve_memory_op | lexical_recall_op) >> recall_fuse_op",
         "op.retrieve_memory_op.params.time_recall_k=0",
+        "op.recall_fuse_op.params.method=rrf",
     )
     response = run(app, "t", query="pottery class")
     for memory in response.memories:
