@@ -17,6 +17,7 @@ from flowmem.scoring import near_miss
 from flowmem.scoring.lexical import lexical_scores
 from flowmem.scoring.same_content import content_key
 from flowmem.timeexpr import extract_all
+from flowmem.vector_store.lexical_text import lexical_document
 
 RANK = "rank"
 RECALL = "recall"
@@ -34,7 +35,10 @@ class SemanticRankOp(Op):
     keeps the recall score as the rank score; ``lexical`` (measured better on the LoCoMo dev data,
     see BENCHMARKS.md) blends it with the share of the query's idf-weighted words the memory
     contains — time words left to the time match — ``lexical_weight`` of the way, for every
-    memory, since it costs next to nothing. The trace says which scorer ran.
+    memory, since it costs next to nothing. The words it reads are ``overlap_text``: the content and
+    keywords, or the memory's lexical document — those plus its expanded key (facts and dates in the
+    words questions use, :mod:`flowmem.scoring.keys`), what lexical search reads too. The trace says
+    which scorer ran.
     Every memory gets ``scores["rank"]``; dropped ones are noted in the trace (``dropped``).
     """
 
@@ -45,6 +49,11 @@ class SemanticRankOp(Op):
             "lexical", description="without an LLM: keep recall scores, or blend in word overlap with the query"
         )
         lexical_weight: float = Field(0.3, ge=0, le=1, description="the word overlap's share of the offline blend")
+        overlap_text: Literal["content", "document"] = Field(
+            "content",
+            description="the words the overlap reads: content and keywords, or the lexical document (with the "
+            "memory's expanded key)",
+        )
 
     params: Params
     reads = ("query", "memories", "timestamp")
@@ -110,12 +119,17 @@ class SemanticRankOp(Op):
         # Time words ("last weekend") are the time match's business, not the word overlap's.
         for found in extract_all(query, now):
             query = query.replace(found.expression, " ")
-        overlap = lexical_scores(query, [f"{m.content} {' '.join(m.keywords)}" for m in memories])
+        overlap = lexical_scores(query, [self._words(m) for m in memories])
         weight = self.params.lexical_weight
         return {
             i: (1 - weight) * min(max(m.scores.get(RECALL, 0.0), 0.0), 1.0) + weight * overlap[i]
             for i, m in enumerate(memories)
         }
+
+    def _words(self, memory: Memory) -> str:
+        if self.params.overlap_text == "document":
+            return lexical_document(memory)
+        return f"{memory.content} {' '.join(memory.keywords)}"
 
     def _apply(self, memories: list[Memory], scores: dict[int, float]) -> None:
         for i, memory in enumerate(memories):

@@ -76,6 +76,8 @@ class Memory(BaseModel):
     when_to_use: str = ""
     content: str
     keywords: list[str] = Field(default_factory=list)
+    # Facts, names and dates in words that recall finds the memory by beside its content (flowmem.scoring.keys).
+    expanded_key: str = ""
     created_at: WallClock = Field(default_factory=_now)
     updated_at: WallClock = Field(default_factory=_now)
     msg_year: Year = UNKNOWN

@@ -23,6 +23,7 @@ import pytest
 from flowmem.errors import InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.scoring.keys import offline_key
 from flowmem.testing.conformance_erase import EraseConformance
 from flowmem.testing.conformance_lexical import LexicalConformance
 from flowmem.testing.conformance_neighbours import NeighbourConformance
@@ -62,7 +63,10 @@ class VectorStoreConformance(
             await store.upsert(ws, [rich, memory(ws, "m2", 2), memory(ws, "m3", 3)])
             assert await store.count(ws) == 3
             [got] = await store.get(ws, ["m1"])
-            assert got.model_dump(exclude={"vector", "scores"}) == rich.model_dump(exclude={"vector", "scores"})
+            # Stored as given, with its expanded key built from its words (the one thing a store adds).
+            keyed = rich.model_copy(update={"expanded_key": offline_key(rich)})
+            assert got.expanded_key and got.expanded_key == keyed.expanded_key
+            assert got.model_dump(exclude={"vector", "scores"}) == keyed.model_dump(exclude={"vector", "scores"})
             assert got.vector is None
             assert [m.memory_id for m in await store.get(ws, ["m3", "nope", "m1"])] == ["m3", "m1"]
             assert await store.delete(ws, ["m1", "m2", "nope"]) == 2

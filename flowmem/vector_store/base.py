@@ -26,6 +26,7 @@ from flowmem.backend import Backend, BackendKind
 from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
+from flowmem.scoring.keys import offline_key
 from flowmem.scoring.tokens import query_terms
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 from flowmem.vector_store.rules import (
@@ -116,8 +117,9 @@ class VectorStore(SessionStore, Backend):
         check_scope(workspace_id)
         if not memories:
             return
+        memories = keyed(memories)
         vectors = await self._vectors(workspace_id, memories)
-        await self._upsert(workspace_id, list(memories), vectors)
+        await self._upsert(workspace_id, memories, vectors)
 
     async def write(
         self,
@@ -170,9 +172,10 @@ class VectorStore(SessionStore, Backend):
             raise InputError([Problem(f"memory {shown(i)}", why) for i in sorted(both)])
         if not (memories or history or memorized or doomed):
             return 0
+        memories = keyed(memories)
         vectors = await self._vectors(workspace_id, memories) if memories else None
         ledger = (user_id, list(dict.fromkeys(memorized))) if memorized and user_id else None
-        return await self._write(workspace_id, list(memories), vectors, list(history), ledger, doomed)
+        return await self._write(workspace_id, memories, vectors, list(history), ledger, doomed)
 
     async def record_history(self, workspace_id: str, events: Sequence[HistoryEvent]) -> None:
         """Record changes made outside :meth:`write` (e.g. a delete from the CLI)."""
@@ -425,3 +428,16 @@ class VectorStore(SessionStore, Backend):
 
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         raise NotImplementedError
+
+
+def keyed(memories: Sequence[Memory]) -> list[Memory]:
+    """The memories as stored: each given its expanded key (:func:`flowmem.scoring.keys.offline_key`).
+
+    Here, in the one call every write passes through (imports, the write flows, edits, evaluations), so
+    no path stores a memory without its key, and a key is rebuilt from the words each time they are
+    written, so it never describes words a memory no longer has. Set on the given memories themselves,
+    so a caller that returns what it wrote (an edit, the write flow's actions) returns what is stored.
+    """
+    for memory in memories:
+        memory.expanded_key = offline_key(memory)
+    return list(memories)

@@ -168,6 +168,8 @@ def properties(dims: int, similarity: str, index_options: dict[str, Any]) -> dic
         "keywords": _KEYWORD,
         "content": _TEXT,
         "when_to_use": _TEXT,
+        # Kept to round-trip; searched through the lexical field, which holds it (lexical_text.lexical_document).
+        "expanded_key": {"type": "text", "index": False},
         "created_at": _DATE,
         "updated_at": _DATE,
         "event_start": _DATE,

@@ -96,6 +96,19 @@ def test_offline_lexical_blend_ignores_time_words(make_app: Maker) -> None:
     assert response.memories[0].memory_id == "pasta"
 
 
+@pytest.mark.parametrize(("overlap_text", "expected"), [("content", 0.0), ("document", 1.0)])
+def test_offline_lexical_blend_reads_the_expanded_key(make_app: Maker, overlap_text: str, expected: float) -> None:
+    app = make_app("op.retrieve_memory_op.params.time_recall_k=0", "op.fuse_rerank_op.params.fuse_time_ratio=1",
+                   "op.fuse_rerank_op.params.fuse_score_threshold=-1",  # hash-embedding recalls can be low
+                   f"op.semantic_rank_op.params.overlap_text={overlap_text}")  # fmt: skip
+    put(app, [mem("flat", "We moved into a flat in Alfama", memory_type="conversation"),
+              mem("bike", "Alice bought a new bike")])  # fmt: skip
+    response = run(app, query="where do I live?", top_k=2)
+    flat = next(m for m in response.memories if m.memory_id == "flat")
+    # "live" is not in its words; its key says "lives in alfama; live; home" (the store built it on write).
+    assert (flat.scores["rank"] - 0.7 * flat.scores["recall"]) / 0.3 == pytest.approx(expected, abs=1e-6)
+
+
 def test_duplicate_contents_are_removed(make_app: Maker) -> None:
     app = make_app("op.semantic_rank_op.params.output_memory_max_count=1", "op.retrieve_memory_op.params.top_k=5")
     put(app, [mem("a", "Alice likes green tea"), mem("b", "alice likes  green tea"), mem("c", "Alice likes coffee")])
