@@ -6,8 +6,9 @@ tokeniser, and is analysed by Elasticsearch's built-in ``whitespace`` analyser: 
 at the spaces, so the index holds exactly the terms the other stores hold (the text is already
 lower-cased; a custom analyser would need index settings an existing index cannot gain while
 open, and the ``analysis-common`` module, which minimal distributions lack). Scores are Lucene's
-BM25 (k1 1.2, b 0.75), the formula the other stores compute; statistics are per shard, so the
-index should have one shard (the default) for scores comparable to theirs.
+BM25 (k1 1.2, b 0.75), the formula the other stores compute, but over the statistics of the index
+(per shard: one shard, the default, keeps them whole) where the other stores take the workspace's
+— the same ranking where the statistics agree, not the same scores (see lexical_text).
 
 A search is a ``match`` of the query's terms (any of them) with the workspace and the filters as
 a ``bool`` filter (no scoring, cacheable), sorted by score and then memory id, as the other

@@ -9,6 +9,7 @@ once more than half the rows are dead.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,6 +197,11 @@ class WorkspaceIndex:
         best = np.argpartition(-scores, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
         best = best[np.argsort(-scores[best], kind="stable")]
         return [(self.ids[rows[i]], float(scores[i])) for i in best]
+
+    def keeper(self, flt: MemoryFilter) -> Callable[[str], bool]:
+        """A test of whether a memory id is a live row meeting ``flt`` (one mask, then a lookup per id)."""
+        keep = self.mask(flt)
+        return lambda memory_id: (at := self.row_of.get(memory_id)) is not None and bool(keep[at])
 
     def matching_ids(self, flt: MemoryFilter) -> list[str]:
         """Ids of rows meeting ``flt``, ordered by (created_at, memory_id)."""

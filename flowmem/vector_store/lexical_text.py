@@ -1,4 +1,4 @@
-"""What every store indexes for lexical (BM25) search, and BM25 itself for stores that compute it in Python.
+"""What every store indexes for lexical (BM25) search, and BM25 itself for the stores that compute it in-process.
 
 One function says what of a memory is searchable by words (:func:`lexical_document`); every
 store indexes exactly its text, pre-tokenised by :func:`flowmem.scoring.tokens.index_text`, so
@@ -6,14 +6,16 @@ all stores see the same terms.
 
 Scores are Okapi BM25 in Lucene's form (:func:`bm25`), with ``k1 = 1.2`` and ``b = 0.75`` — the
 defaults of Lucene (Elasticsearch) and SQLite FTS5, the values Robertson and Zaragoza recommend
-as a general default — and collection statistics (document count, average length, document
-frequency) over the whole store, as an Elasticsearch index (one shard) keeps them. The ``memory``
-and ``local`` stores compute exactly this formula (the local store reads term and document
-statistics from its FTS5 index rather than calling FTS5's ``bm25()``: that one's idf,
-``log((N - n + 0.5) / (n + 0.5))``, is clamped to ~0 for any term in half the documents or more,
-so in a store of a few dozen memories many searches would score everything alike);
-Elasticsearch computes the same formula with document lengths stored to one byte's precision.
-Scores are a ranking signal within one search, not comparable across searches.
+as a general default. The ``memory`` and ``local`` stores compute it with :class:`BM25Index`
+over the workspace's own statistics (count, average length, document frequency): a tenant's
+words are rare or common by its own memories, and no other tenant's writes move its scores.
+(The local store keeps FTS5's ``bm25()`` out: its idf, ``log((N - n + 0.5) / (n + 0.5))``, is
+clamped to ~0 for any term in half the documents or more, so in a store of a few dozen memories
+many searches would score everything alike; and over thousands of matches it costs more than
+the numpy index.) Elasticsearch computes the same formula over its index (one shard), with
+document lengths stored to one byte's precision: the same ranking where statistics agree (the
+conformance suite checks a corpus whose order holds whatever else an index holds), scores that
+differ. Scores are a ranking signal within one search, not comparable across searches.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+import numpy as np
+
 from flowmem.schema.memory import Memory
 from flowmem.scoring.tokens import index_text
 
 K1 = 1.2
 B = 0.75
 LEXICAL = "lexical"  # the score name lexical search returns: scores["lexical"] = BM25 score
-Key = tuple[str, str]  # (workspace id, memory id)
 # The attribute of a memory holding its expanded key (extracted facts, names, dates in words),
 # indexed beside its content when a memory has one; written by the write path (issue 14, point 3).
 EXPANDED_KEY_ATTRIBUTE = "expanded_key"
@@ -58,51 +61,87 @@ def bm25(tf: int, length: int, average: float, term_idf: float) -> float:
 
 
 class BM25Index:
-    """Okapi BM25 (:func:`bm25`) over documents keyed by (workspace, memory id), in Python (the ``memory`` store's)."""
+    """Okapi BM25 (:func:`bm25`) over one workspace's memories, with numpy (the ``memory`` and ``local`` stores').
+
+    Postings are term → {slot: term count}; a search turns the postings of the query's terms into
+    arrays and adds their weights, so a term in thousands of memories costs a few array operations,
+    not a Python loop per memory. Statistics (count, average length, document frequency) are the
+    workspace's own.
+    """
 
     def __init__(self) -> None:
-        self._terms: dict[Key, Counter[str]] = {}
-        self._lengths: dict[Key, int] = {}
-        self._postings: dict[str, dict[Key, int]] = {}
+        self._slots: dict[str, int] = {}
+        self._ids: list[str] = []
+        self._lengths = np.zeros(0, dtype=np.float64)
+        self._terms: dict[int, Counter[str]] = {}
+        self._postings: dict[str, dict[int, int]] = {}
+        self._free: list[int] = []
         self._total_length = 0
 
-    def put(self, key: Key, text: str) -> None:
-        """Index (or re-index) ``key`` with the pre-tokenised ``text`` (terms separated by spaces)."""
-        self.remove(key)
-        terms = Counter(text.split())
-        self._terms[key] = terms
-        self._lengths[key] = sum(terms.values())
-        self._total_length += self._lengths[key]
-        for term, count in terms.items():
-            self._postings.setdefault(term, {})[key] = count
+    def __len__(self) -> int:
+        return len(self._slots)
 
-    def remove(self, key: Key) -> None:
-        terms = self._terms.pop(key, None)
-        if terms is None:
+    def put(self, memory_id: str, text: str) -> None:
+        """Index (or re-index) ``memory_id`` with the pre-tokenised ``text`` (terms separated by spaces)."""
+        self.remove(memory_id)
+        terms = Counter(text.split())
+        slot = self._free.pop() if self._free else len(self._ids)
+        if slot == len(self._ids):
+            self._ids.append(memory_id)
+            if slot >= len(self._lengths):
+                self._lengths = np.concatenate([self._lengths, np.zeros(max(256, len(self._lengths)))])
+        else:
+            self._ids[slot] = memory_id
+        self._slots[memory_id] = slot
+        self._terms[slot] = terms
+        length = sum(terms.values())
+        self._lengths[slot] = length
+        self._total_length += length
+        for term, count in terms.items():
+            self._postings.setdefault(term, {})[slot] = count
+
+    def remove(self, memory_id: str) -> None:
+        slot = self._slots.pop(memory_id, None)
+        if slot is None:
             return
-        self._total_length -= self._lengths.pop(key)
-        for term in terms:
+        self._total_length -= int(self._lengths[slot])
+        self._lengths[slot] = 0
+        for term in self._terms.pop(slot):
             posting = self._postings[term]
-            del posting[key]
+            del posting[slot]
             if not posting:
                 del self._postings[term]
+        self._free.append(slot)
 
-    def scores(self, terms: Iterable[str], keep: Callable[[Key], bool] | None = None) -> dict[Key, float]:
-        """BM25 of every document containing any of ``terms`` (distinct), optionally only keys ``keep`` accepts."""
-        count = len(self._terms)
-        if not count:
-            return {}
-        average = self._total_length / count
-        found: dict[Key, float] = {}
+    def top(
+        self, terms: Iterable[str], top_k: int, keep: Callable[[str], bool] | None = None
+    ) -> list[tuple[str, float]]:
+        """``(memory_id, BM25)`` of the ``top_k`` best memories containing any of ``terms`` that ``keep``
+        accepts, best first, equal scores by memory id."""
+        count = len(self._slots)
+        if not count or top_k <= 0:
+            return []
+        average = self._total_length / count or 1.0
+        scores = np.zeros(len(self._ids), dtype=np.float64)
         for term in dict.fromkeys(terms):
             posting = self._postings.get(term)
             if not posting:
                 continue
-            term_idf = idf(len(posting), count)
-            for key, tf in posting.items():
-                if keep is None or keep(key):
-                    found[key] = found.get(key, 0.0) + bm25(tf, self._lengths[key], average, term_idf)
-        return found
+            slots = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
+            tf = np.fromiter(posting.values(), dtype=np.float64, count=len(posting))
+            # bm25() over arrays: the same expression, so every store computes the same floats
+            scores[slots] += idf(len(posting), count) * tf / (tf + K1 * (1.0 - B + B * self._lengths[slots] / average))
+        hits = np.flatnonzero(scores)
+        picked: list[tuple[str, float]] = []
+        for slot in hits[np.argsort(-scores[hits], kind="stable")]:
+            score = float(scores[slot])
+            if len(picked) >= top_k and score < picked[-1][1]:
+                break  # past the k-th score and every memory tied with it
+            memory_id = self._ids[slot]
+            if keep is None or keep(memory_id):
+                picked.append((memory_id, score))
+        picked.sort(key=lambda hit: (-hit[1], hit[0]))
+        return picked[:top_k]
 
 
 def query_text(terms: Iterable[str]) -> str:

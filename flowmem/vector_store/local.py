@@ -11,8 +11,10 @@ It ships with Python, so the default needs nothing installed.
 Search does not run in SQLite: each process keeps an exact numpy index per workspace (unit
 float32 vectors and filter columns, :mod:`flowmem.vector_store.index`), loaded on first use and
 kept current cheaply — every write bumps a revision and stamps its rows, so catching up with
-other processes' writes reads only the newer rows and tombstones. All SQLite and numpy work runs
-on one worker thread per store, never on the event loop.
+other processes' writes reads only the newer rows and tombstones. Lexical search likewise: a BM25
+index per workspace (:class:`~flowmem.vector_store.lexical_text.BM25Index`) caught up in the same
+step from the FTS5 table of :mod:`~flowmem.vector_store.local_lexical`. All SQLite and numpy work
+runs on one worker thread per store, never on the event loop.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from flowmem.vector_store import local_check, local_forget, local_sessions
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
-from flowmem.vector_store.lexical_text import LEXICAL
+from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
 from flowmem.vector_store.local_db import FILE_NAME, LocalDB
 from flowmem.vector_store.paths import data_home
 
@@ -63,6 +65,7 @@ class LocalStore(VectorStore):
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"flowmem-local-{name}")
         self._db: LocalDB | None = None
         self._indexes: dict[str, tuple[WorkspaceIndex, int]] = {}  # workspace → (index, revision it reflects)
+        self._lexicons: dict[str, BM25Index] = {}  # workspace → its BM25 index, at the revision of its vector index
         self._width: int | None = None  # the file's vector width, once known (a file's width never changes)
 
     # -- plumbing ------------------------------------------------------------------------------
@@ -93,12 +96,19 @@ class LocalStore(VectorStore):
         dims = db.dims
         if dims is None:
             return None
-        index = cached[0] if cached is not None and not changes.full else WorkspaceIndex(dims)
+        if cached is None or changes.full:
+            index, lexicon = WorkspaceIndex(dims), BM25Index()
+        else:
+            index, lexicon = cached[0], self._lexicons[workspace_id]
         for memory_id in changes.deleted:
             index.remove(memory_id)
+            lexicon.remove(memory_id)
         if changes.rows:
             index.put(changes.rows, changes.vectors)
+            for row in changes.rows:
+                lexicon.put(row.memory_id, changes.texts.get(row.memory_id, ""))
         self._indexes[workspace_id] = (index, changes.revision)
+        self._lexicons[workspace_id] = lexicon
         return index
 
     # -- operations (each runs whole on the worker thread) --------------------------------------
@@ -114,26 +124,36 @@ class LocalStore(VectorStore):
         rows = [Row.of(m) for m in memories]
         revision, existing = self._open().write(workspace_id, memories, rows, vectors, history, ledger, deleted)
         if revision is not None:
-            self._applied(workspace_id, revision, rows, vectors, existing)
+            self._applied(workspace_id, revision, memories, rows, vectors, existing)
         return len(existing)
 
     def _applied(
-        self, workspace_id: str, revision: int, rows: list[Row], vectors: np.ndarray | None, removed: list[str]
+        self,
+        workspace_id: str,
+        revision: int,
+        memories: list[Memory],
+        rows: list[Row],
+        vectors: np.ndarray | None,
+        removed: list[str],
     ) -> None:
-        """Bring the cached index to ``revision`` with this process's own change, when it was the only one."""
+        """Bring the cached indexes to ``revision`` with this process's own change, when it was the only one."""
         cached = self._indexes.get(workspace_id)
         if cached is not None and cached[1] == revision - 1:
             # Nothing else was written in between: apply ours directly instead of reading it back.
+            lexicon = self._lexicons[workspace_id]
             for memory_id in removed:
                 cached[0].remove(memory_id)
+                lexicon.remove(memory_id)
             if rows and vectors is not None:
                 cached[0].put(rows, vectors)
+                for memory in memories:
+                    lexicon.put(memory.memory_id, lexical_document(memory))
             self._indexes[workspace_id] = (cached[0], revision)
 
     def _forget_sync(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
         counts, removed, revision = local_forget.forget(self._open(), workspace_id, user_id, dry_run)
         if revision is not None:
-            self._applied(workspace_id, revision, [], None, removed)
+            self._applied(workspace_id, revision, [], [], None, removed)
         return counts
 
     def _search_sync(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
@@ -153,11 +173,7 @@ class LocalStore(VectorStore):
         index = self._index(workspace_id)
         if index is None:
             return []
-        hits = db.lexical(workspace_id, terms)
-        if not filters.is_empty:
-            allowed = {index.ids[i] for i in np.flatnonzero(index.mask(filters))}
-            hits = [hit for hit in hits if hit[0] in allowed]
-        hits = hits[:top_k]
+        hits = self._lexicons[workspace_id].top(terms, top_k, index.keeper(filters))
         records = db.records(workspace_id, [memory_id for memory_id, _ in hits], False)
         scores = dict(hits)
         for memory in records:

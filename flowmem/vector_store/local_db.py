@@ -117,6 +117,7 @@ class Changes:
     vectors: np.ndarray
     deleted: list[str]
     full: bool  # the rows are the whole workspace (tombstones were pruned past the revision)
+    texts: dict[str, str]  # the lexical text of each row (local_lexical), read in the same transaction
 
 
 class LocalDB:
@@ -333,6 +334,7 @@ class LocalDB:
                     )
                 ]
             fetched = cursor.fetchall()
+            texts = local_lexical.texts(self.conn, workspace_id, [r[0] for r in fetched])
         dims = self.dims or 0
         rows = [
             Row(r[0], r[1], r[2], r[3], _PARTS.unpack(r[4]), r[5],
@@ -344,12 +346,7 @@ class LocalDB:
             if fetched
             else np.zeros((0, dims), dtype=np.float32)
         )
-        return Changes(revision, rows, vectors, deleted, full)
-
-    def lexical(self, workspace_id: str, terms: list[str]) -> list[tuple[str, float]]:
-        """``(memory_id, BM25)`` of every memory of ``workspace_id`` containing any of ``terms``, best first."""
-        with self.transaction(read_only=True):
-            return local_lexical.search(self.conn, workspace_id, terms)
+        return Changes(revision, rows, vectors, deleted, full, texts)
 
     def records(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         """Memories by id, in the order asked."""

@@ -1,18 +1,18 @@
-"""The ``local`` store's lexical (BM25) index: an SQLite FTS5 table kept in step with ``memories``.
+"""The ``local`` store's lexical text: an SQLite FTS5 table kept in step with ``memories``.
 
 ``lexical`` holds every memory's :func:`~flowmem.vector_store.lexical_text.lexical_document`,
 already tokenised (:mod:`flowmem.scoring.tokens`): FTS5's ``unicode61`` tokenizer, with
 diacritics kept, then only splits it at the spaces, so it sees the same terms as every other
 store. Its rowid is the ``id`` of the memory's ``lexical_docs`` row — an ``INTEGER PRIMARY KEY``,
 which ``VACUUM`` keeps (a plain rowid of ``memories`` it may renumber). Every function here runs
-inside the caller's write transaction (the one that writes or deletes the memories), so the
-index never disagrees with the memories, even after a crash.
+inside the caller's transaction (the one that writes or deletes the memories), so the text never
+disagrees with the memories, even after a crash.
 
-Scores are :func:`~flowmem.vector_store.lexical_text.bm25`, the formula every store uses, from
-the statistics of the whole file: the documents' lengths (``lexical_docs.length``), each term's
-document frequency and per-document counts (FTS5's ``fts5vocab`` views of the index, read by
-term). FTS5's own ``bm25()`` is not used: its idf is clamped to ~0 for a term in half the
-documents or more (see lexical_text).
+Searching: each process scores with its in-memory :class:`~flowmem.vector_store.lexical_text.BM25Index`
+per workspace, loaded from this table and kept current with the vector index (the same revision
+catch-up, :meth:`~flowmem.vector_store.local_db.LocalDB.changes`): the formula every store uses,
+over the workspace's statistics, and a few array operations per query term. The FTS5 index stays
+available to SQL (``MATCH``) and is where the text is kept durably.
 """
 
 from __future__ import annotations
@@ -21,26 +21,18 @@ import sqlite3
 from collections.abc import Sequence
 
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.lexical_text import bm25, idf, lexical_document
+from flowmem.vector_store.lexical_text import lexical_document
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS lexical_docs (
     id INTEGER PRIMARY KEY,
     workspace_id TEXT NOT NULL,
-    memory_id TEXT NOT NULL,
-    length INTEGER NOT NULL
+    memory_id TEXT NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS lexical_docs_key ON lexical_docs (workspace_id, memory_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5(text, tokenize = 'unicode61 remove_diacritics 0');
-CREATE VIRTUAL TABLE IF NOT EXISTS lexical_terms USING fts5vocab(lexical, row);
-CREATE VIRTUAL TABLE IF NOT EXISTS lexical_instances USING fts5vocab(lexical, instance);
 """
-
-# A term's count in each document of a workspace that has it, with the document's length.
-_POSTINGS = (
-    "SELECT d.memory_id, d.length, count(*) FROM lexical_instances AS v JOIN lexical_docs AS d ON d.id = v.doc"
-    " WHERE v.term = ? AND d.workspace_id = ? GROUP BY v.doc"
-)
+_CHUNK = 900  # ids per statement, below SQLite's variable limit
 
 
 def create(conn: sqlite3.Connection) -> None:
@@ -53,21 +45,17 @@ def create(conn: sqlite3.Connection) -> None:
 def put(conn: sqlite3.Connection, workspace_id: str, memories: Sequence[Memory]) -> None:
     """(Re-)index the lexical documents of ``memories``: a changed content replaces the old entry."""
     for memory in memories:
-        text = lexical_document(memory)
-        length = len(text.split())
         row = conn.execute(
             "SELECT id FROM lexical_docs WHERE workspace_id = ? AND memory_id = ?", (workspace_id, memory.memory_id)
         ).fetchone()
         if row is None:
             doc = conn.execute(
-                "INSERT INTO lexical_docs (workspace_id, memory_id, length) VALUES (?, ?, ?)",
-                (workspace_id, memory.memory_id, length),
+                "INSERT INTO lexical_docs (workspace_id, memory_id) VALUES (?, ?)", (workspace_id, memory.memory_id)
             ).lastrowid
         else:
             doc = row[0]
-            conn.execute("UPDATE lexical_docs SET length = ? WHERE id = ?", (length, doc))
             conn.execute("DELETE FROM lexical WHERE rowid = ?", (doc,))
-        conn.execute("INSERT INTO lexical (rowid, text) VALUES (?, ?)", (doc, text))
+        conn.execute("INSERT INTO lexical (rowid, text) VALUES (?, ?)", (doc, lexical_document(memory)))
 
 
 def remove(conn: sqlite3.Connection, workspace_id: str, memory_ids: Sequence[str]) -> None:
@@ -80,22 +68,18 @@ def remove(conn: sqlite3.Connection, workspace_id: str, memory_ids: Sequence[str
     conn.executemany("DELETE FROM lexical_docs WHERE workspace_id = ? AND memory_id = ?", keys)
 
 
-def search(conn: sqlite3.Connection, workspace_id: str, terms: Sequence[str]) -> list[tuple[str, float]]:
-    """``(memory_id, BM25)`` of every memory of ``workspace_id`` containing any of ``terms`` (distinct),
-    best first, ties by memory id. The caller holds a read transaction."""
-    count, total = conn.execute("SELECT count(*), total(length) FROM lexical_docs").fetchone()
-    if not count:
-        return []
-    average = total / count
-    scores: dict[str, float] = {}
-    for term in terms:
-        found = conn.execute("SELECT doc FROM lexical_terms WHERE term = ?", (term,)).fetchone()
-        if found is None:
-            continue
-        term_idf = idf(found[0], count)
-        for memory_id, length, tf in conn.execute(_POSTINGS, (term, workspace_id)):
-            scores[memory_id] = scores.get(memory_id, 0.0) + bm25(tf, length, average, term_idf)
-    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+def texts(conn: sqlite3.Connection, workspace_id: str, memory_ids: Sequence[str]) -> dict[str, str]:
+    """The lexical text of each of these memories that has one (the caller holds a transaction)."""
+    found: dict[str, str] = {}
+    for start in range(0, len(memory_ids), _CHUNK):
+        chunk = memory_ids[start : start + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        query = (
+            "SELECT d.memory_id, l.text FROM lexical_docs AS d JOIN lexical AS l ON l.rowid = d.id"
+            f" WHERE d.workspace_id = ? AND d.memory_id IN ({marks})"
+        )
+        found.update(conn.execute(query, (workspace_id, *chunk)).fetchall())
+    return found
 
 
 def index_all(conn: sqlite3.Connection) -> int:

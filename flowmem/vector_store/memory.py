@@ -39,9 +39,7 @@ class MemoryStore(VectorStore):
         self._width: int | None = None  # set by the first write (the base checks every later one against it)
         self._events: dict[str, dict[str, HistoryEvent]] = {}
         self._memorized_ids: dict[tuple[str, str], set[str]] = {}  # (workspace, user) → message ids
-        # One BM25 index over every workspace, keyed by (workspace, memory id): store-wide statistics,
-        # as the local store (from its FTS5 index) and an Elasticsearch index keep them (see lexical_text).
-        self._lexical = BM25Index()
+        self._lexical: dict[str, BM25Index] = {}  # workspace → its lexical (BM25) index
         self._sessions: dict[tuple[str, str, str], ChatSession] = {}  # (workspace, user, session) → session
 
     async def _dims(self) -> int | None:
@@ -59,7 +57,7 @@ class MemoryStore(VectorStore):
         index.put([Row.of(m) for m in stored], vectors)
         for memory in stored:
             records[memory.memory_id] = memory
-            self._lexical.put((workspace_id, memory.memory_id), lexical_document(memory))
+            self._lexical.setdefault(workspace_id, BM25Index()).put(memory.memory_id, lexical_document(memory))
 
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         records = self._records.get(workspace_id, {})
@@ -72,7 +70,7 @@ class MemoryStore(VectorStore):
         for memory_id in ids:
             if records.pop(memory_id, None) is not None:
                 removed += 1
-                self._lexical.remove((workspace_id, memory_id))
+                self._lexical[workspace_id].remove(memory_id)
                 if index is not None:
                     index.remove(memory_id)
         return removed
@@ -91,15 +89,12 @@ class MemoryStore(VectorStore):
     async def _lexical_search(
         self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
     ) -> list[Memory]:
-        index = self._indexes.get(workspace_id)
-        if index is None:
+        index, lexicon = self._indexes.get(workspace_id), self._lexical.get(workspace_id)
+        if index is None or lexicon is None:
             return []
-        allowed = {index.ids[i] for i in np.flatnonzero(index.mask(filters))}
-        scores = self._lexical.scores(terms, lambda key: key[0] == workspace_id and key[1] in allowed)
-        # Ties broken by memory id, so every store orders equal scores alike.
-        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:top_k]
+        best = lexicon.top(terms, top_k, index.keeper(filters))
         records = self._records[workspace_id]
-        return [_out(records[key[1]], False, {LEXICAL: score}) for key, score in best]
+        return [_out(records[memory_id], False, {LEXICAL: score}) for memory_id, score in best]
 
     async def _iterate(
         self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool

@@ -55,7 +55,7 @@ def test_a_file_from_before_the_lexical_index_gains_it_on_open(tmp_path: Path, o
     path = tmp_path / local_db.FILE_NAME
     conn = sqlite3.connect(path)
     with conn:  # what a file of the older schema looks like: no lexical tables (schema 2: no sessions either)
-        for table in ("lexical_terms", "lexical_instances", "lexical", "lexical_docs"):
+        for table in ("lexical", "lexical_docs"):
             conn.execute(f"DROP TABLE {table}")
         if old_schema == "2":
             conn.execute("DROP TABLE sessions")
@@ -92,5 +92,26 @@ def test_local_and_memory_stores_give_the_same_scores(tmp_path: Path) -> None:
     assert local.keys() == in_memory.keys()
     for query, hits in local.items():
         assert [i for i, _ in hits] == [i for i, _ in in_memory[query]], query
-        assert [s for _, s in hits] == pytest.approx([s for _, s in in_memory[query]], rel=1e-9), query
+        assert [s for _, s in hits] == [s for _, s in in_memory[query]], query  # the same floats
     assert local["小狗"] == []  # deleted
+
+
+def test_a_second_handle_sees_the_others_lexical_writes_and_deletes(tmp_path: Path) -> None:
+    async def main() -> None:
+        writer, reader = _store(tmp_path), _store(tmp_path)
+        try:
+            await writer.upsert("w", [memory("w", "a", 1, content="I play tennis")])
+            assert [m.memory_id for m in await reader.lexical_search("w", "tennis", 5)] == ["a"]  # loads its index
+            await writer.upsert(
+                "w", [memory("w", "a", 1, content="I play chess"), memory("w", "b", 2, content="tennis")]
+            )
+            assert [m.memory_id for m in await reader.lexical_search("w", "tennis", 5)] == ["b"]  # caught up
+            assert [m.memory_id for m in await reader.lexical_search("w", "chess", 5)] == ["a"]
+            await writer.delete("w", ["b"])
+            await writer.forget("w")
+            assert await reader.lexical_search("w", "tennis chess", 5) == []
+        finally:
+            await writer.aclose()
+            await reader.aclose()
+
+    asyncio.run(main())
