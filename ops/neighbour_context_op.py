@@ -48,6 +48,11 @@ class NeighbourContextOp(Op):
     offset; the trace notes what was added (``added``) and lifted (``lifted``).
     """
 
+    # Why the defaults: 3 hits, since a store read per hit is the op's cost and the best few hits are
+    # where the wanted turn's neighbour sits; 1 turn before and 2 after, since an answer or a continuation
+    # follows what prompted it (in a two-person chat the same speaker goes on two turns later) while
+    # before a hit there is only its prompt; 30 minutes, the usual session timeout of analytics; pull
+    # 0.5, halfway — an adjacent turn is as likely the wanted one as not — and halved again per turn.
     class Params(OpParams):
         top_n: int = Field(3, ge=0, description="how many of the best memories to look around")
         before: int = Field(1, ge=0, le=10, description="how many memories said before a hit to look at")

@@ -55,18 +55,21 @@ class SecondHopOp(Op):
 
     Multi-hop questions need a fact the first memories only point to ("What did my mentor advise?"
     finds "my mentor Sarah"; the advice never says "mentor"). The second query is the LLM's
-    follow-up query when an LLM is configured and ``use_llm`` is on (a failed call or a reply of
-    ``NONE`` falls back to the offline query, with a warning for the failure); offline it is the
-    query plus the ``max_terms`` words of the ``top_n`` best memories the query lacks, rarest among
-    the candidates first (names, places, things; see :func:`bridge_words`).
+    follow-up query when an LLM is configured and ``use_llm`` is on (a reply of ``NONE`` — the first
+    memories answer it — means no second hop; a failed call falls back to the offline query, with a
+    warning). Offline (``offline``), it is either the query plus the ``max_terms`` words of the
+    ``top_n`` best memories the query lacks, rarest among the candidates first (names, places,
+    things; see :func:`bridge_words`; one embedding), or the query vector moved toward those
+    memories' vectors (Rocchio's relevance feedback; no embedding).
 
     Its ``top_k`` results are merged on the candidates' own scale: the second query's similarities,
     min-max normalised over its results (0 the weakest, 1 the best), place each result between the
     weakest candidate's score and the best's, ``pull`` of the way at most:
-    ``hop = floor + pull × normalised × (best − floor)``. A new memory gets ``hop`` as its rank
+    ``hop = floor + pull × normalised × (best − floor)`` (with ``pull`` 1.0, plain min-max fusion of
+    the two lists onto the candidates' range). A new memory gets ``hop`` as its rank
     score; a candidate is lifted to it when higher (never lowered). Each gets ``scores["hop"]`` and
     ``scores["hop_similarity"]``, and ``explain["hop"]``; the trace notes the second query
-    (``second_query``, ``source``: llm or words), the memories added and those lifted.
+    (``second_query``, ``source``: llm, words or vectors), the memories added and those lifted.
     """
 
     class Params(OpParams):
@@ -119,14 +122,15 @@ class SecondHopOp(Op):
     async def _second_query(
         self, ctx: OpContext, query: str, hits: list[Memory], pool: list[Memory]
     ) -> tuple[str, str]:
-        """The second query and where it came from (``llm`` or ``words``)."""
+        """The second query and where it came from (``llm``, ``words`` or ``vectors``); ``""``: no second hop."""
         if self.params.use_llm and self.llm.available:
             listing = "\n".join(f"{i + 1}. {' '.join(m.content.split())}" for i, m in enumerate(hits))
             prompt = load_prompt("second_hop")
             try:
                 reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(query=query, memories=listing))
             except Exception as exc:  # any failure of the call: the offline query still gives a second hop
-                ctx.warn(f"LLM follow-up query failed ({describe_error(exc)}); searched with the hits' words instead")
+                instead = "the hits' words" if self.params.offline == "words" else "the hits' vectors"
+                ctx.warn(f"LLM follow-up query failed ({describe_error(exc)}); searched with {instead} instead")
             else:
                 text = " ".join(reply.text.strip().strip('"').split())
                 if text and text.lower().rstrip(".") != NONE_REPLY:
