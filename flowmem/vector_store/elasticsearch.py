@@ -68,6 +68,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -87,6 +88,7 @@ from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.es_ledger import migrate_legacy_ledger
 from flowmem.vector_store.es_query import ElasticsearchStoreParams
+from flowmem.vector_store.es_refresh import SharedRefresh
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.rules import check_width
 
@@ -100,6 +102,19 @@ INSTALL_HINT = "pip install 'elasticsearch[async]>=8.19,<10' (for an 8.x server:
 FIRST_CONTACT_TIMEOUT = 5.0
 # Message ids per ledger lookup: one search each, well below the ids query's and page's limits.
 MEMORIZED_CHUNK = 1000
+
+
+@dataclass
+class _DeferredRefresh:
+    """One write in progress whose bulk requests go without refresh: the indices they wrote, refreshed at its end."""
+
+    store: ElasticsearchStore
+    indices: dict[str, None]  # an ordered set
+
+
+# Per asyncio task (a context variable, not a store attribute): a server runs many writes of one store at
+# once, and each must refresh what it wrote itself before returning, whatever the others are doing.
+_DEFERRED: ContextVar[_DeferredRefresh | None] = ContextVar("flowmem_es_deferred_refresh", default=None)
 
 
 class ElasticsearchError(FlowmemError):
@@ -186,6 +201,7 @@ class ElasticsearchStore(VectorStore):
         self._last_seq = 0
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
         self._lexical_pending: dict[str, Any] | None = None  # the index's mapping _meta, while its lexical text is due
+        self._shared_refresh = SharedRefresh(self._refresh)  # the refreshes ending writes, shared (es_refresh)
 
     # -- connection and index ------------------------------------------------------------------
     def _new_client(self) -> AsyncElasticsearch:
@@ -436,7 +452,11 @@ class ElasticsearchStore(VectorStore):
         chunks = [items[i : i + size] for i in range(0, len(items), size)]
         gate = asyncio.Semaphore(self.params.bulk_concurrency)
         refresh: str | bool = self.params.refresh == "true"
-        if self._bulk_depth:
+        deferred = self._deferred()
+        if deferred is not None:
+            refresh = False  # one step of a write: refreshed with the others when the write ends (see _write)
+            deferred.indices[index] = None
+        elif self._bulk_depth:
             refresh = False  # a bulk load: one refresh when it ends (see _end_bulk_load)
         elif self.params.refresh == "wait_for":
             # Same guarantee (searchable on return), two ways: a small write waits for the next
@@ -759,16 +779,23 @@ class ElasticsearchStore(VectorStore):
         # Memories, then history, then deletes, then the ledger, each durable when Elasticsearch
         # acknowledges it (a crash between steps leaves earlier ones whole — a delete event before
         # its delete; reruns are idempotent) — but made searchable together by one refresh at the
-        # end, instead of a refresh wait per step (3 s → tens of ms).
-        if self._bulk_depth or self.params.refresh == "false":
+        # end, instead of a refresh wait per step (3 s → tens of ms): a refresh of the indices this
+        # write wrote, shared with the writes that end while another refresh runs (es_refresh).
+        if self._bulk_depth or self._deferred() is not None or self.params.refresh == "false":
             return await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
-        self._bulk_depth += 1
+        deferred = _DeferredRefresh(self, {})
+        token = _DEFERRED.set(deferred)
         try:
             existed = await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
         finally:
-            self._bulk_depth -= 1
-        await self._end_bulk_load()
+            _DEFERRED.reset(token)
+        await self._shared_refresh.refresh(deferred.indices)
         return existed
+
+    def _deferred(self) -> _DeferredRefresh | None:
+        """The write of this store the current task is in, if any (its bulk requests go without refresh)."""
+        deferred = _DEFERRED.get()
+        return deferred if deferred is not None and deferred.store is self else None
 
     async def _end_bulk_load(self) -> None:
         # Only indices this store object knows exist: the block's writes made (or found) each one they used.

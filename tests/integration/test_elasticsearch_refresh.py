@@ -1,0 +1,92 @@
+"""The Elasticsearch store's writes under concurrency: each one is searchable when it returns, and
+concurrent writers share refreshes (flowmem.vector_store.es_refresh) instead of forcing one each.
+
+The indices get ``refresh_interval: -1``: no scheduled refresh, so only the store's own refreshes
+can make a write visible, and a write that returned without one is caught every time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from flowmem.schema.history import HistoryEvent
+from flowmem.testing.conformance import memory
+from flowmem.vector_store import es_query
+from flowmem.vector_store.elasticsearch import ElasticsearchStore
+from flowmem.vector_store.filters import MemoryFilter
+from tests.integration.conftest import delete_index
+
+pytestmark = pytest.mark.elasticsearch
+
+WS = "ws"
+
+
+@pytest.fixture
+def index(es_url: str) -> Iterator[str]:
+    name = f"flowmem-test-refresh-{uuid.uuid4().hex[:10]}"
+    yield name
+    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
+        delete_index(es_url, name + suffix)
+
+
+async def _no_scheduled_refresh(store: ElasticsearchStore) -> None:
+    """Make the store's indices exist, then switch their scheduled refresh off."""
+    first = memory(WS, "first", 1, target="nobody")
+    await store.write(WS, [first], history=[HistoryEvent.of("add", new=first)])
+    client = store._new_client()
+    try:
+        names = [store.index, store.history_index]
+        await client.indices.put_settings(index=names, settings={"index": {"refresh_interval": "-1"}})
+    finally:
+        await client.close()
+
+
+async def _write_then_find(store: ElasticsearchStore, user: str, count: int, seed: int) -> tuple[int, int]:
+    """Write ``count`` memories of ``user`` with their history; right after the write returns, how many
+    of them a search (not a realtime get) finds, and how many history events."""
+    memories = [memory(WS, f"{user}-{i}", seed + i, target=user) for i in range(count)]
+    await store.write(WS, memories, history=[HistoryEvent.of("add", new=m) for m in memories])
+    found = await store.count(WS, MemoryFilter(target=user))
+    events = [e for e in await store.history(WS, limit=10_000) if e.memory_id.startswith(f"{user}-")]
+    return found, len(events)
+
+
+def test_a_write_running_beside_another_is_searchable_when_it_returns(es_url: str, index: str) -> None:
+    # A long write (50 one-document bulk requests) is in flight while a short one runs and returns. Each
+    # must have been refreshed when it returns: the short one may not count on the long one's refresh,
+    # which comes later (before, it did, and returned unsearchable).
+    async def main() -> None:
+        store = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index, bulk_chunk_size=1))
+        try:
+            await _no_scheduled_refresh(store)
+            long = asyncio.ensure_future(_write_then_find(store, "long", 50, 100))
+            await asyncio.sleep(0.05)  # the long write is under way
+            short = await _write_then_find(store, "short", 1, 10)
+            assert not long.done(), "the long write should still be running (make it longer)"
+            assert short == (1, 1)
+            assert await long == (50, 50)
+        finally:
+            await store.aclose()
+
+    asyncio.run(main())
+
+
+def test_concurrent_writers_share_refreshes_and_each_is_searchable(es_url: str, index: str) -> None:
+    async def main() -> None:
+        store = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index))
+        try:
+            await _no_scheduled_refresh(store)
+            before = store._shared_refresh.requests
+            results = await asyncio.gather(*(_write_then_find(store, f"u{i}", 1, 10 * i) for i in range(12)))
+            assert results == [(1, 1)] * 12
+            refreshes = store._shared_refresh.requests - before
+            # 12 writers finishing close together: the first refreshes alone, the others join queued rounds
+            assert 1 <= refreshes < 12, refreshes
+        finally:
+            await store.aclose()
+
+    asyncio.run(main())
