@@ -18,6 +18,7 @@ from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
+from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
 from flowmem.vector_store.filters import MemoryFilter
@@ -331,8 +332,11 @@ def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:
     }
     if not keep_text:
         update.update(content=new.content, vector=new.vector, when_to_use=new.when_to_use or old.when_to_use)
-        if SLOTS_KEY in new.metadata:  # the slots belong to the words
-            update["metadata"] = {**old.metadata, SLOTS_KEY: new.metadata[SLOTS_KEY]}
+        # The slots and an LLM's key belong to the words: the new words' replace the old words'.
+        metadata = {k: v for k, v in old.metadata.items() if k != LLM_KEY}
+        metadata.update({k: new.metadata[k] for k in (SLOTS_KEY, LLM_KEY) if k in new.metadata})
+        if metadata != old.metadata:
+            update["metadata"] = metadata
         if new.event_time is not None:
             update.update({k: getattr(new, k) for k in type(new).model_fields if k.startswith("event_")})
     return old.model_copy(update=update)

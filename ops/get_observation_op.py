@@ -14,7 +14,10 @@ from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory, Message
 from flowmem.scoring.derive import memory_from_message
 from flowmem.scoring.facts import split_facts
+from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.slots import DEFAULT_RULES
+
+MAX_LLM_KEY = 400  # characters of an LLM key kept: a dozen short phrases
 
 
 @register_op
@@ -24,10 +27,13 @@ class GetObservationOp(Op):
     With an LLM: ``observation`` memories — one fact each about the user in the third person, with
     ``when_to_use`` and keywords — up to ``max_observations_per_message`` per message. Without
     one (or for a message the LLM's reply leaves out): ``conversation`` memories of the user's own
-    words (still what the user said, so not ``observation``). A message that states a single-valued
-    fact — one that a later message may supersede (:mod:`flowmem.scoring.slots`) — becomes one memory
-    per fact it states (:func:`flowmem.scoring.facts.split_facts`: "I live in Milan with my dog Rex"
-    is "I live in Milan" and "my dog Rex"), so superseding one fact keeps the others. Other messages
+    words (still what the user said, so not ``observation``). The LLM also writes each fact's search key
+    (facts, names, dates in words), kept in ``metadata["llm_key"]`` and stored in the memory's expanded
+    key (:mod:`flowmem.scoring.keys`); offline, the store builds the key from rules alone.
+    A message that states a single-valued fact — one that a later message may supersede
+    (:mod:`flowmem.scoring.slots`) — becomes one memory per fact it states
+    (:func:`flowmem.scoring.facts.split_facts`: "I live in Milan with my dog Rex" is "I live in Milan"
+    and "my dog Rex"), so superseding one fact keeps the others. Other messages
     stay whole (``split_facts: changeable``): splitting every message (``all``) cost 4.4 points of
     recall@5 on LoCoMo (0.460 → 0.416; @20 0.548 → 0.507), its facts crowding out other messages in
     the top k, and gains nothing offline, where only single-valued facts are ever superseded. ``none`` keeps every
@@ -101,13 +107,14 @@ class GetObservationOp(Op):
                 memories.extend(self._own_words(ctx, message))
                 continue
             for n, fact in enumerate(found):
-                memories.append(
-                    memory_from_message(
-                        message, workspace_id=ctx["workspace_id"], target=ctx["user_id"], index=n,
-                        content=fact["content"], memory_type="observation", when_to_use=fact["when_to_use"],
-                        keywords=fact["keywords"] or None,
-                    )
+                memory = memory_from_message(
+                    message, workspace_id=ctx["workspace_id"], target=ctx["user_id"], index=n,
+                    content=fact["content"], memory_type="observation", when_to_use=fact["when_to_use"],
+                    keywords=fact["keywords"] or None,
                 )  # fmt: skip
+                if fact["key"]:
+                    memory = memory.model_copy(update={"metadata": {**memory.metadata, LLM_KEY: fact["key"]}})
+                memories.append(memory)
         if missing:
             ctx.warn(
                 f"LLM gave no usable facts for {missing} of {len(messages)} messages; kept as conversation memories"
@@ -116,7 +123,7 @@ class GetObservationOp(Op):
 
 
 def _facts(data: Any, count: int, limit: int) -> dict[int, list[dict[str, Any]]]:
-    """Facts by message index from ``[{"message": 0, "content": …, "when_to_use": …, "keywords": […]}, …]``."""
+    """Facts by message index from ``[{"message": 0, "content": …, "when_to_use": …, "keywords": […], "key": …}]``."""
     if isinstance(data, dict):
         data = next((v for v in data.values() if isinstance(v, list)), [data])
     facts: dict[int, list[dict[str, Any]]] = {}
@@ -136,6 +143,8 @@ def _facts(data: Any, count: int, limit: int) -> dict[int, list[dict[str, Any]]]
                 "content": content,
                 "when_to_use": " ".join(str(item.get("when_to_use") or "").split()),
                 "keywords": [str(k) for k in keywords][:8] if isinstance(keywords, list) else [],
+                # Bounded like a few facts' worth of phrases: a runaway reply must not bloat every lexical index.
+                "key": " ".join(str(item.get("key") or "").split())[:MAX_LLM_KEY],
             }
         )
     return facts

@@ -299,15 +299,17 @@ class Memories:
     async def update(self, memory_id: str, content: str, *, workspace_id: str = DEFAULT_WORKSPACE) -> Memory:
         """Replace a memory's text: re-embedded, keywords and event time read again, an ``update`` in its history.
 
-        The single-valued facts found in the old words (``metadata["slots"]``, see ``contra_repeat_op``) are
-        dropped with them: the op reads the new words' slots, with the slot rules it is configured with, when
-        the memory is next a candidate for being superseded.
+        The single-valued facts found in the old words (``metadata["slots"]``, see ``contra_repeat_op``) and an
+        LLM's key for them (``metadata["llm_key"]``) are dropped with them: the op reads the new words' slots,
+        with the slot rules it is configured with, when the memory is next a candidate for being superseded,
+        and the store builds the new words' expanded key when it writes them.
 
         Raises:
             NotFoundError: No memory with that id in the workspace.
             InputError: Empty content.
         """
         from flowmem.scoring.derive import keywords_of, with_event_time
+        from flowmem.scoring.keys import LLM_KEY
         from flowmem.scoring.slots import SLOTS_KEY
 
         if not content.strip():
@@ -317,7 +319,7 @@ class Memories:
         text = " ".join(content.split())
         said = old.message_time or old.created_at
         new = old.with_event_time(None)
-        metadata = {key: value for key, value in old.metadata.items() if key != SLOTS_KEY}
+        metadata = {key: value for key, value in old.metadata.items() if key not in (SLOTS_KEY, LLM_KEY)}
         new = with_event_time(new, text, said).model_copy(
             update={"content": text, "keywords": keywords_of(text), "updated_at": now(), "metadata": metadata}
         )

@@ -13,7 +13,11 @@ states what the write path does not already read:
 * when the memory was said and when its event happens, in words ("May 2023", a weekday name),
   since questions name months and weekdays, never ISO dates.
 
-The store base writes every memory through :func:`with_expanded_key`, so every store holds the key
+With an LLM, ``get_observation_op`` asks for a key with each fact ("lives in Lisbon; moved to Lisbon
+in March 2024"), kept beside the words it describes in ``metadata["llm_key"]`` (:data:`LLM_KEY`) and
+added to the offline key by :func:`expanded_key`; an edit or a merge that changes the words drops it
+with them, as it drops their slots. The store base writes every memory through :func:`expanded_key`,
+so every store holds the key
 (``Memory.expanded_key``, exported with the memory) and lexical search indexes it
 (:func:`flowmem.vector_store.lexical_text.lexical_document`), as does ``semantic_rank_op``'s offline
 word overlap with ``overlap_text: document``. Embedding it with the content in one vector did not pay
@@ -44,6 +48,7 @@ SLOT_PHRASES: dict[str, str] = {
     "pet_name": "{k} named {v}; pet; name; 宠物 {v}",
     "diet": "diet {v}; eat; food; 饮食 {v}; 吃",
 }
+LLM_KEY = "llm_key"  # metadata: the key an LLM wrote for the memory's words (dropped when the words change)
 MAX_TIMES = 3  # a turn rarely names more than a few times; more would drown its facts in dates
 
 
@@ -85,11 +90,18 @@ def _span_words(start: datetime, end: datetime, granularity: str) -> str:
     return f"from {day_words(start)}"
 
 
+def expanded_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
+    """The key stored with ``memory``: :func:`offline_key`, then the LLM's key for these words if it has one."""
+    llm_key = memory.metadata.get(LLM_KEY)
+    parts = [offline_key(memory, rules), " ".join(llm_key.split()) if isinstance(llm_key, str) else ""]
+    return "; ".join(part for part in parts if part)
+
+
 def with_expanded_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> Memory:
-    """``memory`` carrying the :func:`offline_key` of its words as they are now.
+    """``memory`` carrying the :func:`expanded_key` of its words as they are now.
 
     Always rebuilt, never kept from before: an edit or a merge changes the words, and a key must not
     describe words a memory no longer has (the key is cheap: a few regular expressions).
     """
-    key = offline_key(memory, rules)
+    key = expanded_key(memory, rules)
     return memory if key == memory.expanded_key else memory.model_copy(update={"expanded_key": key})

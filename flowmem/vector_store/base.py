@@ -26,7 +26,7 @@ from flowmem.backend import Backend, BackendKind
 from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.scoring.keys import offline_key
+from flowmem.scoring.keys import expanded_key
 from flowmem.scoring.tokens import query_terms
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 from flowmem.vector_store.rules import (
@@ -283,6 +283,28 @@ class VectorStore(SessionStore, Backend):
         found = await self._search(workspace_id, query, top_k, filters)
         return [m for m in found if m.workspace_id == workspace_id]
 
+    async def search_many(
+        self, workspace_id: str, vector: Any, searches: Sequence[tuple[int, MemoryFilter | None]]
+    ) -> list[list[Memory]]:
+        """Several searches (as :meth:`search`) with one query vector, each with its own ``top_k`` and filters,
+        sent together where the store can (Elasticsearch: one ``_msearch`` instead of a round trip each).
+
+        Returns:
+            One result list per search, in order, each exactly what :meth:`search` returns for it.
+
+        Raises:
+            DimensionMismatchError: ``vector`` is not as wide as the store's vectors.
+            UnsupportedFilterError: a search's filters have a condition this store cannot apply
+                (checked for every search before any runs).
+        """
+        check_scope(workspace_id)
+        checked = [(top_k, self._checked(filters)) for top_k, filters in searches]
+        query = normalise(np.asarray(vector, dtype=np.float32))[0]
+        check_width(self._place(), await self._dims(), len(query), "query vector")
+        wanted = [(top_k, filters) for top_k, filters in checked if top_k > 0]
+        results = iter(await self._search_many(workspace_id, query, wanted) if wanted else [])
+        return [[m for m in next(results) if m.workspace_id == workspace_id] if k > 0 else [] for k, _ in checked]
+
     async def lexical_search(
         self, workspace_id: str, text: str, top_k: int, filters: MemoryFilter | None = None
     ) -> list[Memory]:
@@ -415,6 +437,12 @@ class VectorStore(SessionStore, Backend):
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         raise NotImplementedError
 
+    async def _search_many(
+        self, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
+    ) -> list[list[Memory]]:
+        """One :meth:`_search` result per (``top_k`` > 0, filters); override to send them in one request."""
+        return [await self._search(workspace_id, query, top_k, filters) for top_k, filters in searches]
+
     async def _lexical_search(
         self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
     ) -> list[Memory]:
@@ -431,7 +459,7 @@ class VectorStore(SessionStore, Backend):
 
 
 def keyed(memories: Sequence[Memory]) -> list[Memory]:
-    """The memories as stored: each given its expanded key (:func:`flowmem.scoring.keys.offline_key`).
+    """The memories as stored: each given its expanded key (:func:`flowmem.scoring.keys.expanded_key`).
 
     Here, in the one call every write passes through (imports, the write flows, edits, evaluations), so
     no path stores a memory without its key, and a key is rebuilt from the words each time they are
@@ -439,5 +467,5 @@ def keyed(memories: Sequence[Memory]) -> list[Memory]:
     so a caller that returns what it wrote (an edit, the write flow's actions) returns what is stored.
     """
     for memory in memories:
-        memory.expanded_key = offline_key(memory)
+        memory.expanded_key = expanded_key(memory)
     return list(memories)

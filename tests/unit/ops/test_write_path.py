@@ -16,6 +16,7 @@ import pytest
 from flowmem import App
 from flowmem.samples import chat_path
 from flowmem.schema.memory import Memory
+from flowmem.scoring.keys import offline_key
 from tests.unit.cli.test_cli import run_cli
 
 EPHEMERAL = ["vector_store.default.backend=memory"]
@@ -250,6 +251,31 @@ def test_get_observation_llm_facts_and_fallback() -> None:
     assert [m.source for m in by_type["conversation"]] == [["m2"]]  # the LLM left m2 out: kept as said
     assert any("no usable facts for 1 of 2" in w for w in response.warnings)
     assert response.usage.llm_calls == 2
+
+
+def test_get_observation_llm_key_is_stored_beside_the_offline_key_and_dropped_by_an_edit() -> None:
+    facts = json.dumps([
+        {"message": 0, "content": "Alice adopted a grey cat named Mochi in February.", "when_to_use": "pets",
+         "keywords": ["cat"], "key": "  pet cat Mochi;   rescue kitten; adopted February 2024 "},
+        {"message": 2, "content": "Alice's sister Grace is a nurse in San Rafael.", "when_to_use": "family"},
+    ])  # fmt: skip
+    with llm_app({"lasting personal information": '{"0": 3, "1": 0, "2": 3}', "facts worth remembering": facts}) as app:
+        summarize(app, CHAT)
+        by_source = {m.source[0]: m for m in all_memories(app)}
+        cat, grace = by_source["m0"], by_source["m2"]
+        assert cat.metadata["llm_key"] == "pet cat Mochi; rescue kitten; adopted February 2024"
+        rules_only = offline_key(cat)
+        assert "said 6 May 2024 Monday" in rules_only
+        assert cat.expanded_key == f"{rules_only}; pet cat Mochi; rescue kitten; adopted February 2024"
+        assert "llm_key" not in grace.metadata and grace.expanded_key == offline_key(grace)
+
+        async def found(query: str) -> list[str]:
+            return [m.memory_id for m in await app.vector_store().lexical_search("w", query, 5)]
+
+        assert app.run_coroutine(found("a rescue kitten?")) == [cat.memory_id]  # only in the LLM's key
+        edited = app.run_coroutine(app.memories.update(cat.memory_id, "Alice has a black cat.", workspace_id="w"))
+        assert "llm_key" not in edited.metadata and "Mochi" not in edited.expanded_key
+        assert app.run_coroutine(found("a rescue kitten?")) == []
 
 
 @pytest.mark.parametrize(
