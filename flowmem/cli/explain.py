@@ -11,7 +11,7 @@ NEAR_MISSES_SHOWN = 10
 # Each memory's factors in the order the retrieval flow produces them: vector and word recall and
 # their fusion (recall_fuse_op) first, then ranking and the final fusion.
 FACTOR_ORDER = (
-    "cosine", "vector_rank", "lexical", "lexical_rank", "fused", "recall", "rank",
+    "cosine", "vector_rank", "lexical", "lexical_rank", "fused", "recall", "rank", "context", "hop_similarity", "hop",
     "type_ratio", "time_match", "time_ratio", "final",
 )  # fmt: skip
 
@@ -64,6 +64,8 @@ def _memory_block(index: int, memory: Memory) -> list[str]:
             why = f" ({memory.memory_type})"
         elif name == "time_match":
             why = f" ({memory.explain.get('time', '')})"
+        elif name in memory.explain:  # an op's reason for its own factor (neighbour_context_op, second_hop_op)
+            why = f" ({memory.explain[name]})"
         block.append(f"   {name:<10} {value:>8.4f}   by {source}{why}")
     return [*block, ""]
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from flowmem.cli.explain import explain
 from flowmem.schema.memory import Memory
 from tests.unit.ops.conftest import Maker, ids, put, run
 
@@ -64,6 +65,8 @@ def test_the_answer_said_one_turn_later_is_found(make_app: Maker) -> None:
     said = app.run_coroutine(model.embed([CHAT[2].content]))[0]
     assert answer.scores["recall"] == pytest.approx(float(np.dot(query, said)), abs=1e-5)
     assert answer.score_sources["recall"] == "neighbour_context_op"
+    shown = explain(response)  # --explain: the lift, with its reason, right after the rank it replaced
+    assert "context" in shown and "said 1 turn after t2" in shown
     span = next(s for s in response.trace.spans if s.op == "neighbour_context_op")
     assert set(span.notes["added"]) >= {"t1", "t3"}
     assert {entry["memory_id"] for entry in span.notes["lifted"]} >= {"t3"}
