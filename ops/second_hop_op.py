@@ -51,7 +51,7 @@ def bridge_words(query: str, hits: list[Memory], pool: list[Memory], limit: int)
 
 @register_op
 class SecondHopOp(Op):
-    """Search again with what the best memories name, and merge what that finds below them.
+    """Search again with what the best memories name, and merge the results on the candidates' scale.
 
     Multi-hop questions need a fact the first memories only point to ("What did my mentor advise?"
     finds "my mentor Sarah"; the advice never says "mentor"). The second query is the LLM's
