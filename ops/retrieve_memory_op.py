@@ -13,7 +13,7 @@ from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.same_content import content_key
-from flowmem.timeexpr import extract_time, has_time_words
+from flowmem.timeexpr import ExtractedTime, extract_time, has_time_words
 from flowmem.vector_store.filters import MemoryFilter
 
 RECALL = "recall"
@@ -70,9 +70,16 @@ class RetrieveMemoryOp(Op):
         vector = await self.embedding_model.embed_one(text, kind="query")
         status = None if self.params.include_expired else "valid"
         flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
-        found = await self.vector_store.search(ctx["workspace_id"], vector, self.params.top_k, flt)
-        if self.params.time_recall_k:
-            found = await self._add_time_recall(ctx, text, vector, flt, found)
+        when = self._time_named(ctx, text)
+        searches: list[tuple[int, MemoryFilter | None]] = [(self.params.top_k, flt)]
+        if when is not None:
+            span = (when.start, when.end)
+            k = self.params.time_recall_k
+            searches += [(k, flt.model_copy(update={key: span})) for key in ("said_between", "happens_between")]
+        # The recall and the time recall together: one round trip to the store (Elasticsearch: one _msearch).
+        found, *timed = await self.vector_store.search_many(ctx["workspace_id"], vector, searches)
+        if when is not None:
+            found = self._add_time_recall(ctx, when, found, timed)
         near_misses: list[dict[str, Any]] = []
         kept: list[Memory] = []
         seen_content: set[str] = set()
@@ -94,19 +101,18 @@ class RetrieveMemoryOp(Op):
         ctx[vector_key(self.params.recall_key)] = vector
         ctx.note("dropped", near_misses)
 
-    async def _add_time_recall(
-        self, ctx: OpContext, text: str, vector: Any, flt: MemoryFilter, found: list[Memory]
+    def _time_named(self, ctx: OpContext, text: str) -> ExtractedTime | None:
+        """The time the recall text names, when time recall is on and it names one."""
+        if not self.params.time_recall_k or not has_time_words(text):
+            return None
+        return extract_time(text, ctx.get("timestamp") or datetime.now())
+
+    def _add_time_recall(
+        self, ctx: OpContext, when: ExtractedTime, found: list[Memory], timed: list[list[Memory]]
     ) -> list[Memory]:
-        now = ctx.get("timestamp") or datetime.now()
-        when = extract_time(text, now) if has_time_words(text) else None
-        if when is None:
-            return found
-        span = (when.start, when.end)
         seen = {m.memory_id for m in found}
         extra: list[Memory] = []
-        time_filters = [flt.model_copy(update={key: span}) for key in ("said_between", "happens_between")]
-        for time_filter in time_filters:
-            hits = await self.vector_store.search(ctx["workspace_id"], vector, self.params.time_recall_k, time_filter)
+        for hits in timed:
             for memory in hits:
                 if memory.memory_id not in seen:
                     seen.add(memory.memory_id)

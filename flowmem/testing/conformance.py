@@ -124,6 +124,28 @@ class VectorStoreConformance(
 
         self.run_case(case)
 
+    def test_search_many_answers_each_search_as_search_does(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws, other = self.workspace(), self.workspace()
+            memories = [memory(ws, f"m{i}", i, target=("ann", "bob")[i % 2]) for i in range(20)]
+            await store.upsert(ws, memories)
+            await store.upsert(other, [memory(other, "theirs", 5)])
+            query = unit(5) + 0.3 * unit(6)
+            searches = [(10, None), (3, MemoryFilter(target="ann")), (0, None), (5, MemoryFilter(target="nobody"))]
+            many = await store.search_many(ws, query, searches)
+            alone = [await store.search(ws, query, k, f) for k, f in searches]
+            assert [[m.memory_id for m in r] for r in many] == [[m.memory_id for m in r] for r in alone]
+            assert [len(r) for r in many] == [10, 3, 0, 0]
+            assert all(m.target == "ann" for m in many[1])
+            for got, expected in zip(many, alone, strict=True):
+                np.testing.assert_allclose([m.scores["similarity"] for m in got],
+                                           [m.scores["similarity"] for m in expected], atol=1e-6)  # fmt: skip
+            assert await store.search_many(ws, query, []) == []
+            with pytest.raises(DimensionMismatchError):
+                await store.search_many(ws, np.ones(DIMS + 1), [(3, None)])
+
+        self.run_case(case)
+
     def test_filters_in_search_count_and_iterate(self) -> None:
         async def case(store: VectorStore) -> None:
             ws = self.workspace()

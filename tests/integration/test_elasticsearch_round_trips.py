@@ -1,0 +1,76 @@
+"""Round trips to Elasticsearch per request: a time-scoped recall is one ``_msearch``, not three searches.
+
+Requests are counted from the client's own log (``elastic_transport.transport`` logs one line per request).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from flowmem.app import App
+from flowmem.vector_store import es_query
+from tests.integration.conftest import delete_index
+
+pytestmark = pytest.mark.elasticsearch
+
+
+class _Requests(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def requests() -> Iterator[_Requests]:
+    handler, logger = _Requests(), logging.getLogger("elastic_transport.transport")
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    yield handler
+    logger.removeHandler(handler)
+    logger.setLevel(level)
+
+
+@pytest.fixture
+def index(es_url: str) -> Iterator[str]:
+    name = f"flowmem-test-trips-{uuid.uuid4().hex[:10]}"
+    yield name
+    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
+        delete_index(es_url, name + suffix)
+
+
+def test_a_time_scoped_search_is_one_msearch(es_url: str, index: str, requests: _Requests, tmp_path: Path) -> None:
+    overrides = [
+        "vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={es_url}",
+        f"vector_store.default.params.index={index}", "embedding_model.default.backend=hash",
+    ]  # fmt: skip
+    now = datetime(2024, 5, 13, 12)
+
+    async def main() -> None:
+        async with App(overrides=overrides) as app:
+            await app.memories.add(text="I went sailing with Ann", user_id="u", timestamp=datetime(2024, 5, 11, 10))
+            await app.memories.add(text="I play the cello", user_id="u", timestamp=datetime(2024, 4, 2, 10))
+            requests.lines.clear()
+            timed = await app.memories.search("what did I do last weekend?", user_id="u", timestamp=now)
+            timed_requests = list(requests.lines)
+            requests.lines.clear()
+            plain = await app.memories.search("what instrument do I play?", user_id="u", timestamp=now)
+            plain_requests = list(requests.lines)
+        # the recall and the two time recalls (said then, happening then) in one request
+        assert [line.split(" ")[1].split("?")[0].rsplit("/", 1)[-1] for line in timed_requests] == ["_msearch"]
+        assert '"time_recall": {"expression": "last weekend"' in json.dumps(timed.response.to_dict(trace=True))
+        assert [line.split(" ")[1].split("?")[0].rsplit("/", 1)[-1] for line in plain_requests] == ["_search"]
+        assert plain.memories
+
+    asyncio.run(main())
