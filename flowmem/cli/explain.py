@@ -12,7 +12,7 @@ NEAR_MISSES_SHOWN = 10
 # their fusion (recall_fuse_op) first, then ranking and the final fusion.
 FACTOR_ORDER = (
     "cosine", "vector_rank", "lexical", "lexical_rank", "fused", "recall", "rank", "context", "hop_similarity", "hop",
-    "type_ratio", "time_match", "time_ratio", "final",
+    "type_ratio", "type_shift", "time_match", "time_ratio", "final",
 )  # fmt: skip
 
 
@@ -62,6 +62,8 @@ def _memory_block(index: int, memory: Memory) -> list[str]:
         why = ""
         if name == "type_ratio":
             why = f" ({memory.memory_type})"
+        elif name == "type_shift":  # fuse_rerank_op's type_ratio_mode: spread
+            why = " (σ · ln type_ratio)"
         elif name == "time_match":
             why = f" ({memory.explain.get('time', '')})"
         elif name in memory.explain:  # an op's reason for its own factor (neighbour_context_op, second_hop_op)

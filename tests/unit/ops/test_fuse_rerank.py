@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flowmem.ops.fuse_rerank_op import spread, type_shift
 
+from flowmem.cli.explain import explain
 from flowmem.schema.memory import Memory
 from flowmem.scoring.time_match import time_match
 from flowmem.timeexpr.model import ExtractedTime
@@ -192,3 +193,10 @@ def test_spread_helpers() -> None:
     assert spread([0.0, 2.0]) == pytest.approx(1.0)
     assert type_shift(2.0, 0.1, 0.5) == pytest.approx(0.1 * math.log(2))
     assert type_shift(0.0, 0.1, 0.5) == -0.5
+
+
+def test_explain_shows_the_type_shift_after_the_type_ratio(make_app: Maker) -> None:
+    text = explain(fuse(make_app, BAND, "spread"))
+    block = text[text.index("id insight") :]
+    assert block.index("   type_ratio ") < block.index("   type_shift ") < block.index("   final ")
+    assert "type_shift   0.0" in block and "(σ · ln type_ratio)" in block
