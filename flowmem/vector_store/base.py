@@ -16,8 +16,9 @@ string (an id that breaks the rule is simply not there). The rules themselves: :
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar, TypedDict
 
 import numpy as np
@@ -70,6 +71,11 @@ class ForgetCounts(TypedDict):
     sessions: int  # chat sessions (short-term memory)
 
 
+# The stores (by id) whose refresh the current task defers (a bulk load): a context variable, so the mark
+# follows the task and the tasks it starts, never a store-wide counter another task's write would read.
+_BULK_LOADS: ContextVar[tuple[int, ...]] = ContextVar("flowmem_bulk_loads", default=())
+
+
 class VectorStore(SessionStore, Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
     ``_search``, ``_lexical_search``, ``_iterate``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and
@@ -84,23 +90,38 @@ class VectorStore(SessionStore, Backend):
     kind: ClassVar[BackendKind] = "vector_store"
     # What the backend's filters can test (filters.SUBJECT_TYPES); a condition on anything else is refused.
     filter_subjects: ClassVar[frozenset[str]] = frozenset()
-    _bulk_depth: int = 0
 
     @asynccontextmanager
     async def bulk_load(self) -> AsyncIterator[None]:
         """A block of many writes: they must be searchable when it ends, not after each upsert.
 
         Stores that make writes searchable by refreshing (Elasticsearch) refresh once at the end
-        instead of per upsert — fewer waits and fewer, larger segments. Writes by others through the
-        same store object during the block are not searchable before it ends either.
+        instead of per upsert — fewer waits and fewer, larger segments. The block belongs to the
+        task that opened it (and the tasks it starts): another task writing through the same store
+        object meanwhile — a server's request beside an import — still gets its writes searchable
+        on return.
         """
-        self._bulk_depth += 1
+        outermost = not self._in_bulk_load
+        try:
+            with self._refresh_deferred():
+                yield
+        finally:
+            if outermost:
+                await self._end_bulk_load()
+
+    @contextmanager
+    def _refresh_deferred(self) -> Iterator[None]:
+        """Mark this store as in a bulk load for the current task: its writes skip their own refresh."""
+        token = _BULK_LOADS.set((*_BULK_LOADS.get(), id(self)))
         try:
             yield
         finally:
-            self._bulk_depth -= 1
-            if self._bulk_depth == 0:
-                await self._end_bulk_load()
+            _BULK_LOADS.reset(token)
+
+    @property
+    def _in_bulk_load(self) -> bool:
+        """Whether the current task is inside :meth:`bulk_load` (or another deferred-refresh block) of this store."""
+        return id(self) in _BULK_LOADS.get()
 
     async def _end_bulk_load(self) -> None:
         """Make the block's writes searchable (stores whose writes always are need nothing)."""

@@ -456,7 +456,7 @@ class ElasticsearchStore(VectorStore):
         if deferred is not None:
             refresh = False  # one step of a write: refreshed with the others when the write ends (see _write)
             deferred.indices[index] = None
-        elif self._bulk_depth:
+        elif self._in_bulk_load:
             refresh = False  # a bulk load: one refresh when it ends (see _end_bulk_load)
         elif self.params.refresh == "wait_for":
             # Same guarantee (searchable on return), two ways: a small write waits for the next
@@ -812,7 +812,7 @@ class ElasticsearchStore(VectorStore):
         # its delete; reruns are idempotent) — but made searchable together by one refresh at the
         # end, instead of a refresh wait per step (3 s → tens of ms): a refresh of the indices this
         # write wrote, shared with the writes that end while another refresh runs (es_refresh).
-        if self._bulk_depth or self._deferred() is not None or self.params.refresh == "false":
+        if self._in_bulk_load or self._deferred() is not None or self.params.refresh == "false":
             return await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
         deferred = _DeferredRefresh(self, {})
         token = _DEFERRED.set(deferred)

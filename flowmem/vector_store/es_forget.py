@@ -57,8 +57,7 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
         steps.append(_Step("sessions", store._sessions.name, sessions, SESSION_ORDER, keys, _entry_of(user_id)))
     found = {"memories": 0, "messages": 0, "history": 0, "sessions": 0}
     touched: list[str] = []
-    store._bulk_depth += 1  # no refresh per bulk request: one at the end
-    try:
+    with store._refresh_deferred():  # no refresh per bulk request: one at the end
         for step in steps:
             async for ids in _pages(store, workspace_id, step):
                 found[step.kind] += len(ids)
@@ -69,8 +68,6 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
                 if failures:
                     raise BulkWriteError("erase", step.index, failures, ok, noun=("document", "documents"))
                 touched.append(step.index)
-    finally:
-        store._bulk_depth -= 1
     if touched:
         await store._refresh(list(dict.fromkeys(touched)))
     return ForgetCounts(

@@ -90,3 +90,34 @@ def test_concurrent_writers_share_refreshes_and_each_is_searchable(es_url: str, 
             await store.aclose()
 
     asyncio.run(main())
+
+
+def test_a_write_beside_another_tasks_bulk_load_is_searchable_when_it_returns(es_url: str, index: str) -> None:
+    # A bulk load (an import) defers its refresh to its end. That is the loading task's choice only: a write
+    # of another task through the same store object (a server request) is still searchable on return
+    # (before, a store-wide counter made it skip its refresh too).
+    async def main() -> None:
+        store = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index, bulk_chunk_size=1))
+        try:
+            await _no_scheduled_refresh(store)
+            loading, loaded = asyncio.Event(), asyncio.Event()
+
+            async def bulk() -> int:
+                async with store.bulk_load():
+                    await store.write(WS, [memory(WS, "bulk-a", 200, target="bulk")])
+                    loading.set()
+                    await loaded.wait()
+                    await store.write(WS, [memory(WS, "bulk-b", 300, target="bulk")])
+                    return await store.count(WS, MemoryFilter(target="bulk"))  # deferred: not searchable yet
+
+            task = asyncio.ensure_future(bulk())
+            await loading.wait()
+            assert await _write_then_find(store, "request", 1, 10) == (1, 1)
+            loaded.set()
+            # bulk-a became visible with the request's refresh (a refresh covers the index); bulk-b waits for the end
+            assert await task == 1
+            assert await store.count(WS, MemoryFilter(target="bulk")) == 2  # searchable once the block ended
+        finally:
+            await store.aclose()
+
+    asyncio.run(main())
