@@ -75,3 +75,14 @@ def test_a_record_from_before_keys_loads() -> None:
     record = turn("I live in Oakland.").to_record()
     record.pop("expanded_key")
     assert Memory.model_validate(record).expanded_key == ""
+
+
+def test_a_merge_that_takes_the_new_words_takes_their_llm_key() -> None:
+    from flowmem.ops.contra_repeat_op import _merge
+
+    old = turn("Alice has a cat.", metadata={"llm_key": "pet cat", "slots": {}, "note": "kept"})
+    new = turn("Alice has a grey cat named Mochi.", metadata={"llm_key": "pet cat Mochi"})
+    assert _merge(old, new, keep_text=False).metadata == {"llm_key": "pet cat Mochi", "slots": {}, "note": "kept"}
+    plain = turn("Alice has a grey cat.")  # the new words have no LLM key: the old words' goes with them
+    assert _merge(old, plain, keep_text=False).metadata == {"slots": {}, "note": "kept"}
+    assert _merge(old, new, keep_text=True).metadata == old.metadata  # the old words stay, and their key
