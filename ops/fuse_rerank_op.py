@@ -11,6 +11,7 @@ from flowmem.context import OpContext
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
+from flowmem.scoring.stages import base_score
 from flowmem.timeexpr.model import ExtractedTime
 
 DEFAULT_TYPE_RATIOS = {"conversation": 0.5, "observation": 1.0, "obs_customized": 1.2, "insight": 2.0}
@@ -75,7 +76,7 @@ class FuseRerankOp(Op):
         limit = ctx.get("top_k") or p.output_memory_max_count
         passed: list[tuple[Memory, float]] = []
         for memory in memories:
-            base = memory.scores.get("rank", memory.scores.get("recall", 0.0))
+            base = base_score(memory)
             if base < p.fuse_score_threshold:
                 reason = f"score {base:.3f} < fuse_score_threshold {p.fuse_score_threshold}"
                 near_misses.append(near_miss(memory, self.label, reason))

@@ -12,6 +12,7 @@ from pydantic import Field
 from flowmem.context import OpContext
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory, MemoryType
+from flowmem.scoring.stages import base_score
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.neighbours import Neighbour, said_around
 
@@ -19,11 +20,6 @@ RANK = "rank"
 RECALL = "recall"
 CONTEXT = "context"
 TURN_TYPES: tuple[MemoryType, ...] = ("conversation",)  # memories said in turns, one per message
-
-
-def base_score(memory: Memory) -> float:
-    """The score the fusion further down starts from: the rank score, else the recall score."""
-    return memory.scores.get(RANK, memory.scores.get(RECALL, 0.0))
 
 
 @register_op

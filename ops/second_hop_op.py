@@ -14,17 +14,13 @@ from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory
 from flowmem.scoring.lexical import words
+from flowmem.scoring.stages import base_score
 from flowmem.vector_store.filters import MemoryFilter
 
 RANK = "rank"
 RECALL = "recall"
 HOP = "hop"
 NONE_REPLY = "none"
-
-
-def base_score(memory: Memory) -> float:
-    """The score the fusion further down starts from: the rank score, else the recall score."""
-    return memory.scores.get(RANK, memory.scores.get(RECALL, 0.0))
 
 
 def bridge_words(query: str, hits: list[Memory], pool: list[Memory], limit: int) -> list[str]:
