@@ -22,6 +22,7 @@ from . import (
     semantic_rank_op,
     set_query_op,
     short_term_memory_op,
+    speaker_match_op,
     update_vector_store_op,
 )
 
@@ -47,5 +48,6 @@ __all__ = [
     "semantic_rank_op",
     "set_query_op",
     "short_term_memory_op",
+    "speaker_match_op",
     "update_vector_store_op",
 ]
