@@ -69,10 +69,17 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
         parts.append(template.format(v=value, k=qualifier or name.replace("_", " ")))
     said = memory.message_time
     if said is not None and has_time_words(memory.content):
-        for found in extract_all(memory.content, said, lean="neutral", weeks_ahead="day")[:MAX_TIMES]:
-            # A time written with digits ("May 17", "at 9 am") is in the words already; "yesterday" is not.
-            if not any(c.isdigit() for c in found.expression):
-                parts.append(f"{found.expression} {_span_words(found.start, found.end, found.granularity)}")
+        times = extract_all(memory.content, said, lean="neutral", weeks_ahead="day")[:MAX_TIMES]
+        # A time written with digits ("May 17", "at 9 am") is in the words already; "yesterday" is not.
+        written = [t for t in times if any(c.isdigit() for c in t.expression)]
+        for found in times:
+            if found in written:
+                continue
+            # "next Friday, May 17" said on a Wednesday: the written date says which Friday. A relative time
+            # that falls outside every date the text writes out is left out rather than keyed with a wrong day.
+            if written and not any(w.start <= found.start < w.end for w in written):
+                continue
+            parts.append(f"{found.expression} {_span_words(found.start, found.end, found.granularity)}")
     event = memory.event_time
     if event is not None:
         parts.append(f"happens {day_words(event)}")

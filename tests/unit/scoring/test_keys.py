@@ -39,6 +39,15 @@ def test_what_the_words_say_already_is_not_repeated() -> None:
     assert offline_key(Memory(workspace_id="w", content="likes green tea")) == ""  # no fact, no known time
 
 
+def test_a_relative_day_the_written_date_contradicts_is_not_keyed() -> None:
+    # Said on Wednesday 8 May 2024: "next Friday" alone could be the 10th; the written date says the 17th.
+    wednesday = datetime(2024, 5, 8, 20, 0)
+    key = offline_key(turn("Dentist appointment next Friday, May 17, at 9 am.", said=wednesday))
+    assert "10 May" not in key
+    key = offline_key(turn("I went hiking yesterday.", said=wednesday))
+    assert "yesterday 7 May 2024 Tuesday" in key  # nothing written out: the relative day is keyed
+
+
 def test_the_key_follows_the_words() -> None:
     old = with_expanded_key(turn("I live in Oakland."))
     assert "lives in oakland" in old.expanded_key
