@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from flowmem.cli.memory_cmds import _app, _memories, timestamp_arg
-from flowmem.cli.options import checked_workspace
+from flowmem.cli.options import checked_workspace, scoped_parser
 
 if TYPE_CHECKING:
     from flowmem.memories.chat import ContextResult
@@ -19,11 +19,7 @@ if TYPE_CHECKING:
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    scoped = argparse.ArgumentParser(add_help=False, parents=[common])
-    scoped.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope; default: default)")
-    scoped.add_argument(
-        "--store", default="default", metavar="NAME", help="which vector_store entry (default: default)"
-    )
+    scoped = scoped_parser(common, "the workspace (tenant scope; default: default)")
     scoped.add_argument("-u", "--user", dest="user_id", required=True, help="whose session")
 
     context = sub.add_parser(

@@ -11,15 +11,12 @@ import sys
 from datetime import datetime
 from typing import Any
 
+from flowmem.cli.options import scoped_parser
 from flowmem.errors import InputError, Problem
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    scoped = argparse.ArgumentParser(add_help=False, parents=[common])
-    scoped.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope; default: default)")
-    scoped.add_argument(
-        "--store", default="default", metavar="NAME", help="which vector_store entry (default: default)"
-    )
+    scoped = scoped_parser(common, "the workspace (tenant scope; default: default)")
 
     add = sub.add_parser(
         "add", parents=[scoped], help="remember one fact, as given",

@@ -12,6 +12,21 @@ if TYPE_CHECKING:
     from flowmem.importing import ImportTarget
 
 
+def add_store_option(parser: argparse.ArgumentParser) -> None:
+    """``--store NAME``: which ``vector_store`` entry a command uses."""
+    parser.add_argument(
+        "--store", default="default", metavar="NAME", help="which vector_store entry (default: default)"
+    )
+
+
+def scoped_parser(common: argparse.ArgumentParser, workspace_help: str) -> argparse.ArgumentParser:
+    """The parent parser of commands that work in one workspace of one store: ``--store`` and ``-w``."""
+    scoped = argparse.ArgumentParser(add_help=False, parents=[common])
+    scoped.add_argument("-w", "--workspace", default="default", help=workspace_help)
+    add_store_option(scoped)
+    return scoped
+
+
 def checked_workspace(value: str | None, option: str = "-w/--workspace") -> str | None:
     """``value`` unchanged, unless it is an empty or blank workspace id (a user error, exit 2).
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from flowmem.cli.options import add_import_options, checked_workspace, import_target
+from flowmem.cli.options import add_import_options, add_store_option, checked_workspace, import_target, scoped_parser
 from flowmem.errors import InputError, NotFoundError, Problem
 from flowmem.schema.kinds import MEMORY_STATUSES, MEMORY_TYPES
 
@@ -28,18 +28,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     store = sub.add_parser("store", help="inspect and move memories in a vector store")
     commands = store.add_subparsers(dest="store_command", metavar="SUBCOMMAND", required=True)
 
-    scoped = argparse.ArgumentParser(add_help=False, parents=[common])
-    scoped.add_argument(
-        "--store", default="default", metavar="NAME", help="which vector_store entry (default: default)"
-    )
-    scoped.add_argument("-w", "--workspace", default="default", help="the workspace (tenant scope) to work in")
+    scoped = scoped_parser(common, "the workspace (tenant scope) to work in")
 
     # Its own -w (default: none = every workspace): set_defaults on a parser sharing `scoped`'s -w would
     # change that option's default for every store command.
     stats = commands.add_parser(
         "stats", parents=[common], help="what the store holds: every workspace, or with -w only that one"
     )
-    stats.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
+    add_store_option(stats)
     stats.add_argument("-w", "--workspace", help="only this workspace (nothing about any other)")
     stats.add_argument("--json", action="store_true", help="print as JSON")
     stats.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
@@ -83,14 +79,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     check = commands.add_parser(
         "check", parents=[common], help="check the store's files: schema and SQLite's integrity check"
     )
-    check.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
+    add_store_option(check)
     check.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
     check.set_defaults(handler=cmd_check)
 
     load = commands.add_parser("import", parents=[common], help="read memories from JSON lines into a store")
     load.add_argument("file", metavar="FILE", nargs="?", help="a JSONL file (- for stdin)")
     load.add_argument("--sample", action="store_true", help="import the bundled sample memories (Alice, Jan–Jun 2024)")
-    load.add_argument("--store", default="default", metavar="NAME", help="which vector_store entry (default: default)")
+    add_store_option(load)
     add_import_options(load)
     load.add_argument(
         "--embedding", default="default", metavar="NAME", help="embedding_model for lines without vectors"
