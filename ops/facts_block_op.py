@@ -16,7 +16,6 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.same_content import content_key
 from flowmem.vector_store.filters import MemoryFilter
 
-
 FACT_TYPES: tuple[MemoryType, ...] = ("observation", "obs_customized")
 
 
