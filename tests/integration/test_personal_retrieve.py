@@ -52,8 +52,11 @@ def test_last_weekend_puts_the_weekend_first(home: Path) -> None:
     assert memories[0].memory_id in WEEKEND_MEMORIES
     assert sum(m.memory_id in WEEKEND_MEMORIES for m in memories[:3]) == 3
     for memory in memories:
-        assert set(memory.scores) == {"recall", "rank", "type_ratio", "time_match", "time_ratio", "final"}
-        assert memory.score_sources["recall"] == "retrieve_memory_op"
+        # Every stage of the shipped flow that scored it: vector recall, the joined recall, rank, type and time.
+        stages = {"cosine", "recall", "rank", "type_ratio", "type_shift", "time_match", "time_ratio", "final"}
+        assert stages <= set(memory.scores)
+        assert memory.score_sources["cosine"] == "retrieve_memory_op"
+        assert memory.score_sources["recall"] == "recall_fuse_op"
         assert memory.score_sources["rank"] == "semantic_rank_op"
         assert memory.score_sources["final"] == "fuse_rerank_op"
 
@@ -83,9 +86,10 @@ def test_cli_explain_and_json(home: Path) -> None:
             "--input", "timestamp=2024-06-12T20:00"]  # fmt: skip
     explained = subprocess.run([*argv, "--explain"], capture_output=True, text=True, check=True).stdout
     assert "query time: 'last weekend' → 2024-06-08T00:00:00 … 2024-06-10T00:00:00" in explained
-    for factor in ("recall", "rank", "type_ratio", "time_match", "time_ratio", "final"):
+    for factor in ("cosine", "recall", "rank", "type_ratio", "type_shift", "time_match", "time_ratio", "final"):
         assert f"   {factor}" in explained
-    assert "by retrieve_memory_op" in explained and "by fuse_rerank_op (insight)" in explained
+    assert "recall fusion: union of " in explained
+    assert "by retrieve_memory_op" in explained and "by fuse_rerank_op (observation)" in explained
     assert "near misses (" in explained and "dropped by fuse_rerank_op: final" in explained
     data = json.loads(subprocess.run([*argv, "--json"], capture_output=True, text=True, check=True).stdout)
     assert data["memories"][0]["memory_id"] in WEEKEND_MEMORIES

@@ -55,6 +55,9 @@ def test_coarse_event_matches_a_coarse_query() -> None:
 
 def test_formula_and_factors(make_app: Maker) -> None:
     app = make_app(
+        # The seed's flow: fuse_rerank_op's formula on plain vector recall (no word recall, neighbours or speakers).
+        "flow.personal_retrieve.flow_content=set_query_op"
+        " >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op)) >> fuse_rerank_op",
         "op.semantic_rank_op.params.enable_ranker=false",
         "op.fuse_rerank_op.params.type_ratio_mode=multiply",  # the seed's formula (the shipped config spreads)
         "op.fuse_rerank_op.params.fuse_time_ratio=2.5",
