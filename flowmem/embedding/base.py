@@ -32,6 +32,14 @@ class EmbeddingModel(Backend):
     params: EmbeddingParams
     _gate: asyncio.Semaphore | None = None
 
+    @property
+    def _inflight(self) -> dict[tuple[str, TextKind], asyncio.Future[np.ndarray]]:
+        """The :meth:`embed_one` calls under way, by (text, kind) (created on first use: subclasses need no init)."""
+        inflight: dict[tuple[str, TextKind], asyncio.Future[np.ndarray]] | None = self.__dict__.get("_inflight_calls")
+        if inflight is None:
+            inflight = self.__dict__["_inflight_calls"] = {}
+        return inflight
+
     def limit_concurrency(self, calls: int) -> None:
         """Let at most ``calls`` :meth:`embed` calls run at once; later callers wait their turn, first come first
         served.
@@ -83,7 +91,22 @@ class EmbeddingModel(Backend):
         return normalise(matrix)
 
     async def embed_one(self, text: str, *, kind: TextKind = "query") -> np.ndarray:
-        """One text's unit vector (a query by default)."""
+        """One text's unit vector (a query by default).
+
+        Calls for the same text and kind while one is under way share its result: the parallel branches of
+        one flow (retrieval beside the facts block of ``chat_context``) embed the query once, not once each.
+        Nothing is kept after the call ends, so a later call computes afresh (no cache to grow or go stale).
+        """
+        key = (text, kind)
+        inflight = self._inflight.get(key)
+        if inflight is not None:
+            return await asyncio.shield(inflight)
+        task = asyncio.ensure_future(self._embed_row(text, kind))
+        self._inflight[key] = task
+        task.add_done_callback(lambda _: self._inflight.pop(key, None))
+        return await asyncio.shield(task)
+
+    async def _embed_row(self, text: str, kind: TextKind) -> np.ndarray:
         matrix = await self.embed([text], kind=kind)
         row: np.ndarray = matrix[0]
         return row

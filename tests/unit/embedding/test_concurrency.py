@@ -60,3 +60,30 @@ def test_local_engine_in_a_server_leaves_a_core_to_the_rest() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120,
                           check=True)  # fmt: skip
     assert done.stdout.strip() == str(max(1, (os.cpu_count() or 1) - 1))
+
+
+def test_simultaneous_calls_for_one_text_share_one_computation_and_later_ones_compute_afresh() -> None:
+    model = HashEmbedding()
+    inner = model._embed_batch
+    batches: list[list[str]] = []
+
+    async def counted(texts: list[str], kind: Any) -> np.ndarray:
+        batches.append(list(texts))
+        await asyncio.sleep(0.01)
+        return await inner(texts, kind)
+
+    model._embed_batch = counted  # type: ignore[method-assign]
+
+    async def main() -> None:
+        # The parallel branches of one flow ask for the query's vector at once: one computation.
+        a, b, other = await asyncio.gather(
+            model.embed_one("where do I live?"), model.embed_one("where do I live?"), model.embed_one("my job?")
+        )
+        assert np.array_equal(a, b) and not np.array_equal(a, other)
+        assert sorted(map(tuple, batches)) == [("my job?",), ("where do I live?",)]
+        await model.embed_one("where do I live?")  # nothing kept once a call ends
+        assert len(batches) == 3
+        passage = await model.embed_one("where do I live?", kind="passage")  # another kind is another text
+        assert len(batches) == 4 and passage.shape == a.shape
+
+    asyncio.run(main())
