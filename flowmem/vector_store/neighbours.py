@@ -87,7 +87,12 @@ async def said_around(
         later, ended_after = _walk(memory, around[at + 1 :], after, max_gap, 1)
         if (ended_before or span_before >= full_before) and (ended_after or span_after >= full_after):
             break
-        step *= WIDEN
+        if (not earlier and not ended_before) or (not later and not ended_after):
+            # Nothing at all near on a side that goes on: the memory is said apart from others (a note, not a
+            # chat), so widening step by step would read an empty window several times; read the whole one.
+            step = max(step * WIDEN, max_gap)
+        else:
+            step *= WIDEN
     found = [n for pair in zip(earlier, later, strict=False) for n in pair]
     longer = earlier if len(earlier) > len(later) else later
     return found + longer[min(len(earlier), len(later)) :]
