@@ -97,13 +97,14 @@ class OpSpan:
     """One op occurrence's run. ``status`` is ``ok``, ``degraded``, ``failed``, ``timeout`` or ``cancelled``."""
 
     __slots__ = (
-        "degradations", "duration_ms", "failed_llm_calls", "notes", "op", "position", "start_ms", "status", "usage",
-        "warnings",
+        "degradations", "duration_ms", "failed_llm_calls", "flow", "notes", "op", "position", "start_ms", "status",
+        "usage", "warnings",
     )  # fmt: skip
 
-    def __init__(self, op: str, position: int, start_ms: float):
+    def __init__(self, op: str, position: int, start_ms: float, flow: str = ""):
         self.op = op
-        self.position = position  # 1-based, in the order ops appear in the flow expression
+        self.position = position  # 1-based, in the order ops appear in the expanded flow expression
+        self.flow = flow  # the included flow the op was written in ("": the flow run itself)
         self.start_ms = start_ms
         self.duration_ms = 0.0
         self.status = "running"
@@ -121,6 +122,8 @@ class OpSpan:
             "duration_ms": round(self.duration_ms, 3),
             "status": self.status,
         }
+        if self.flow:
+            data["in_flow"] = self.flow
         if self.warnings:
             data["warnings"] = list(self.warnings)
         if self.degradations:

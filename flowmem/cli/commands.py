@@ -68,7 +68,7 @@ def _inputs(args: argparse.Namespace) -> dict[str, Any]:
 
 def flows(args: argparse.Namespace) -> int:
     with _app(args) as app:
-        rows = []
+        rows: list[dict[str, Any]] = []
         for name in app.flow_names:
             entry = app.config.flow[name]
             try:
@@ -84,6 +84,8 @@ def flows(args: argparse.Namespace) -> int:
                 )
                 continue
             rows.append(render.flow_row(compiled))
+    for row in rows:
+        row["included_by"] = [other["name"] for other in rows if row["name"] in other.get("includes", ())]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     else:

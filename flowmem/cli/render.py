@@ -46,11 +46,15 @@ def trace(t: Trace) -> str:
     head = f"flow {t.flow} · run {t.flow_id} · {t.duration_ms:.3f} ms"
     if usage.llm_calls:
         head += f" · {usage.llm_calls} LLM calls, {usage.total_tokens} tokens"
-    rows = [head, f"  {'#':>2}  {'op':<28} {'status':<9} {'start ms':>9} {'ms':>9}  notes"]
-    for span in sorted(t.spans, key=lambda s: s.position):
+    spans = sorted(t.spans, key=lambda s: s.position)
+    # An op of an included flow says which: `retrieve_memory_op (personal_recall)`.
+    names = [f"{span.op} ({span.flow})" if span.flow else span.op for span in spans]
+    width = max([28, *map(len, names)])
+    rows = [head, f"  {'#':>2}  {'op':<{width}} {'status':<9} {'start ms':>9} {'ms':>9}  notes"]
+    for span, name in zip(spans, names, strict=True):
         notes = "; ".join([*(f"{k}={v}" for k, v in span.notes.items()), *span.warnings])
         timing = f"{span.start_ms:>9.3f} {span.duration_ms:>9.3f}"
-        rows.append(f"  {span.position:>2}  {span.op:<28} {span.status:<9} {timing}  {notes}".rstrip())
+        rows.append(f"  {span.position:>2}  {name:<{width}} {span.status:<9} {timing}  {notes}".rstrip())
     return "\n".join(rows)
 
 
@@ -64,6 +68,7 @@ def flow_row(flow: CompiledFlow) -> dict[str, Any]:
             "optional": sorted(k for k in flow.accepted_inputs if k not in flow.required_inputs),
         },
         "outputs": ["answer", "memories", *flow.outputs],
+        "includes": list(flow.includes),
     }
 
 
@@ -79,6 +84,10 @@ def flows(rows: list[dict[str, Any]]) -> str:
         else:
             required = ", ".join(row["inputs"]["required"]) or "none"
             out.append(f"    needs: {required}")
+            if row["includes"]:
+                out.append(f"    includes: {', '.join(row['includes'])}")
+        if row.get("included_by"):
+            out.append(f"    included by: {', '.join(row['included_by'])} (also runs alone, given what it needs)")
         out.append("")
     return "\n".join(out).rstrip()
 

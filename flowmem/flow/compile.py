@@ -17,22 +17,25 @@ from pydantic import ValidationError
 from flowmem.config.loader import ResolvedConfig
 from flowmem.config.schema import FlowEntry, Limits
 from flowmem.config.settings import OpSetting
-from flowmem.errors import FlowSyntaxError, FlowValidationError, InputError, Problem, caret_under
-from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
+from flowmem.errors import FlowValidationError, InputError, Problem
+from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs
+from flowmem.flow.include import Expansion, expand_flow
 from flowmem.inputs import STANDARD_INPUTS, InputSpec
 from flowmem.limits import input_problems
+from flowmem.op import OPS
 from flowmem.suggest import shown, unknown
 
 
 class OpStep:
     """One op occurrence in a compiled flow; a fresh op instance is made from it on every run."""
 
-    __slots__ = ("backend_names", "label", "position", "setting", "timeout")
+    __slots__ = ("backend_names", "label", "position", "setting", "timeout", "via")
 
-    def __init__(self, setting: OpSetting, position: int):
+    def __init__(self, setting: OpSetting, position: int, via: tuple[str, ...] = ()):
         self.setting = setting
         self.label = setting.label
         self.position = position
+        self.via = via  # the included flows it came from (empty: written in the flow itself)
         self.timeout = setting.entry.timeout
         self.backend_names: dict[str, str] = {kind: getattr(setting.entry, kind) for kind in setting.op_cls.uses}
 
@@ -61,7 +64,9 @@ class CompiledFlow:
     Attributes:
         name: The flow's name.
         entry: Its config entry.
-        expression: The parsed expression.
+        expression: The expression that runs: the included flows expanded (see :mod:`flowmem.flow.include`).
+        written: The expression as written (included flows by name).
+        includes: The flows it includes, directly or through others.
         root: The runtime plan.
         accepted_inputs: Every input the flow takes, standard and declared.
         required_inputs: Inputs a run must give (reads no upstream op writes, without a default).
@@ -78,9 +83,17 @@ class CompiledFlow:
     writers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     outputs: tuple[str, ...] = ()
     limits: Limits = field(default_factory=Limits)
+    written: Node | None = None
+    includes: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
+        """The flow as written (included flows by name), in canonical form."""
+        return format_flow(self.written or self.expression)
+
+    @property
+    def expanded_text(self) -> str:
+        """The flow as it runs: every included flow written out."""
         return format_flow(self.expression)
 
     def prepare_inputs(self, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -130,11 +143,11 @@ def compile_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> Compi
 def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[CompiledFlow | None, list[Problem]]:
     """Compile one flow, returning the problems instead of raising."""
     where = f"flow '{name}'"
-    try:
-        expression = parse_flow(entry.flow_content, where=where)
-    except FlowSyntaxError as exc:
-        return None, exc.problems
-    text = entry.flow_content.replace("\n", " ").replace("\t", " ")
+    flows = {**resolved.config.flow, name: entry}  # `entry` may be a variant of the configured one
+    expansion = expand_flow(name, flows, set(OPS.names()) | set(resolved.config.op))
+    expression = expansion.expression
+    if expression is None:
+        return None, expansion.problems
 
     problems: list[Problem] = []
     settings: dict[str, OpSetting] = {}
@@ -142,7 +155,7 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
         if ref.name in settings:
             continue
         setting, op_problems = resolved.op(ref.name, where)
-        problems += [_at(p, text, ref.column) for p in op_problems]
+        problems += [expansion.locate(p, ref) for p in op_problems]
         if setting is not None:
             settings[ref.name] = setting
     if problems:
@@ -151,7 +164,7 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
     accepted = dict(STANDARD_INPUTS)
     for extra in entry.inputs:
         accepted.setdefault(extra, InputSpec(extra, Any, f"an input of flow '{name}'"))
-    analysis = _Analysis(where, text, settings, accepted)
+    analysis = _Analysis(where, expansion, settings, accepted)
     root = analysis.build(expression)
     written = analysis.walk(expression, frozenset())[0]
     for output in entry.outputs:
@@ -171,20 +184,20 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
         writers={k: tuple(v) for k, v in analysis.writers.items()},
         outputs=tuple(entry.outputs),
         limits=resolved.config.limits,
+        written=expansion.written,
+        includes=expansion.includes,
     )
     return compiled, []
-
-
-def _at(problem: Problem, text: str, column: int) -> Problem:
-    return Problem(problem.where, f"{problem.message} (column {column + 1})", caret_under(text, column))
 
 
 class _Analysis:
     """Builds the runtime plan and checks the data flow between ops."""
 
-    def __init__(self, where: str, text: str, settings: dict[str, OpSetting], accepted: dict[str, InputSpec]):
+    def __init__(
+        self, where: str, expansion: Expansion, settings: dict[str, OpSetting], accepted: dict[str, InputSpec]
+    ):
         self.where = where
-        self.text = text
+        self.expansion = expansion
         self.settings = settings
         self.accepted = accepted
         self.problems: list[Problem] = []
@@ -199,7 +212,7 @@ class _Analysis:
     def build(self, node: Node) -> Step:
         if isinstance(node, OpRef):
             self._positions += 1
-            return OpStep(self.settings[node.name], self._positions)
+            return OpStep(self.settings[node.name], self._positions, node.via)
         if isinstance(node, Sequence):
             return SeqStep(tuple(self.build(s) for s in node.steps))
         return ParStep(tuple(self.build(b) for b in node.branches))
@@ -249,7 +262,7 @@ class _Analysis:
                 else ("no op of this flow writes it")
             )
             message = f"op '{ref.name}' reads '{key}', which is not available: {why}, and it is not a flow input"
-            self.problems.append(_at(Problem(self.where, message), self.text, ref.column))
+            self.problems.append(self.expansion.locate(Problem(self.where, message), ref))
         return set(keys.writes), reads
 
     def _check_branches(self, node: Parallel, results: list[tuple[set[str], dict[str, str]]]) -> None:

@@ -74,7 +74,7 @@ class _Runner:
     async def run_op(self, step: OpStep) -> None:
         setting = step.setting
         started = perf_counter()
-        span = OpSpan(step.label, step.position, (started - self.started) * 1000.0)
+        span = OpSpan(step.label, step.position, (started - self.started) * 1000.0, step.via[-1] if step.via else "")
         self.ctx.trace.spans.append(span)
         op = setting.op_cls(setting.params, label=step.label, backends=self.backends, backend_names=step.backend_names)
         view = OpContext(self.ctx, op, span)

@@ -32,10 +32,15 @@ _OPERATOR = re.compile(r">>|[^\w\s()]")
 
 @dataclass(frozen=True)
 class OpRef:
-    """An op name in a flow expression; ``column`` is its 0-based character offset."""
+    """An op name in a flow expression; ``column`` is its 0-based character offset.
+
+    ``via`` is empty for an op written in the flow itself; for an op of an included flow it names the
+    flows it came through (``("personal_recall",)``), and ``column`` is then in the last one's text.
+    """
 
     name: str
     column: int = field(default=0, compare=False)
+    via: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
