@@ -33,9 +33,18 @@ class _Strict(BaseModel):
 
 
 class FlowEntry(_Strict):
-    """A named flow."""
+    """A named flow.
 
-    flow_content: str = Field(description="the flow expression: op names joined by >> and |")
+    Every configured flow is a flow of its own: checked, listed and runnable by name. Other flows may also
+    include it by name in their expressions (expanded inline, :mod:`flowmem.flow.include`); there its
+    ``inputs``, ``outputs`` and ``description`` play no part. A flow written to be included runs alone too,
+    given the inputs it needs (``flowmem flows`` lists them); keys it reads that no standard input provides
+    go under ``inputs``.
+    """
+
+    flow_content: str = Field(
+        description="the flow expression: names of ops, or of other flows (expanded in place), joined by >> and |"
+    )
     description: str = Field("", description="one line for `flowmem flows`")
     inputs: list[str] = Field(default_factory=list, description="inputs accepted beyond the standard ones")
     outputs: list[str] = Field(
