@@ -87,7 +87,7 @@ def flows(rows: list[dict[str, Any]]) -> str:
             if row["includes"]:
                 out.append(f"    includes: {', '.join(row['includes'])}")
         if row.get("included_by"):
-            out.append(f"    included by: {', '.join(row['included_by'])} (also runs alone, given what it needs)")
+            out.append(f"    included by: {', '.join(row['included_by'])}")
         out.append("")
     return "\n".join(out).rstrip()
 

@@ -1,9 +1,10 @@
 """Turning a flow's config entry into a runnable plan, finding every problem first.
 
-Checked before anything runs, and reported together: syntax; unknown ops (with "did you
-mean"); unknown or ill-typed params; backends an op uses that are not configured; reads that no
-upstream op writes and no input provides; two parallel branches writing one key, or one branch
-reading a key another branch writes at the same time; outputs nobody writes.
+Checked before anything runs, and reported together, on the flow with the flows it includes expanded
+(:mod:`flowmem.flow.include`): syntax; unknown ops (with "did you mean", flows too); unknown or ill-typed
+params; backends an op uses that are not configured; reads that no upstream op writes and no input
+provides; two parallel branches writing one key, or one branch reading a key another branch writes at
+the same time; outputs nobody writes.
 """
 
 from __future__ import annotations

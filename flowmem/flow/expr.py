@@ -7,6 +7,9 @@ construct is a :class:`~flowmem.errors.FlowSyntaxError` pointing at its column. 
 are refused too: a ``#`` (Python would drop the rest as a comment) and op names Python would
 normalise (``ｓｅｔ_query_op`` in full-width letters reads as ``set_query_op``).
 
+A name may also be another configured flow's: the parser does not tell them apart;
+:mod:`flowmem.flow.include` expands included flows before a flow is checked.
+
 Limits, checked before parsing so that no text can exhaust the parser's stack: at most
 :data:`MAX_LENGTH` characters, :data:`MAX_OPS` op occurrences (and as many operators), and
 parentheses nested at most :data:`MAX_DEPTH` deep. Real flows have a handful of ops.
