@@ -8,6 +8,9 @@ facts). Offline, :func:`offline_key` builds it from rules already used elsewhere
 states what the write path does not already read:
 
 * the single-valued facts of :mod:`flowmem.scoring.slots` ("lives in alfama; home alfama");
+* the other words of each relation the memory names (:mod:`flowmem.scoring.relations`): "manager" is
+  asked about as "boss", "外婆" as "grandma", "parents" as "mom and dad" (sample questions right first
+  69.2 % → 70.8 %, MRR 0.780 → 0.802; LoCoMo dev R@10 0.736 → 0.740, R@20 0.811 → 0.822);
 * the times the words name, resolved against when they were said by the write path's own resolver
   (:func:`flowmem.timeexpr.extract_all`, tense-aware): "yesterday 7 May 2023 Sunday";
 * when the memory was said and when its event happens, in words ("May 2023", a weekday name),
@@ -30,6 +33,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flowmem.schema.memory import Memory
+from flowmem.scoring.relations import relation_words
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules, read_slots
 from flowmem.timeexpr import extract_all, has_time_words
 
@@ -67,6 +71,9 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
         name, _, qualifier = slot.partition(":")
         template = SLOT_PHRASES.get(name, name.replace("_", " ") + " {v}")
         parts.append(template.format(v=value, k=qualifier or name.replace("_", " ")))
+    relations = relation_words(memory.content)
+    if relations:
+        parts.append(" ".join(relations))
     said = memory.message_time
     if said is not None and has_time_words(memory.content):
         times = extract_all(memory.content, said, lean="neutral", weeks_ahead="day")[:MAX_TIMES]

@@ -130,6 +130,23 @@ class LexicalConformance(StoreHarness):
 
         self.run_case(case)
 
+    def test_lexical_finds_a_relation_by_any_of_its_words(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            memories = [
+                memory(ws, "manager", 1, content="Dana is Alice's manager at Brightledger."),
+                memory(ws, "sister", 2, content="Alice's younger sister Grace is a nurse."),
+                memory(ws, "grandma", 3, content="Alice 的外婆今年八十五岁。"),
+                memory(ws, "other", 4, content="Alice went hiking on Saturday."),
+            ]
+            await store.upsert(ws, memories)
+            # The store keys each memory with its relation's other words (flowmem.scoring.relations), in both languages.
+            assert _ids(await store.lexical_search(ws, "who's my boss?", 10)) == ["manager"]
+            assert _ids(await store.lexical_search(ws, "我妹妹是做什么工作的？", 10))[:1] == ["sister"]
+            assert _ids(await store.lexical_search(ws, "how old is my grandma?", 10))[:1] == ["grandma"]
+
+        self.run_case(case)
+
     def test_lexical_reflects_updates_and_deletes(self) -> None:
         async def case(store: VectorStore) -> None:
             ws, tag = self.workspace(), _tag()
