@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any, Literal
 
 from pydantic import Field
@@ -11,6 +10,7 @@ from flowmem.context import OpContext
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
+from flowmem.scoring.priors import prior_shift, spread
 from flowmem.scoring.stages import base_score
 from flowmem.timeexpr.model import ExtractedTime
 
@@ -90,7 +90,7 @@ class FuseRerankOp(Op):
             time_ratio = p.fuse_time_ratio if matched else 1.0
             memory.set_score("type_ratio", type_ratio, self.label)
             if p.type_ratio_mode == "spread":
-                shift = type_shift(type_ratio, sigma, base)
+                shift = prior_shift(type_ratio, sigma, base)
                 memory.set_score("type_shift", shift, self.label)
                 relevance = max(base + shift, 0.0)
             else:
@@ -109,18 +109,3 @@ class FuseRerankOp(Op):
         ctx["memories"] = kept
         ctx.note("dropped", near_misses)
         ctx["answer"] = "\n".join(m.display_line() for m in kept)
-
-
-def spread(bases: list[float]) -> float:
-    """The population standard deviation of ``bases`` (0.0 for fewer than two)."""
-    if len(bases) < 2:
-        return 0.0
-    mean = sum(bases) / len(bases)
-    return math.sqrt(sum((b - mean) ** 2 for b in bases) / len(bases))
-
-
-def type_shift(type_ratio: float, sigma: float, base: float) -> float:
-    """What a type ratio adds to ``base`` under ``spread``: ``σ · ln ratio``; a ratio of 0 (or less) takes it all."""
-    if type_ratio <= 0:
-        return -base
-    return sigma * math.log(type_ratio)

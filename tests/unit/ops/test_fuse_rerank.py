@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from flowmem.ops.fuse_rerank_op import spread, type_shift
 
 from flowmem.cli.explain import explain
 from flowmem.schema.memory import Memory
+from flowmem.scoring.priors import prior_shift, spread
 from flowmem.scoring.time_match import time_match
 from flowmem.timeexpr.model import ExtractedTime
 from tests.unit.ops.conftest import Maker, ids, mem, put, run
@@ -194,8 +194,8 @@ def test_spread_keeps_the_time_ratio_a_multiplier(make_app: Maker) -> None:
 def test_spread_helpers() -> None:
     assert spread([0.5]) == 0.0 and spread([]) == 0.0
     assert spread([0.0, 2.0]) == pytest.approx(1.0)
-    assert type_shift(2.0, 0.1, 0.5) == pytest.approx(0.1 * math.log(2))
-    assert type_shift(0.0, 0.1, 0.5) == -0.5
+    assert prior_shift(2.0, 0.1, 0.5) == pytest.approx(0.1 * math.log(2))
+    assert prior_shift(0.0, 0.1, 0.5) == -0.5
 
 
 def test_explain_shows_the_type_shift_after_the_type_ratio(make_app: Maker) -> None:
