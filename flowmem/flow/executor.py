@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from time import perf_counter
 from typing import Any
 
+from flowmem.concurrency import gather_cancelling
 from flowmem.context import Context, OpContext
 from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError
 from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
@@ -132,21 +133,12 @@ class _Runner:
         return OpExecutionError(step.label, self.ctx.flow_id, f"{type(exc).__name__}: {exc}")
 
     async def run_parallel(self, step: ParStep) -> None:
-        tasks = [asyncio.ensure_future(self.run(branch)) for branch in step.branches]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        finally:
-            pending = [task for task in tasks if not task.done()]
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.gather(*pending, return_exceptions=True)
-        errors = [task.exception() for task in tasks if not task.cancelled() and task.exception() is not None]
-        if not errors:
-            return
-        first = errors[0]
-        others = [e for e in errors[1:] if isinstance(e, OpExecutionError)]
-        if isinstance(first, OpExecutionError) and others:
-            raise first.with_also_failed(others) from first.__cause__
-        assert first is not None
-        raise first
+        await gather_cancelling((self.run(branch) for branch in step.branches), combine=_report_all)
+
+
+def _report_all(first: BaseException, others: list[BaseException]) -> BaseException:
+    """The error of a parallel step: the first branch's, naming the ops of the others that failed too."""
+    also = [e for e in others if isinstance(e, OpExecutionError)]
+    if isinstance(first, OpExecutionError) and also:
+        return first.with_also_failed(also)  # keeps first's __cause__
+    return first

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
@@ -78,6 +78,7 @@ import numpy as np
 from loguru import logger
 
 from flowmem.backend import BackendParams, register_backend
+from flowmem.concurrency import gather_cancelling
 from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, InputError, Problem
 from flowmem.redact import redact_url
 from flowmem.schema.history import HistoryEvent
@@ -475,7 +476,7 @@ class ElasticsearchStore(VectorStore):
                 )  # fmt: skip
                 return ok, errors if isinstance(errors, list) else []
 
-        results = await _all([send(chunk, False) for chunk in chunks[:-1]])
+        results = await gather_cancelling([send(chunk, False) for chunk in chunks[:-1]])
         results.append(await send(chunks[-1], refresh))
         succeeded, failures = 0, {}
         for ok, errors in results:
@@ -882,15 +883,3 @@ def _error_body(body: Any) -> Any:
 def _error_type(body: Any) -> str | None:
     error = _error_body(body)
     return error.get("type") if isinstance(error, dict) else None
-
-
-async def _all(requests: Iterable[Awaitable[T]]) -> list[T]:
-    """Await all, in order; on the first failure cancel the rest (gather alone would leave them running)."""
-    tasks = [asyncio.ensure_future(r) for r in requests]
-    try:
-        return list(await asyncio.gather(*tasks))
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
