@@ -37,3 +37,8 @@ def test_importing_the_cli_imports_no_backend_client() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_server_gets_uvicorns_fast_loop_and_http_parser() -> None:
+    # uvicorn[standard] brings uvloop and httptools (less event-loop CPU per request under load, issue 13).
+    assert "uvicorn[standard]>=0.30" in _dependencies()
