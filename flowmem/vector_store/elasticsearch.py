@@ -79,7 +79,7 @@ from loguru import logger
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.concurrency import gather_cancelling
-from flowmem.errors import BackendUnavailableError, ConfigError, FlowmemError, InputError, Problem
+from flowmem.errors import BackendUnavailableError, ConfigError, InputError, Problem
 from flowmem.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
@@ -87,6 +87,8 @@ from flowmem.schema.session import ChatSession
 from flowmem.vector_store import es_forget, es_lexical, es_sessions
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
+from flowmem.vector_store.es_errors import BulkWriteError, ElasticsearchError, translate
+from flowmem.vector_store.es_index import SideIndex, has_side, open_index
 from flowmem.vector_store.es_ledger import migrate_legacy_ledger
 from flowmem.vector_store.es_query import ElasticsearchStoreParams
 from flowmem.vector_store.es_refresh import SharedRefresh
@@ -95,6 +97,9 @@ from flowmem.vector_store.rules import check_width
 
 if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch
+
+# Kept importable from here, where they were defined before es_errors.py.
+__all__ = ["INSTALL_HINT", "BulkWriteError", "ElasticsearchError", "ElasticsearchStore"]
 
 T = TypeVar("T")
 # The client is one of flowmem's own dependencies: missing only from an environment set up by hand.
@@ -116,59 +121,6 @@ class _DeferredRefresh:
 # Per asyncio task (a context variable, not a store attribute): a server runs many writes of one store at
 # once, and each must refresh what it wrote itself before returning, whatever the others are doing.
 _DEFERRED: ContextVar[_DeferredRefresh | None] = ContextVar("flowmem_es_deferred_refresh", default=None)
-
-
-class ElasticsearchError(FlowmemError):
-    """Elasticsearch refused or failed a request (the message has its status and reason)."""
-
-    exit_code = 1
-
-
-class BulkWriteError(ElasticsearchError):
-    """Some documents of a bulk write failed; the others were written.
-
-    Attributes:
-        failures: Id of each failed memory (or history event, or message) → why Elasticsearch rejected it.
-        succeeded: How many actions of the same call succeeded.
-    """
-
-    def __init__(
-        self,
-        action: str,
-        index: str,
-        failures: dict[str, str],
-        succeeded: int,
-        *,
-        noun: tuple[str, str] = ("memory", "memories"),
-    ):
-        self.failures = failures
-        self.succeeded = succeeded
-        shown = list(failures.items())[:20]
-        what = f"1 {noun[0]}" if len(failures) == 1 else f"{len(failures)} {noun[1]}"
-        lines = [f"{what} failed to {action} in Elasticsearch index '{index}' ({succeeded} succeeded):"]
-        lines += [f"  {failed_id}: {reason}" for failed_id, reason in shown]
-        if len(failures) > len(shown):
-            lines.append(f"  … and {len(failures) - len(shown)} more")
-        super().__init__("\n".join(lines))
-
-
-@dataclass
-class _SideIndex:
-    """One of the write path's indices beside the memories index.
-
-    Attributes:
-        name: The index name (the memories index's plus a suffix).
-        kind: What it holds, for messages ("history", "message ledger").
-        key_field: A keyword field every flowmem index of this kind has (tells it from a stranger's).
-        properties: Its mapping's properties.
-        exists: Known to exist (with a flowmem mapping); until then looked up on each use.
-    """
-
-    name: str
-    kind: str
-    key_field: str
-    properties: dict[str, Any]
-    exists: bool = False
 
 
 @register_backend("vector_store", "elasticsearch")
@@ -195,10 +147,10 @@ class ElasticsearchStore(VectorStore):
         self._vectors_excluded = False  # the index keeps vectors out of `_source` (9.2+), see es_query.vectors_excluded
         self.history_index = f"{self.index}{q.HISTORY_SUFFIX}"
         self.messages_index = f"{self.index}{q.MESSAGES_SUFFIX}"
-        self._events = _SideIndex(self.history_index, "history", "event_id", q.history_properties())
-        self._ledger = _SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
+        self._events = SideIndex(self.history_index, "history", "event_id", q.history_properties())
+        self._ledger = SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
         self.sessions_index = f"{self.index}{es_sessions.SESSIONS_SUFFIX}"
-        self._sessions = _SideIndex(self.sessions_index, "chat sessions", "session_id", es_sessions.properties())
+        self._sessions = SideIndex(self.sessions_index, "chat sessions", "session_id", es_sessions.properties())
         self._last_seq = 0
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
         self._lexical_pending: dict[str, Any] | None = None  # the index's mapping _meta, while its lexical text is due
@@ -264,27 +216,22 @@ class ElasticsearchStore(VectorStore):
 
     async def _load_mapping(self, create_with: int | None = None) -> None:
         """Read the index's vector settings; create the index (``create_with`` dims) if it is missing."""
+        assert self._client is not None  # called inside _ready's lock, so not through _ready
+        create = None
+        if create_with is not None:
+            create = q.mappings(create_with, self.params.similarity, self.params.index_options)
+        created = f"index '{self.index}' ({create_with} dims)"
+        mapping = await open_index(
+            self, self._client, self.index, self._adopt_mapping, create=create, created=created, read_back=True
+        )
+        meta = (mapping or {}).get("_meta") or {}
+        if mapping is not None and not es_lexical.is_current(meta):
+            self._lexical_pending = meta  # documents from before lexical search: given their text by _ready
+
+    async def _adopt_mapping(self, mapping: dict[str, Any]) -> dict[str, Any]:
+        """Take the vector settings of the index's mapping (es_index.open_index's check); returns its properties due."""
         assert self._client is not None
-        client = self._client
-        response = await self._call(client.options(ignore_status=404).indices.get_mapping(index=self.index))
-        if response.meta.status == 404:
-            if create_with is None:
-                return
-            body = q.mappings(create_with, self.params.similarity, self.params.index_options)
-            created = await self._call(
-                client.options(ignore_status=400).indices.create(
-                    index=self.index, mappings=body, settings=self._settings()
-                )
-            )
-            if created.meta.status == 400:
-                if _error_type(created.body) != "resource_already_exists_exception":  # else: another process won
-                    raise ElasticsearchError(f"cannot create index '{self.index}': {q.short_reason(created.body)}")
-            else:
-                logger.info("vector_store '{}': created index '{}' ({} dims)", self.name, self.index, create_with)
-            await self._load_mapping()
-            return
-        [mapping] = list(response.body.values())[:1]
-        props: dict[str, Any] = mapping.get("mappings", {}).get("properties", {})
+        props: dict[str, Any] = mapping.get("properties", {})
         vector = props.get(q.VECTOR_FIELD, {})
         if vector.get("type") != "dense_vector":
             raise ConfigError(
@@ -299,78 +246,18 @@ class ElasticsearchStore(VectorStore):
         self._similarity = vector.get("similarity", "cosine")
         self._index_options = vector.get("index_options", {})
         settings = await self._call(
-            client.indices.get_settings(
+            self._client.indices.get_settings(
                 index=self.index, include_defaults=True, filter_path="*.*.index.mapping.exclude_source_vectors"
             )
         )
         self._vectors_excluded = q.vectors_excluded(settings.body)
         if self.params.dims is not None:
             check_width(self._place(), self._width, self.params.dims, f"vectors configured (dims={self.params.dims})")
-        await self._add_missing_fields(props)
-        meta = mapping.get("mappings", {}).get("_meta") or {}
-        if not es_lexical.is_current(meta):
-            self._lexical_pending = meta  # documents from before lexical search: given their text by _ready
+        return q.properties(self._width or 1, self._similarity, self._index_options)
 
-    async def _add_missing_fields(self, props: dict[str, Any]) -> None:
-        # An index made by an older flowmem may lack fields added since; adding fields is always allowed.
-        assert self._client is not None
-        wanted = q.properties(self._width or 1, self._similarity, self._index_options)
-        missing = {k: v for k, v in wanted.items() if k not in props}
-        if missing:
-            await self._call(self._client.indices.put_mapping(index=self.index, properties=missing))
-            logger.info("vector_store '{}': added fields {} to index '{}'", self.name, sorted(missing), self.index)
-
-    def _settings(self) -> dict[str, Any]:
-        return {"number_of_shards": self.params.shards, "number_of_replicas": self.params.replicas}
-
-    async def _has_side(self, side: _SideIndex, *, create: bool) -> bool:
-        """Whether a write-path index exists; with ``create``, make it if it does not.
-
-        Reads pass ``create=False``: nothing was written, so there is nothing to find, and a read
-        should not create indices. A missing index is looked up again next time, like the
-        memories index (another process may create it).
-
-        Raises:
-            ConfigError: The index exists but is not a flowmem index of its kind.
-        """
-        client = await self._ready()
-        if side.exists:
-            return True
-        response = await self._call(client.options(ignore_status=404).indices.get_mapping(index=side.name), side.name)
-        if response.meta.status == 404:
-            if not create:
-                return False
-            mappings = {"dynamic": "strict", "properties": side.properties}
-            created = await self._call(
-                client.options(ignore_status=400).indices.create(
-                    index=side.name, mappings=mappings, settings=self._settings()
-                ),
-                side.name,
-            )
-            if created.meta.status != 400:
-                logger.info("vector_store '{}': created {} index '{}'", self.name, side.kind, side.name)
-                side.exists = True
-                return True
-            if _error_type(created.body) != "resource_already_exists_exception":
-                raise ElasticsearchError(f"cannot create index '{side.name}': {q.short_reason(created.body)}")
-            return await self._has_side(side, create=False)  # another process won: check what it made
-        [mapping] = list(response.body.values())[:1]
-        props: dict[str, Any] = mapping.get("mappings", {}).get("properties", {})
-        if props.get(side.key_field, {}).get("type") != "keyword" or "workspace_id" not in props:
-            raise ConfigError(
-                Problem(
-                    f"vector_store '{self.name}'",
-                    f"index '{side.name}' at {self.url} exists but is not a flowmem {side.kind} index "
-                    f"(no keyword field '{side.key_field}'); set params.index to another name",
-                )
-            )
-        # Made by an older flowmem, it may lack fields added since; adding fields is always allowed.
-        missing = {k: v for k, v in side.properties.items() if k not in props}
-        if missing:
-            await self._call(client.indices.put_mapping(index=side.name, properties=missing), side.name)
-            logger.info("vector_store '{}': added fields {} to index '{}'", self.name, sorted(missing), side.name)
-        side.exists = True
-        return True
+    async def _has_side(self, side: SideIndex, *, create: bool) -> bool:
+        """Whether a write-path index exists; with ``create``, make it if it does not (see es_index.has_side)."""
+        return await has_side(self, side, create=create)
 
     async def _has_index(self) -> bool:
         """Whether the index exists (looked up again while it does not: another process may create it)."""
@@ -393,39 +280,10 @@ class ElasticsearchStore(VectorStore):
         try:
             return await request
         except Exception as exc:
-            translated = self._translate(exc, index or self.index)
+            translated = translate(exc, self.url, self.params.request_timeout, index or self.index)
             if translated is None:
                 raise
             raise translated from exc
-
-    def _translate(self, exc: Exception, index: str) -> FlowmemError | None:
-        import elastic_transport
-        from elasticsearch import ApiError, UnsupportedProductError
-
-        if isinstance(exc, elastic_transport.ConnectionTimeout):
-            reason = f"no answer within {self.params.request_timeout:g} s ({exc.message})"
-            return BackendUnavailableError(f"cannot reach Elasticsearch at {self.url}: {reason}")
-        if isinstance(exc, elastic_transport.ConnectionError):
-            return BackendUnavailableError(f"cannot reach Elasticsearch at {self.url}: {exc.message}")
-        if isinstance(exc, UnsupportedProductError):
-            return BackendUnavailableError(f"{self.url} does not answer as Elasticsearch: {exc.message}")
-        if isinstance(exc, ApiError):
-            status, reason = exc.meta.status, q.short_reason(_error_body(exc.body) or exc.message)
-            if status in (401, 403):
-                return BackendUnavailableError(
-                    f"Elasticsearch at {self.url} refused access ({status}): {reason}; check the credentials"
-                )
-            if _error_type(exc.body) == "media_type_header_exception":
-                # A 9.x client's `compatible-with=9` headers at an 8.x server (REST compatibility goes one way).
-                return BackendUnavailableError(
-                    f"Elasticsearch at {self.url} does not speak the API version of the installed Python client "
-                    f"(elasticsearch {_client_version()}): {reason}; for an 8.x server install the 8.x client, "
-                    "pip install 'elasticsearch[async]>=8.19,<9' (it talks to 9.x servers too)"
-                )
-            return ElasticsearchError(f"Elasticsearch at {self.url} answered {status} for index '{index}': {reason}")
-        if isinstance(exc, elastic_transport.TransportError):
-            return ElasticsearchError(f"Elasticsearch at {self.url}: {exc}")
-        return None
 
     # -- bulk ----------------------------------------------------------------------------------
     async def _bulk(
@@ -759,7 +617,7 @@ class ElasticsearchStore(VectorStore):
             )
         return found & set(message_ids)
 
-    async def _side_count(self, side: _SideIndex) -> int:
+    async def _side_count(self, side: SideIndex) -> int:
         if not await self._has_side(side, create=False):
             return 0
         client = await self._ready()
@@ -868,18 +726,3 @@ def _import_client() -> None:
         raise BackendUnavailableError(
             f"vector_store backend 'elasticsearch' needs the Elasticsearch client ({exc}); install it: {INSTALL_HINT}"
         ) from None
-
-
-def _client_version() -> str:
-    from importlib.metadata import version
-
-    return version("elasticsearch")
-
-
-def _error_body(body: Any) -> Any:
-    return body.get("error") if isinstance(body, dict) and "error" in body else body
-
-
-def _error_type(body: Any) -> str | None:
-    error = _error_body(body)
-    return error.get("type") if isinstance(error, dict) else None

@@ -38,7 +38,7 @@ Hit = dict[str, Any]
 
 async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
     """Erase (or with ``dry_run`` count) ``user_id``'s share of ``workspace_id`` — everything of it without a user."""
-    from flowmem.vector_store.elasticsearch import BulkWriteError
+    from flowmem.vector_store.es_errors import BulkWriteError
 
     steps: list[_Step] = []
     if await store._has_index():

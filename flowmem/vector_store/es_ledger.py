@@ -40,7 +40,7 @@ async def migrate_legacy_ledger(store: ElasticsearchStore) -> None:
     Raises:
         BulkWriteError: Elasticsearch refused some of the new entries (the legacy ones are then kept).
     """
-    from flowmem.vector_store.elasticsearch import BulkWriteError
+    from flowmem.vector_store.es_errors import BulkWriteError
 
     client = await store._ready()
     ledger = store._ledger.name

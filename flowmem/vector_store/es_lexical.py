@@ -15,7 +15,7 @@ a ``bool`` filter (no scoring, cacheable), sorted by score and then memory id, a
 stores break ties.
 
 Older indices: the field is added by ``put_mapping`` (as every added field is, see
-``ElasticsearchStore._add_missing_fields``); documents written before it are re-indexed by
+:func:`~flowmem.vector_store.es_index.open_index`); documents written before it are re-indexed by
 :func:`backfill` — paged with ``search_after``, each given its lexical text by a bulk partial
 ``update`` (no scripts, ``update_by_query`` or reindex, which minimal distributions lack) — and
 then the index's mapping ``_meta`` records :data:`LEXICAL_VERSION`, so it runs once per index
@@ -80,7 +80,7 @@ async def backfill(store: ElasticsearchStore, meta: dict[str, Any]) -> None:
         BulkWriteError: Elasticsearch refused some updates (the index is not marked; the next open retries).
     """
     from flowmem.vector_store import es_query as q
-    from flowmem.vector_store.elasticsearch import BulkWriteError
+    from flowmem.vector_store.es_errors import BulkWriteError
 
     if is_current(meta):
         return

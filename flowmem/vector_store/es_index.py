@@ -1,0 +1,153 @@
+"""Opening the Elasticsearch store's indices: one create/verify/migrate sequence for all of them.
+
+The store keeps the memories index and, beside it, the write path's side indices (history,
+message ledger, chat sessions: :class:`SideIndex`). Each is opened the same way
+(:func:`open_index`): read its mapping; if it is missing and the caller wants it, create it —
+another process may win that race, and then what it made is checked like any existing index;
+check that an existing index is a flowmem index of its kind (a stranger's index of the same
+name is a :class:`~flowmem.errors.ConfigError`, never written to); and add the fields that
+flowmem versions since its creation have added (``put_mapping``: adding a field is always
+allowed). What differs between the kinds is only the mapping and the check. The memories
+index's check also reads its vector settings (:meth:`ElasticsearchStore._adopt_mapping`), and
+its documents' lexical text is migrated later (:mod:`~flowmem.vector_store.es_lexical`); the
+ledger's legacy entries are migrated on first use (:mod:`~flowmem.vector_store.es_ledger`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from loguru import logger
+
+from flowmem.errors import ConfigError, Problem
+from flowmem.vector_store import es_query as q
+from flowmem.vector_store.es_errors import ElasticsearchError, error_type
+from flowmem.vector_store.es_query import ElasticsearchStoreParams
+
+if TYPE_CHECKING:
+    from elasticsearch import AsyncElasticsearch
+
+    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+
+# Checks an index's mapping (raises ConfigError if it is not a flowmem index of its kind) and
+# returns the properties it should have (those it lacks are added).
+Check = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+@dataclass
+class SideIndex:
+    """One of the write path's indices beside the memories index.
+
+    Attributes:
+        name: The index name (the memories index's plus a suffix).
+        kind: What it holds, for messages ("history", "message ledger").
+        key_field: A keyword field every flowmem index of this kind has (tells it from a stranger's).
+        properties: Its mapping's properties.
+        exists: Known to exist (with a flowmem mapping); until then looked up on each use.
+    """
+
+    name: str
+    kind: str
+    key_field: str
+    properties: dict[str, Any]
+    exists: bool = False
+
+
+def index_settings(params: ElasticsearchStoreParams) -> dict[str, Any]:
+    """The settings every index of the store is created with."""
+    return {"number_of_shards": params.shards, "number_of_replicas": params.replicas}
+
+
+async def open_index(
+    store: ElasticsearchStore,
+    client: AsyncElasticsearch,
+    name: str,
+    check: Check,
+    *,
+    create: dict[str, Any] | None = None,
+    created: str = "",
+    read_back: bool = False,
+) -> dict[str, Any] | None:
+    """Open index ``name``: read its mapping (creating the index first if missing), check it, add missing fields.
+
+    Args:
+        store: The store (for its name, requests and settings).
+        client: The client to send the requests with.
+        name: The index.
+        check: Checks the mapping and returns the properties the index should have.
+        create: The mappings to create the index with if it is missing; ``None``: it stays missing.
+        created: What a creation made, for the log ("history index 'x-history'").
+        read_back: After creating the index, read its mapping back rather than use the one sent
+            (the server fills in defaults, e.g. a ``dense_vector``'s ``m`` and ``ef_construction``).
+
+    Returns:
+        The index's mapping (``properties``, ``_meta``, ...), or ``None`` if it is missing.
+
+    Raises:
+        ElasticsearchError: The index is missing and Elasticsearch refused to create it.
+        ConfigError: The index exists but ``check`` found it is not a flowmem index of its kind.
+    """
+    response = await store._call(client.options(ignore_status=404).indices.get_mapping(index=name), name)
+    if response.meta.status == 404:
+        if create is None:
+            return None
+        made = await store._call(
+            client.options(ignore_status=400).indices.create(
+                index=name, mappings=create, settings=index_settings(store.params)
+            ),
+            name,
+        )
+        if made.meta.status == 400:
+            if error_type(made.body) != "resource_already_exists_exception":
+                raise ElasticsearchError(f"cannot create index '{name}': {q.short_reason(made.body)}")
+            return await open_index(store, client, name, check)  # another process won: check what it made
+        logger.info("vector_store '{}': created {}", store.name, created)
+        if read_back:
+            return await open_index(store, client, name, check)
+        mapping = create
+    else:
+        [found] = list(response.body.values())[:1]
+        mapping = found.get("mappings", {})
+    props: dict[str, Any] = mapping.get("properties", {})
+    wanted = await check(mapping)
+    # Made by an older flowmem, it may lack fields added since; adding fields is always allowed.
+    missing = {k: v for k, v in wanted.items() if k not in props}
+    if missing:
+        await store._call(client.indices.put_mapping(index=name, properties=missing), name)
+        logger.info("vector_store '{}': added fields {} to index '{}'", store.name, sorted(missing), name)
+    return mapping
+
+
+async def has_side(store: ElasticsearchStore, side: SideIndex, *, create: bool) -> bool:
+    """Whether a write-path index exists; with ``create``, make it if it does not.
+
+    Reads pass ``create=False``: nothing was written, so there is nothing to find, and a read
+    should not create indices. A missing index is looked up again next time, like the
+    memories index (another process may create it).
+
+    Raises:
+        ConfigError: The index exists but is not a flowmem index of its kind.
+    """
+    client = await store._ready()
+    if side.exists:
+        return True
+
+    async def check(mapping: dict[str, Any]) -> dict[str, Any]:
+        props: dict[str, Any] = mapping.get("properties", {})
+        if props.get(side.key_field, {}).get("type") != "keyword" or "workspace_id" not in props:
+            raise ConfigError(
+                Problem(
+                    f"vector_store '{store.name}'",
+                    f"index '{side.name}' at {store.url} exists but is not a flowmem {side.kind} index "
+                    f"(no keyword field '{side.key_field}'); set params.index to another name",
+                )
+            )
+        return side.properties
+
+    mappings = {"dynamic": "strict", "properties": side.properties} if create else None
+    created = f"{side.kind} index '{side.name}'"
+    made = await open_index(store, client, side.name, check, create=mappings, created=created)
+    side.exists = made is not None
+    return side.exists

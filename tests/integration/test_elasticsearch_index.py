@@ -1,0 +1,91 @@
+"""Opening the Elasticsearch store's indices (es_index.open_index): processes creating one index at once.
+
+Several store objects (as several processes would) open a new index together: each finds it
+missing and tries to create it; one wins, the others get ``resource_already_exists_exception``
+and must then check what the winner made, as they would an index found on open — the same
+sequence for the memories index and the side indices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from loguru import logger
+
+from flowmem.vector_store import es_query, es_sessions
+from flowmem.vector_store.elasticsearch import ElasticsearchStore
+from tests.integration.conftest import delete_index
+
+pytestmark = pytest.mark.elasticsearch
+
+STORES = 4
+
+
+class _Requests(logging.Handler):
+    """The client's own log: one line per request, with its status."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def requests() -> Iterator[_Requests]:
+    handler, client_log = _Requests(), logging.getLogger("elastic_transport.transport")
+    level = client_log.level
+    client_log.setLevel(logging.INFO)
+    client_log.addHandler(handler)
+    yield handler
+    client_log.removeHandler(handler)
+    client_log.setLevel(level)
+
+
+@pytest.fixture
+def index(es_url: str) -> Iterator[str]:
+    name = f"flowmem-test-open-{uuid.uuid4().hex[:10]}"
+    yield name
+    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX, es_sessions.SESSIONS_SUFFIX):
+        delete_index(es_url, name + suffix)
+
+
+def test_stores_creating_one_index_at_once_all_open_what_the_winner_made(
+    es_url: str, index: str, requests: _Requests
+) -> None:
+    created: list[str] = []
+    sink = logger.add(lambda message: created.append(message.record["message"]), filter="flowmem", level="INFO")
+    logger.enable("flowmem")
+
+    async def main() -> None:
+        stores = [
+            ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index, dims=16)) for _ in range(STORES)
+        ]
+        try:
+            await asyncio.gather(*(store._ready() for store in stores))  # the memories index: created on open
+            assert [(s._exists, s._width, s._index_options.get("type")) for s in stores] == [(True, 16, "hnsw")] * 4
+            # read back from the server, which fills in the graph's parameters, by winners and losers alike
+            assert all("m" in s._index_options for s in stores)
+            sides = await asyncio.gather(*(store._has_side(store._events, create=True) for store in stores))
+            assert sides == [True] * STORES and all(store._events.exists for store in stores)
+        finally:
+            await asyncio.gather(*(store.aclose() for store in stores))
+
+    try:
+        asyncio.run(main())
+    finally:
+        logger.remove(sink)
+        logger.disable("flowmem")
+    made = [line for line in created if " created " in line]
+    assert made == [
+        f"vector_store 'default': created index '{index}' (16 dims)",
+        f"vector_store 'default': created history index '{index}{es_query.HISTORY_SUFFIX}'",
+    ]
+    # Each store found each index missing and tried to create it; all but the winner were refused (400).
+    refused = [line for line in requests.lines if line.startswith("PUT") and "[status:400" in line]
+    assert len(refused) == 2 * (STORES - 1), requests.lines
