@@ -162,11 +162,11 @@ def test_the_trace_says_which_included_flow_an_op_came_from() -> None:
     assert response.answer == "hi"
 
 
-# The shipped flows as they were written before the recall branch became the flow `personal_recall`: each must
-# expand to exactly these ops, in this shape.
+# The shipped flows written out in full, as they were before the recall branch became the flow `personal_recall`
+# (since then dialogue_act_op joined the branch): each must expand to exactly these ops, in this shape.
 _RECALL = (
     "((retrieve_memory_op | lexical_recall_op) >> recall_fuse_op >> semantic_rank_op >> neighbour_context_op"
-    " >> speaker_match_op)"
+    " >> speaker_match_op >> dialogue_act_op)"
 )
 SHIPPED_BEFORE = {
     "personal_retrieve": f"set_query_op >> (extract_time_op | {_RECALL}) >> fuse_rerank_op",
