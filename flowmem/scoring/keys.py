@@ -8,6 +8,11 @@ facts). Offline, :func:`offline_key` builds it from rules already used elsewhere
 states what the write path does not already read:
 
 * the single-valued facts of :mod:`flowmem.scoring.slots` ("lives in alfama; home alfama");
+* the caption of an image the message shared (``metadata["caption"]``, :data:`CAPTION`): "here's what I
+  finished" says nothing a question asks for, its photo "a painting of a sunset over a lake" does (LoCoMo's
+  turns carry such captions; LoCoMo dev R@10 0.763 → 0.775, single-hop 0.794 → 0.820, multi-hop 0.447 →
+  0.443). Keyed, not embedded: in the turn's vector the caption lowered vector recall (R@20 0.419 → 0.384 on
+  multi-hop);
 * the other words of each relation the memory names (:mod:`flowmem.scoring.relations`): "manager" is
   asked about as "boss", "外婆" as "grandma", "parents" as "mom and dad" (sample questions right first
   69.2 % → 70.8 %, MRR 0.780 → 0.802; LoCoMo dev R@10 0.736 → 0.740, R@20 0.811 → 0.822);
@@ -52,6 +57,7 @@ SLOT_PHRASES: dict[str, str] = {
     "pet_name": "{k} named {v}; pet; name; 宠物 {v}",
     "diet": "diet {v}; eat; food; 饮食 {v}; 吃",
 }
+CAPTION = "caption"  # metadata: what an image the message shared shows (its caption or alt text)
 LLM_KEY = "llm_key"  # metadata: the key an LLM wrote for the memory's words (dropped when the words change)
 MAX_TIMES = 3  # a turn rarely names more than a few times; more would drown its facts in dates
 
@@ -71,6 +77,9 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
         name, _, qualifier = slot.partition(":")
         template = SLOT_PHRASES.get(name, name.replace("_", " ") + " {v}")
         parts.append(template.format(v=value, k=qualifier or name.replace("_", " ")))
+    caption = memory.metadata.get(CAPTION)
+    if isinstance(caption, str) and caption.strip():
+        parts.append(" ".join(caption.split()))
     relations = relation_words(memory.content)
     if relations:
         parts.append(" ".join(relations))

@@ -95,3 +95,11 @@ def test_a_merge_that_takes_the_new_words_takes_their_llm_key() -> None:
     plain = turn("Alice has a grey cat.")  # the new words have no LLM key: the old words' goes with them
     assert _merge(old, plain, keep_text=False).metadata == {"slots": {}, "note": "kept"}
     assert _merge(old, new, keep_text=True).metadata == old.metadata  # the old words stay, and their key
+
+
+def test_an_image_caption_is_keyed_beside_the_words() -> None:
+    shared = Memory(
+        workspace_id="w", content="Here's what I just finished!", metadata={"caption": "a painting of  a sunset"}
+    )
+    assert offline_key(shared) == "a painting of a sunset"
+    assert offline_key(shared.model_copy(update={"metadata": {"caption": 3}})) == ""  # not text: not a caption
