@@ -28,11 +28,13 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 LOCOMO = REPO.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 _BOTH = "(retrieve_memory_op | lexical_recall_op) >> recall_fuse_op"
+_SHIPPED_TAIL = "semantic_rank_op >> neighbour_context_op >> speaker_match_op >> dialogue_act_op"
 
 
 def _recall(branch: str) -> str:
-    """The override that makes personal_retrieve's recall branch ``branch`` (the rest as shipped)."""
-    return f"flow.personal_retrieve.flow_content=set_query_op >> (extract_time_op | ({branch})) >> fuse_rerank_op"
+    """The override that makes the recall branch (the flow ``personal_recall``, which personal_retrieve includes)
+    ``branch``; the rest as shipped."""
+    return f"flow.personal_recall.flow_content={branch}"
 
 
 ABLATIONS = {
@@ -42,16 +44,13 @@ ABLATIONS = {
     "retrieve_memory_op `time_recall_k=0`": ["op.retrieve_memory_op.params.time_recall_k=0"],
     "fuse_rerank_op `fuse_time_ratio=2`": ["op.fuse_rerank_op.params.fuse_time_ratio=2"],
     # Issue 14's pieces, one switched off (or, for second_hop_op, on) at a time.
-    "without word recall (`lexical_recall_op`, `recall_fuse_op`)": [
-        _recall("retrieve_memory_op >> semantic_rank_op >> neighbour_context_op >> speaker_match_op")
-    ],
+    "without word recall (`lexical_recall_op`, `recall_fuse_op`)": [_recall(f"retrieve_memory_op >> {_SHIPPED_TAIL}")],
     "`recall_fuse_op` method `rrf` instead of `union`": ["op.recall_fuse_op.params.method=rrf"],
     "`recall_fuse_op` method `linear` instead of `union`": ["op.recall_fuse_op.params.method=linear"],
-    "without `neighbour_context_op`": [_recall(f"{_BOTH} >> semantic_rank_op >> speaker_match_op")],
-    "without `speaker_match_op`": [_recall(f"{_BOTH} >> semantic_rank_op >> neighbour_context_op")],
-    "with `second_hop_op` (shipped, off by default)": [
-        _recall(f"{_BOTH} >> semantic_rank_op >> neighbour_context_op >> speaker_match_op >> second_hop_op")
-    ],
+    "without `neighbour_context_op`": [_recall(f"{_BOTH} >> semantic_rank_op >> speaker_match_op >> dialogue_act_op")],
+    "without `speaker_match_op`": [_recall(f"{_BOTH} >> semantic_rank_op >> neighbour_context_op >> dialogue_act_op")],
+    "without `dialogue_act_op`": [_recall(f"{_BOTH} >> semantic_rank_op >> neighbour_context_op >> speaker_match_op")],
+    "with `second_hop_op` (shipped, off by default)": [_recall(f"{_BOTH} >> {_SHIPPED_TAIL} >> second_hop_op")],
     "fuse_rerank_op `type_ratio_mode=multiply` (the seed's)": ["op.fuse_rerank_op.params.type_ratio_mode=multiply"],
     "semantic_rank_op `overlap_text=content` (no expanded key)": ["op.semantic_rank_op.params.overlap_text=content"],
     "the session-start flow (none of issue 14's pieces)": [_recall("retrieve_memory_op >> semantic_rank_op")],
