@@ -17,14 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
 from flowmem.errors import ConfigError, Problem
+from flowmem.vector_store import es_lexical
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import ElasticsearchError, error_type
 from flowmem.vector_store.es_query import ElasticsearchStoreParams
+from flowmem.vector_store.rules import check_width
 
 if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch
@@ -151,3 +154,54 @@ async def has_side(store: ElasticsearchStore, side: SideIndex, *, create: bool) 
     made = await open_index(store, client, side.name, check, create=mappings, created=created)
     side.exists = made is not None
     return side.exists
+
+
+async def open_memories_index(store: ElasticsearchStore, create_with: int | None = None) -> None:
+    """Read the index's vector settings; create the index (``create_with`` dims) if it is missing."""
+    assert store._client is not None  # called inside _ready's lock, so not through _ready
+    create = None
+    if create_with is not None:
+        create = q.mappings(create_with, store.params.similarity, store.params.index_options)
+    created = f"index '{store.index}' ({create_with} dims)"
+    mapping = await open_index(
+        store, store._client, store.index, partial(adopt_mapping, store), create=create, created=created, read_back=True
+    )
+    meta = (mapping or {}).get("_meta") or {}
+    if mapping is not None and not es_lexical.is_current(meta):
+        store._lexical_pending = meta  # documents from before lexical search: given their text by _ready
+
+
+async def adopt_mapping(store: ElasticsearchStore, mapping: dict[str, Any]) -> dict[str, Any]:
+    """Take the vector settings of the index's mapping (es_index.open_index's check); returns its properties due."""
+    assert store._client is not None
+    props: dict[str, Any] = mapping.get("properties", {})
+    vector = props.get(q.VECTOR_FIELD, {})
+    if vector.get("type") != "dense_vector":
+        raise ConfigError(
+            Problem(
+                f"vector_store '{store.name}'",
+                f"index '{store.index}' at {store.url} exists but has no dense_vector field '{q.VECTOR_FIELD}': "
+                "it is not a flowmem index; set params.index to another name",
+            )
+        )
+    store._exists = True
+    store._width = vector.get("dims")
+    store._similarity = vector.get("similarity", "cosine")
+    store._index_options = vector.get("index_options", {})
+    settings = await store._call(
+        store._client.indices.get_settings(
+            index=store.index, include_defaults=True, filter_path="*.*.index.mapping.exclude_source_vectors"
+        )
+    )
+    store._vectors_excluded = q.vectors_excluded(settings.body)
+    if store.params.dims is not None:
+        check_width(store._place(), store._width, store.params.dims, f"vectors configured (dims={store.params.dims})")
+    return q.properties(store._width or 1, store._similarity, store._index_options)
+
+
+async def side_count(store: ElasticsearchStore, side: SideIndex) -> int:
+    """How many documents a side index holds (0 if it does not exist)."""
+    if not await store._has_side(side, create=False):
+        return 0
+    client = await store._ready()
+    return int((await store._call(client.count(index=side.name), side.name))["count"])

@@ -1,4 +1,8 @@
-"""Migrating an Elasticsearch message ledger written before the ledger was per user.
+"""The Elasticsearch store's message ledger (``<index>-messages``), and migrating one from before it was per user.
+
+The ledger says which messages of which user the write path has memorized: one entry per
+(workspace, user, message id), written with bulk ``create`` (a rerun keeps the first
+``memorized_at``) and looked up in chunks of :data:`MEMORIZED_CHUNK` ids.
 
 Before, a ledger entry was keyed by (workspace, message id): its ``_id`` was
 ``doc_id(workspace, message_id)`` and it had no ``user_id``. Two users of a workspace who both
@@ -21,17 +25,73 @@ ignored). Until then, legacy entries match no lookup: a lookup names the user.
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
 from flowmem.vector_store import es_query as q
+from flowmem.vector_store.es_errors import BulkWriteError
 
 if TYPE_CHECKING:
     from flowmem.vector_store.elasticsearch import ElasticsearchStore
 
 PAGE = 1000
+# Message ids per ledger lookup: one search each, well below the ids query's and page's limits.
+MEMORIZED_CHUNK = 1000
 Attribution = dict[str, set[str]]  # message id → users whose memories name it
+
+
+async def has_ledger(store: ElasticsearchStore, *, create: bool) -> bool:
+    """Whether the message ledger exists (see :func:`~flowmem.vector_store.es_index.has_side`); the first
+    time it does, legacy entries (from before the ledger was per user) are migrated (:func:`migrate_legacy_ledger`)."""
+    if not await store._has_side(store._ledger, create=create):
+        return False
+    if not store._ledger_migrated:
+        await migrate_legacy_ledger(store)
+        store._ledger_migrated = True
+    return True
+
+
+async def mark_memorized(store: ElasticsearchStore, workspace_id: str, user_id: str, message_ids: list[str]) -> None:
+    """Mark the user's messages memorized (bulk ``create``: an entry already there keeps its ``memorized_at``)."""
+    side = store._ledger
+    await has_ledger(store, create=True)
+    now = datetime.now().replace(microsecond=0)
+    names = {q.message_doc_id(workspace_id, user_id, m): m for m in message_ids}
+
+    def create(item: tuple[str, str]) -> dict[str, Any]:  # `create`: a rerun keeps the first memorized_at
+        _id, message_id = item
+        source = q.message_doc(workspace_id, user_id, message_id, now)
+        return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": source}
+
+    succeeded, failures = await store._bulk(list(names.items()), create, names, index=side.name, ignore_status=409)
+    if failures:
+        raise BulkWriteError("mark as memorized", side.name, failures, succeeded, noun=("message", "messages"))
+
+
+async def memorized(store: ElasticsearchStore, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
+    """Which of the user's messages are memorized in the workspace."""
+    side = store._ledger
+    if not await has_ledger(store, create=False):
+        return set()
+    client = await store._ready()
+    found: set[str] = set()
+    for start in range(0, len(message_ids), MEMORIZED_CHUNK):
+        chunk = message_ids[start : start + MEMORIZED_CHUNK]
+        response = await store._call(
+            client.search(
+                index=side.name, query=q.memorized_query(workspace_id, user_id, chunk), size=len(chunk),
+                source_includes=["workspace_id", "user_id", "message_id"], track_total_hits=False,
+            ),
+            side.name,
+        )  # fmt: skip
+        found.update(
+            hit["_source"]["message_id"]
+            for hit in response["hits"]["hits"]
+            if hit["_source"].get("workspace_id") == workspace_id and hit["_source"].get("user_id") == user_id
+        )
+    return found & set(message_ids)
 
 
 async def migrate_legacy_ledger(store: ElasticsearchStore) -> None:
@@ -40,8 +100,6 @@ async def migrate_legacy_ledger(store: ElasticsearchStore) -> None:
     Raises:
         BulkWriteError: Elasticsearch refused some of the new entries (the legacy ones are then kept).
     """
-    from flowmem.vector_store.es_errors import BulkWriteError
-
     client = await store._ready()
     ledger = store._ledger.name
     legacy = q.legacy_ledger_query()

@@ -1,0 +1,72 @@
+"""The Elasticsearch store's history: events in the ``<index>-history`` index beside the memories index.
+
+An event's ``_id`` is tenant-proof, from (workspace_id, event_id); it is written with bulk
+``create`` (a rerun changes nothing) and stores ``seq``, its recording order (wall-clock ns, never
+decreasing in a store object): events of one write share a ``time`` to the second, and reads sort by
+(``time``, ``seq``) so they come back in the order they were given.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from flowmem.schema.history import HistoryEvent
+from flowmem.vector_store import es_query as q
+from flowmem.vector_store.es_errors import BulkWriteError
+
+if TYPE_CHECKING:
+    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+
+
+def seq_block(store: ElasticsearchStore, n: int) -> int:
+    """The first of ``n`` consecutive recording-order numbers: wall-clock ns, never below one handed out."""
+    first = max(time.time_ns(), store._last_seq + 1)
+    store._last_seq = first + n - 1
+    return first
+
+
+async def record_history(store: ElasticsearchStore, workspace_id: str, events: list[HistoryEvent]) -> None:
+    """Record the events (bulk ``create``: an event already recorded stays as it was)."""
+    side = store._events
+    await store._has_side(side, create=True)
+    first = seq_block(store, len(events))
+    items = [(q.doc_id(workspace_id, e.event_id), e, first + i) for i, e in enumerate(events)]
+    names = {_id: event.event_id for _id, event, _ in items}
+
+    # `create`, not `index`: a rerun keeps the event as first recorded, with its first seq (so
+    # its place in the order), as the local store's INSERT OR IGNORE does.
+    def create(item: tuple[str, HistoryEvent, int]) -> dict[str, Any]:
+        _id, event, seq = item
+        return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": q.history_doc(event, seq)}
+
+    succeeded, failures = await store._bulk(items, create, names, index=side.name, ignore_status=409)
+    if failures:
+        raise BulkWriteError("record", side.name, failures, succeeded, noun=("history event", "history events"))
+
+
+async def history(
+    store: ElasticsearchStore, workspace_id: str, memory_id: str | None, limit: int
+) -> list[HistoryEvent]:
+    """The workspace's latest ``limit`` events (of one memory, if given), oldest first."""
+    side = store._events
+    if limit <= 0 or not await store._has_side(side, create=False):
+        return []
+    client = await store._ready()
+    request: dict[str, Any] = {
+        "index": side.name,
+        "query": q.history_query(workspace_id, memory_id),
+        # newest first, so `limit` keeps the latest events (as the other stores do); reversed below
+        "sort": q.HISTORY_NEWEST_FIRST,
+        "track_total_hits": False,
+    }
+    events: list[HistoryEvent] = []
+    while len(events) < limit:
+        page = min(limit - len(events), q.MAX_PAGE)
+        hits = (await store._call(client.search(**request, size=page), side.name))["hits"]["hits"]
+        events.extend(q.event_from_source(hit["_source"]) for hit in hits)
+        if len(hits) < page:
+            break
+        request["search_after"] = hits[-1]["sort"]
+    events.reverse()
+    return events

@@ -1,0 +1,170 @@
+"""Reading the Elasticsearch store's memories: get by id, kNN search (one or several), paging, counts.
+
+Every request carries the workspace (a term inside the kNN ``filter``, so a pre-filter), and
+results are checked again on the way out where a document is fetched by ``_id``. Scores: kNN's
+``_score`` turned back into the cosine (:func:`~flowmem.vector_store.es_query.cosine_from_score`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import numpy as np
+
+from flowmem.errors import InputError, Problem
+from flowmem.schema.memory import Memory
+from flowmem.vector_store import es_query as q
+from flowmem.vector_store.base import SIMILARITY
+from flowmem.vector_store.es_errors import ElasticsearchError
+from flowmem.vector_store.filters import MemoryFilter
+
+if TYPE_CHECKING:
+    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+
+
+async def get(store: ElasticsearchStore, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
+    """The workspace's memories of these ids that exist (by ``_id``, checked again on the way out)."""
+    if not await store._has_index():
+        return []
+    client = await store._ready()
+    doc_ids = [q.doc_id(workspace_id, i) for i in ids]
+    excludes = q.excluded_source(with_vectors)
+    if with_vectors and store._vectors_excluded:
+        # Neither client's mget() knows the parameter that brings excluded vectors back (9.x's get()
+        # and search() do), so this one request goes raw, with the same headers mget() sends.
+        request = client.perform_request(
+            "POST", f"/{quote(store.index, safe='')}/_mget",
+            params={"_source_excludes": ",".join(excludes), **q.KEEP_VECTORS},
+            headers={"accept": "application/json", "content-type": "application/json"},
+            body={"ids": doc_ids}, endpoint_id="mget", path_parts={"index": store.index},
+        )  # fmt: skip
+    else:
+        request = client.mget(index=store.index, ids=doc_ids, source_excludes=excludes)
+    response = await store._call(request)
+    found = []
+    for wanted, doc in zip(ids, response["docs"], strict=True):
+        source = doc.get("_source") if doc.get("found") else None
+        if source and source.get("workspace_id") == workspace_id and source.get("memory_id") == wanted:
+            found.append(q.from_source(source))
+    return found
+
+
+async def search(
+    store: ElasticsearchStore, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter
+) -> list[Memory]:
+    """The ``top_k`` memories of the workspace meeting ``filters`` nearest ``query``, with ``scores["similarity"]``."""
+    if not await store._has_index():
+        return []
+    client = await store._ready()
+    knn = checked_knn(store, workspace_id, query, top_k, filters)
+    response = await store._call(
+        client.search(
+            index=store.index, knn=knn, size=top_k, source_excludes=q.excluded_source(False), track_total_hits=False
+        )
+    )
+    return knn_hits(store, response)
+
+
+async def search_many(
+    store: ElasticsearchStore, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
+) -> list[list[Memory]]:
+    """Several searches with one query vector, each ``(top_k, filters)``: one ``_msearch`` (one search: ``_search``)."""
+    # One `_msearch`: a time-scoped recall was three searches one after another (three round trips,
+    # three requests for the server's event loop and the node's transport to handle), now one.
+    if len(searches) == 1 or not await store._has_index():
+        return [await store._search(workspace_id, query, top_k, filters) for top_k, filters in searches]
+    client = await store._ready()
+    body: list[dict[str, Any]] = []
+    for top_k, filters in searches:
+        knn = checked_knn(store, workspace_id, query, top_k, filters)
+        body += [{"index": store.index}, {"knn": knn, "size": top_k, "_source": q.search_source(False, False),
+                                         "track_total_hits": False}]  # fmt: skip
+    response = await store._call(client.msearch(searches=body))
+    results = []
+    for answer in response["responses"]:
+        if "error" in answer:  # one search of the batch failed: as if it had been sent alone
+            status, reason = answer.get("status", "?"), q.short_reason(answer["error"])
+            raise ElasticsearchError(
+                f"Elasticsearch at {store.url} answered {status} for index '{store.index}': {reason}"
+            )
+        results.append(knn_hits(store, answer))
+    return results
+
+
+def checked_knn(
+    store: ElasticsearchStore, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter
+) -> dict[str, Any]:
+    """The ``knn`` clause of one search, after the checks only this store needs."""
+    if top_k > q.MAX_PAGE:
+        raise InputError(Problem("search", f"top_k is at most {q.MAX_PAGE} on Elasticsearch, got {top_k}"))
+    if not np.any(query):
+        raise InputError(Problem("search", "the query vector is all zeros; it has no direction to search in"))
+    return q.knn_clause(
+        query, top_k, q.candidates(top_k, store.params.num_candidates),
+        q.filter_clauses(workspace_id, filters), store._index_options,
+    )  # fmt: skip
+
+
+def knn_hits(store: ElasticsearchStore, response: Any) -> list[Memory]:
+    """The memories of a kNN search's answer, each with its cosine similarity."""
+    return [
+        q.from_source(hit["_source"], {SIMILARITY: q.cosine_from_score(store._similarity, hit["_score"])})
+        for hit in response["hits"]["hits"]
+    ]
+
+
+async def iterate(
+    store: ElasticsearchStore, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool
+) -> AsyncIterator[list[Memory]]:
+    """The workspace's memories meeting ``filters`` in batches, oldest first (``search_after`` paging)."""
+    if not await store._has_index():
+        return
+    client = await store._ready()
+    page = min(batch_size, q.MAX_PAGE)
+    request: dict[str, Any] = {
+        "index": store.index,
+        "query": q.bool_query(workspace_id, filters),
+        # memory_id is unique in a workspace, so this order is total and search_after never skips
+        "sort": [{"created_at": "asc"}, {"memory_id": "asc"}],
+        "size": page,
+        "track_total_hits": False,
+        "source": q.search_source(with_vectors, store._vectors_excluded),
+    }
+    pending: list[Memory] = []
+    while True:
+        hits = (await store._call(client.search(**request)))["hits"]["hits"]
+        pending.extend(q.from_source(hit["_source"]) for hit in hits)
+        while len(pending) >= batch_size:
+            yield pending[:batch_size]
+            pending = pending[batch_size:]
+        if len(hits) < page:
+            break
+        request["search_after"] = hits[-1]["sort"]
+    if pending:
+        yield pending
+
+
+async def count(store: ElasticsearchStore, workspace_id: str, filters: MemoryFilter) -> int:
+    """How many of the workspace's memories meet ``filters``."""
+    if not await store._has_index():
+        return 0
+    client = await store._ready()
+    response = await store._call(client.count(index=store.index, query=q.bool_query(workspace_id, filters)))
+    return int(response["count"])
+
+
+async def workspace_counts(store: ElasticsearchStore) -> dict[str, int]:
+    """Memories per workspace, sorted by workspace (a composite aggregation, paged); the index must exist."""
+    workspaces: dict[str, int] = {}
+    client = await store._ready()
+    composite: dict[str, Any] = {"size": 1000, "sources": [{"ws": {"terms": {"field": "workspace_id"}}}]}
+    while True:
+        response = await store._call(client.search(index=store.index, size=0, aggs={"ws": {"composite": composite}}))
+        agg = response["aggregations"]["ws"]
+        workspaces.update({b["key"]["ws"]: b["doc_count"] for b in agg["buckets"]})
+        if not agg["buckets"] or "after_key" not in agg:
+            break
+        composite["after"] = agg["after_key"]
+    return dict(sorted(workspaces.items()))
