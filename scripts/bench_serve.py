@@ -18,6 +18,7 @@ says what else was running (load average).
     .venv/bin/python scripts/bench_serve.py                      # 16 clients, 60 s, local store
     .venv/bin/python scripts/bench_serve.py --store elasticsearch       # starts its own node
     .venv/bin/python scripts/bench_serve.py --duration 30 --sigterm-at 15
+    .venv/bin/python scripts/bench_serve.py --queries unique    # no two searches alike (see --help)
 """
 
 from __future__ import annotations
@@ -69,7 +70,9 @@ class Run:
         self.acknowledged: set[str] = set()
 
 
-async def _client(url: str, users: int, deadline: float, run: Run, rng: random.Random, write_ratio: float) -> None:
+async def _client(
+    url: str, users: int, deadline: float, run: Run, rng: random.Random, write_ratio: float, unique: bool
+) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         while time.monotonic() < deadline:
             user = f"u{rng.randrange(users)}"
@@ -79,7 +82,10 @@ async def _client(url: str, users: int, deadline: float, run: Run, rng: random.R
                                 f"({uuid.uuid4().hex[:10]})", "user_id": user}  # fmt: skip
                 path = "/v1/memories"
             else:
-                body = {"query": rng.choice(QUESTIONS), "user_id": user}
+                query = rng.choice(QUESTIONS)
+                # unique: no two searches share a text, so none shares another's query embedding (embed_one joins
+                # simultaneous identical calls: with 8 questions, repeats in the embedder's queue are free).
+                body = {"query": f"{query} ({uuid.uuid4().hex[:10]})" if unique else query, "user_id": user}
                 path = "/v1/search"
             started = time.perf_counter()
             try:
@@ -122,7 +128,7 @@ async def _load(args: argparse.Namespace, server: ServeProcess) -> tuple[Run, fl
     started = time.monotonic()
     deadline = started + args.duration
     clients = [
-        _client(server.url, args.users, deadline, run, random.Random(seed), args.write_ratio)
+        _client(server.url, args.users, deadline, run, random.Random(seed), args.write_ratio, args.queries == "unique")
         for seed in range(args.clients)
     ]
 
@@ -146,6 +152,12 @@ def main() -> int:
     parser.add_argument("--es-url", default=os.environ.get("FLOWMEM_ES_URL"), help="default: start a node")
     parser.add_argument("--embedder", choices=["local", "hash"], default="local")
     parser.add_argument("--embedder-concurrency", type=int, default=1)
+    parser.add_argument(
+        "--queries",
+        choices=["repeat", "unique"],
+        default="repeat",
+        help="repeat: 8 questions, repeated; unique: every search's text distinct (no shared query embeddings)",
+    )
     parser.add_argument("--sigterm-at", type=float, help="SIGTERM the server this many seconds into the run")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args()
