@@ -16,10 +16,8 @@ string (an id that breaks the rule is simply not there). The rules themselves: :
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
-from contextvars import ContextVar
-from typing import Any, ClassVar, TypedDict
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -29,7 +27,9 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import expanded_key
 from flowmem.scoring.tokens import query_terms
+from flowmem.vector_store.bulk_load import BulkLoadStore
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
+from flowmem.vector_store.records import ForgetCounts, RecordStore
 from flowmem.vector_store.rules import (
     DimensionMismatchError,
     ScopeError,
@@ -62,21 +62,7 @@ SHARED_STATS = frozenset(
 Ledger = tuple[str, list[str]]
 
 
-class ForgetCounts(TypedDict):
-    """What :meth:`VectorStore.forget` erased (or, on a dry run, would erase)."""
-
-    memories: int
-    messages: int  # message-ledger entries
-    history: int  # history events
-    sessions: int  # chat sessions (short-term memory)
-
-
-# The stores (by id) whose refresh the current task defers (a bulk load): a context variable, so the mark
-# follows the task and the tasks it starts, never a store-wide counter another task's write would read.
-_BULK_LOADS: ContextVar[tuple[int, ...]] = ContextVar("flowmem_bulk_loads", default=())
-
-
-class VectorStore(SessionStore, Backend):
+class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
     ``_search``, ``_lexical_search``, ``_iterate``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and
     declare ``filter_subjects``.
@@ -90,41 +76,6 @@ class VectorStore(SessionStore, Backend):
     kind: ClassVar[BackendKind] = "vector_store"
     # What the backend's filters can test (filters.SUBJECT_TYPES); a condition on anything else is refused.
     filter_subjects: ClassVar[frozenset[str]] = frozenset()
-
-    @asynccontextmanager
-    async def bulk_load(self) -> AsyncIterator[None]:
-        """A block of many writes: they must be searchable when it ends, not after each upsert.
-
-        Stores that make writes searchable by refreshing (Elasticsearch) refresh once at the end
-        instead of per upsert — fewer waits and fewer, larger segments. The block belongs to the
-        task that opened it (and the tasks it starts): another task writing through the same store
-        object meanwhile — a server's request beside an import — still gets its writes searchable
-        on return.
-        """
-        outermost = not self._in_bulk_load
-        try:
-            with self._refresh_deferred():
-                yield
-        finally:
-            if outermost:
-                await self._end_bulk_load()
-
-    @contextmanager
-    def _refresh_deferred(self) -> Iterator[None]:
-        """Mark this store as in a bulk load for the current task: its writes skip their own refresh."""
-        token = _BULK_LOADS.set((*_BULK_LOADS.get(), id(self)))
-        try:
-            yield
-        finally:
-            _BULK_LOADS.reset(token)
-
-    @property
-    def _in_bulk_load(self) -> bool:
-        """Whether the current task is inside :meth:`bulk_load` (or another deferred-refresh block) of this store."""
-        return id(self) in _BULK_LOADS.get()
-
-    async def _end_bulk_load(self) -> None:
-        """Make the block's writes searchable (stores whose writes always are need nothing)."""
 
     # -- the public, scope-checked API ---------------------------------------------------------
     async def upsert(self, workspace_id: str, memories: Sequence[Memory]) -> None:
@@ -201,56 +152,6 @@ class VectorStore(SessionStore, Backend):
     async def record_history(self, workspace_id: str, events: Sequence[HistoryEvent]) -> None:
         """Record changes made outside :meth:`write` (e.g. a delete from the CLI)."""
         await self.write(workspace_id, history=events)
-
-    async def forget(self, workspace_id: str, user_id: str | None = None, *, dry_run: bool = False) -> ForgetCounts:
-        """Erase everything this store holds of ``user_id`` in ``workspace_id`` — or, without a user, of the workspace.
-
-        A user's share is their memories (``target == user_id``), their message-ledger entries,
-        their chat sessions, and every history event that carries a record of theirs (``old`` or ``new`` with their
-        ``target``) — so also the history of memories deleted before, which still holds their
-        text. Afterwards no call of this store (get, search, iterate, count, history, memorized)
-        returns any of it; other users of the workspace, and other workspaces, keep everything.
-        Nothing records the erasure itself. A second call finds nothing (all counts 0).
-
-        Args:
-            workspace_id: The workspace to erase in.
-            user_id: Whose share to erase; ``None``: the whole workspace (memories, ledger, history).
-            dry_run: Only count what would be erased; change nothing.
-
-        Returns:
-            How many memories, ledger entries (``messages``), history events and sessions were (or would be) erased.
-
-        Raises:
-            ScopeError: No workspace, or an empty user id.
-        """
-        check_scope(workspace_id)
-        if user_id is not None:
-            check_user(user_id, "forgetting a user", id_rule=False)  # a target may be any text: no id rule
-        # Counts cannot be post-filtered: the backends erase by workspace (and target), as the
-        # conformance suite proves (other workspaces and users keep everything).
-        return await self._forget(workspace_id, user_id, dry_run)
-
-    async def history(self, workspace_id: str, memory_id: str | None = None, limit: int = 1000) -> list[HistoryEvent]:
-        """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
-        check_scope(workspace_id)
-        return [e for e in await self._history(workspace_id, memory_id, limit) if e.workspace_id == workspace_id]
-
-    async def memorized(self, workspace_id: str, user_id: str, message_ids: Sequence[str]) -> set[str]:
-        """Which of ``user_id``'s messages the write path has already turned into memories.
-
-        The ledger is per (workspace, user, message id): another user's ``m1`` is not this user's ``m1``.
-
-        Raises:
-            ScopeError: No workspace or no user id.
-        """
-        check_scope(workspace_id)
-        check_user(user_id, "looking up memorized messages")
-        if not message_ids:
-            return set()
-        asked = list(dict.fromkeys(message_ids))
-        # Bare ids carry no workspace or user to check here: the backends' own scoping (keys of
-        # (workspace, user, message)) is what conformance proves; the base keeps answers to ids asked.
-        return await self._memorized(workspace_id, user_id, asked) & set(asked)
 
     async def _vectors(self, workspace_id: str, memories: Sequence[Memory]) -> np.ndarray:
         """The memories' unit vectors, after the scope, id and width rules."""
@@ -428,22 +329,6 @@ class VectorStore(SessionStore, Backend):
 
     async def _dims(self) -> int | None:
         """The width of the vectors the store holds; ``None`` while it holds none (the first write sets it)."""
-        raise NotImplementedError
-
-    async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
-        """Erase (or with ``dry_run`` count) the share of :meth:`forget`; ``user_id`` is checked or ``None``."""
-        raise NotImplementedError
-
-    async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
-        raise NotImplementedError
-
-    async def _history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
-        raise NotImplementedError
-
-    async def _mark_memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> None:
-        raise NotImplementedError
-
-    async def _memorized(self, workspace_id: str, user_id: str, message_ids: list[str]) -> set[str]:
         raise NotImplementedError
 
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:

@@ -8,7 +8,7 @@ check that an existing index is a flowmem index of its kind (a stranger's index 
 name is a :class:`~flowmem.errors.ConfigError`, never written to); and add the fields that
 flowmem versions since its creation have added (``put_mapping``: adding a field is always
 allowed). What differs between the kinds is only the mapping and the check. The memories
-index's check also reads its vector settings (:meth:`ElasticsearchStore._adopt_mapping`), and
+index's check also reads its vector settings (:func:`adopt_mapping`), and
 its documents' lexical text is migrated later (:mod:`~flowmem.vector_store.es_lexical`); the
 ledger's legacy entries are migrated on first use (:mod:`~flowmem.vector_store.es_ledger`).
 """
