@@ -92,7 +92,7 @@ from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import ForgetCounts, Ledger, VectorStore
 from flowmem.vector_store.es_errors import BulkWriteError, ElasticsearchError, translate
 from flowmem.vector_store.es_index import SideIndex
-from flowmem.vector_store.es_query import ElasticsearchStoreParams
+from flowmem.vector_store.es_params import ElasticsearchStoreParams
 from flowmem.vector_store.es_refresh import SharedRefresh
 from flowmem.vector_store.filters import MemoryFilter
 

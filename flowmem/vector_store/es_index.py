@@ -26,7 +26,7 @@ from flowmem.errors import ConfigError, Problem
 from flowmem.vector_store import es_lexical
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import ElasticsearchError, error_type
-from flowmem.vector_store.es_query import ElasticsearchStoreParams
+from flowmem.vector_store.es_params import ElasticsearchStoreParams
 from flowmem.vector_store.rules import check_width
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
-"""The pure half of the Elasticsearch store: its settings, and what it sends and reads back
-(the index mappings, documents, ids, filters, scores).
+"""The pure half of the Elasticsearch store: what it sends and reads back (the index mappings,
+documents, ids, filters, scores); its settings are in :mod:`~flowmem.vector_store.es_params`.
 
 Plain data and functions, no client and no I/O, so the translation can be read (and tested) on
 its own. :mod:`flowmem.vector_store.elasticsearch` does the talking.
@@ -10,16 +10,15 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import datetime, timedelta
-from typing import Any, Literal
-from urllib.parse import urlsplit
+from typing import Any
 
 import numpy as np
-from pydantic import Field, field_validator, model_validator
 
-from flowmem.backend import BackendParams
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.es_lexical import LEXICAL_FIELD, LEXICAL_MAPPING, LEXICAL_VERSION, META_KEY
+from flowmem.vector_store.es_params import MAX_CANDIDATES
+from flowmem.vector_store.es_params import ElasticsearchStoreParams as ElasticsearchStoreParams  # kept importable here
 from flowmem.vector_store.filters import PART_FIELDS, FilterSpec, MemoryFilter, event_span, second
 from flowmem.vector_store.lexical_text import lexical_document
 from flowmem.vector_store.rules import UnsupportedFilterError
@@ -44,8 +43,7 @@ FILTER_FIELDS: dict[str, str] = {
 SIMILARITIES = ("dot_product", "cosine", "l2_norm", "max_inner_product")
 # `index_options` types whose scores are approximate (quantised vectors) unless rescored with floats.
 QUANTISED_TYPES = frozenset({"int8_hnsw", "int4_hnsw", "bbq_hnsw", "int8_flat", "int4_flat", "bbq_flat"})
-# Elasticsearch's own ceilings: `num_candidates` and (by default) `size` of one search.
-MAX_CANDIDATES = 10_000
+# Elasticsearch's own ceiling of `size` (by default) of one search; of `num_candidates`: es_params.MAX_CANDIDATES.
 MAX_PAGE = 10_000
 # The write path's two indices beside the memories index, named from it by these suffixes.
 HISTORY_SUFFIX = "-history"
@@ -58,77 +56,6 @@ TARGET_FIELD = "target"
 _KEYWORD: dict[str, Any] = {"type": "keyword"}
 _TEXT: dict[str, Any] = {"type": "text", "analyzer": "standard"}
 _DATE: dict[str, Any] = {"type": "date"}
-
-
-class ElasticsearchStoreParams(BackendParams):
-    """Settings of the ``elasticsearch`` vector store."""
-
-    hosts: str | list[str] = Field(
-        "http://127.0.0.1:9200",
-        description="node URL(s) with scheme and port; a string may list several, comma-separated",
-    )
-    api_key: str | None = Field(None, description="API key (the base64 'id:key' form), sent as Authorization: ApiKey")
-    username: str | None = Field(None, description="basic-auth user (with password)")
-    password: str | None = Field(None, description="basic-auth password")
-    ca_certs: str | None = Field(None, description="CA bundle file to verify the server's TLS certificate")
-    verify_certs: bool = Field(True, description="verify TLS certificates (https hosts)")
-    index: str = Field(
-        "flowmem_memories",
-        min_length=1,
-        description="the index holding every workspace's memories; the write path's history and message ledger "
-        "go to '<index>-history' and '<index>-messages'",
-    )
-    dims: int | None = Field(
-        None, ge=1, le=4096, description="vector width: create the index on open and check an existing one against it"
-    )
-    similarity: Literal["dot_product", "cosine"] = Field(
-        "dot_product", description="dense_vector similarity for a new index (vectors are unit length either way)"
-    )
-    index_options: dict[str, Any] = Field(
-        default_factory=lambda: {"type": "hnsw", "m": 16, "ef_construction": 100},
-        description="dense_vector index_options for a new index (always sent: servers default to quantised types); "
-        "float hnsw gives exact scores, int8_hnsw needs a quarter of the memory (scores stay exact by a float rescore)",
-    )
-    num_candidates: int | None = Field(
-        None, ge=1, le=MAX_CANDIDATES, description="kNN candidates per shard; None: max(100, 10 × top_k)"
-    )
-    refresh: Literal["wait_for", "true", "false"] = Field(
-        "wait_for",
-        description="after a write: return once searchable (writes of ≥ bulk_chunk_size force one refresh, "
-        "smaller ones wait for the next scheduled refresh), always force a refresh, or return at once",
-    )
-    request_timeout: float = Field(10.0, gt=0, description="seconds per request")
-    max_retries: int = Field(
-        2, ge=0, description="retries of a request on connection errors (and of 429-rejected docs)"
-    )
-    shards: int = Field(1, ge=1, description="number_of_shards of a new index")
-    replicas: int = Field(0, ge=0, description="number_of_replicas of a new index")
-    bulk_chunk_size: int = Field(1000, ge=1, description="documents per bulk request")
-    bulk_concurrency: int = Field(2, ge=1, description="bulk requests of one write in flight at once")
-
-    @field_validator("hosts", mode="after")
-    @classmethod
-    def _urls(cls, hosts: str | list[str]) -> list[str]:
-        urls = [h.strip() for h in (hosts.split(",") if isinstance(hosts, str) else hosts) if h.strip()]
-        if not urls:
-            raise ValueError("give at least one host, e.g. http://127.0.0.1:9200")
-        for url in urls:
-            parts = urlsplit(url)
-            if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise ValueError(f"host {url!r} is not a URL like http://127.0.0.1:9200 or https://es.example:9200")
-        return urls
-
-    @field_validator("refresh", mode="before")
-    @classmethod
-    def _refresh_words(cls, value: Any) -> Any:
-        # YAML reads `refresh: true` as a boolean.
-        return str(value).lower() if isinstance(value, bool) else value
-
-    @model_validator(mode="after")
-    def _auth(self) -> ElasticsearchStoreParams:
-        if (self.username is None) != (self.password is None):
-            raise ValueError("basic auth needs both username and password")
-        return self
 
 
 def doc_id(workspace_id: str, key: str) -> str:
