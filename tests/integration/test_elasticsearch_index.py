@@ -86,6 +86,8 @@ def test_stores_creating_one_index_at_once_all_open_what_the_winner_made(
         f"vector_store 'default': created index '{index}' (16 dims)",
         f"vector_store 'default': created history index '{index}{es_query.HISTORY_SUFFIX}'",
     ]
-    # Each store found each index missing and tried to create it; all but the winner were refused (400).
+    # A store that found an index missing tried to create it; all but the winner were refused (400). Usually every
+    # store's read comes before the winner's creation (4 × 2 - 2 refusals), but a slow store may read after it and
+    # simply find the index: at least one refusal shows the race was run, at most one per loser per index.
     refused = [line for line in requests.lines if line.startswith("PUT") and "[status:400" in line]
-    assert len(refused) == 2 * (STORES - 1), requests.lines
+    assert 1 <= len(refused) <= 2 * (STORES - 1), requests.lines
