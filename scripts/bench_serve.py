@@ -56,7 +56,8 @@ def _config(args: argparse.Namespace, directory: Path) -> Path:
         index = f"flowmem-bench-{uuid.uuid4().hex[:8]}"
         lines.append(f"vector_store:\n  default:\n    backend: elasticsearch\n    params: {{hosts: '{args.es_url}', "
                      f"index: {index}}}")  # fmt: skip
-    lines.append(f"server: {{request_timeout: 60, embedder_concurrency: {args.embedder_concurrency}}}")
+    calls = f", embedder_concurrency: {args.embedder_concurrency}" if args.embedder_concurrency else ""
+    lines.append(f"server: {{request_timeout: 60{calls}}}")
     path = directory / "bench.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -151,7 +152,7 @@ def main() -> int:
     parser.add_argument("--store", choices=["local", "elasticsearch"], default="local")
     parser.add_argument("--es-url", default=os.environ.get("FLOWMEM_ES_URL"), help="default: start a node")
     parser.add_argument("--embedder", choices=["local", "hash"], default="local")
-    parser.add_argument("--embedder-concurrency", type=int, default=1)
+    parser.add_argument("--embedder-concurrency", type=int, help="default: the server's (one per core, at most 4)")
     parser.add_argument(
         "--queries",
         choices=["repeat", "unique"],

@@ -21,11 +21,15 @@ limits:
 
 from __future__ import annotations
 
+import os
 from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from flowmem.backend import BackendKind
+
+# One embedding call per core by default, but no more than this: each local engine holds its own buffers.
+MAX_AUTO_EMBEDDER_CALLS = 4
 
 
 class _Strict(BaseModel):
@@ -114,9 +118,17 @@ class Server(_Strict):
         description="op params a request to /v1/flows/{name}/run may override, e.g. "
         "fuse_rerank_op.fuse_time_ratio (op.param; op.* allows every param of that op)",
     )
-    embedder_concurrency: int = Field(
-        1, ge=1, description="embedding calls at once; more requests queue (the cores are shared with searches)"
+    embedder_concurrency: int | None = Field(
+        None,
+        ge=1,
+        description="embedding calls at once, each on its own thread; more requests queue (the cores are shared "
+        "with searches). Unset: one per core, at most 4",
     )
+
+    def embedding_calls(self) -> int:
+        """How many embedding calls may run at once: ``embedder_concurrency``, or one per core (at most 4)."""
+        return self.embedder_concurrency or min(os.cpu_count() or 1, MAX_AUTO_EMBEDDER_CALLS)
+
     graceful_timeout: float = Field(30.0, gt=0, description="seconds to finish in-flight requests on SIGTERM")
 
 

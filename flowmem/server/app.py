@@ -50,7 +50,7 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         for name in app.config.embedding_model:
-            app.embedding_model(name).limit_concurrency(settings.embedder_concurrency)
+            app.embedding_model(name).limit_concurrency(settings.embedding_calls())
         async with mcp.session_manager.run():
             yield
         # uvicorn runs this after in-flight requests finished (or server.graceful_timeout passed).

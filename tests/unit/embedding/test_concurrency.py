@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -87,3 +88,38 @@ def test_simultaneous_calls_for_one_text_share_one_computation_and_later_ones_co
         assert len(batches) == 4 and passage.shape == a.shape
 
     asyncio.run(main())
+
+
+def test_local_calls_allowed_at_once_run_on_their_own_threads_with_the_same_results() -> None:
+    from flowmem.embedding.local import LocalEmbedding
+
+    texts = [f"what did I do on day {i} with my sister?" for i in range(8)]
+    serial = LocalEmbedding()
+    parallel = LocalEmbedding()
+    parallel.limit_concurrency(2)
+    threads: set[str] = set()
+    inner = parallel._embed_sync
+
+    def recorded(batch: list[str], kind: Any) -> np.ndarray:
+        threads.add(threading.current_thread().name)
+        return inner(batch, kind)
+
+    parallel._embed_sync = recorded  # type: ignore[method-assign]
+
+    async def main() -> tuple[np.ndarray, list[np.ndarray]]:
+        expected = await serial.embed(texts, kind="query")
+        rows = await asyncio.gather(*(parallel.embed_one(text) for text in texts))
+        await serial.aclose()
+        await parallel.aclose()
+        return expected, rows
+
+    expected, rows = asyncio.run(main())
+    assert len(threads) == 2  # two calls at once, each on its own worker with its own engine
+    np.testing.assert_array_equal(np.stack(rows), expected)  # bit for bit what one engine computes
+
+
+def test_a_server_allows_one_embedding_call_per_core_unless_configured() -> None:
+    from flowmem.config.schema import MAX_AUTO_EMBEDDER_CALLS, Server
+
+    assert Server().embedding_calls() == min(os.cpu_count() or 1, MAX_AUTO_EMBEDDER_CALLS)
+    assert Server(embedder_concurrency=1).embedding_calls() == 1
