@@ -230,7 +230,8 @@ def context_section(r: dict[str, Any]) -> list[str]:
         "## Context assembly",
         "",
         f"A {r['session_messages']}-message session and {r['memories']:,} memories through retrieval, the facts block",
-        "and `context_assemble_op` (shipped defaults, offline, no LLM; the flow embeds the query twice). Target p50 ≤ "
+        "and `context_assemble_op` (shipped defaults, offline, no LLM; retrieval and the facts block share one "
+        "query embedding). Target p50 ≤ "
         f"{fmt(r['targets']['flow_p50_ms'])} ms — {ok(r['meets_targets']['flow_p50'])}. "
         "Command: `python scripts/bench_context.py`",
         "",

@@ -10,10 +10,10 @@ this repository's ops own: retrieval (personal_retrieve's ops), the facts block 
     >> fuse_rerank_op >> context_assemble_op
 
 (`--flow NAME` measures another configured flow given the same inputs.) Reports p50/p95 of the whole
-flow, of one query embedding (measured apart; the flow embeds the query twice, once for retrieval and
-once for the facts), and of `context_assemble_op` alone (its trace span) at each token limit; plus the
-assembled tokens. Each turn's query is new and the session moves on by one message per turn, as in a
-chat, so token counts are cached only for what repeats (the history and the memories).
+flow, of one query embedding (measured apart; retrieval and the facts block ask for it at
+once and share one computation, `embed_one`), and of `context_assemble_op` alone (its trace span)
+at each token limit; plus the assembled tokens. Each turn's query is new and the session moves on
+by one message per turn, as in a chat, so token counts are cached only for what repeats (the history and the memories).
 
 Then the shipped `chat_context` flow, turn by turn through `app.memories.context`, on a session built to
 the same length in a store of its own (short-term window, flushes through the write flow, retrieval,
