@@ -10,6 +10,7 @@ CI must never pass by skipping them. The summary names the server that was teste
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -108,6 +109,29 @@ def es_url() -> Iterator[str]:
     finally:
         _node_script("stop", "--port", "0", "--home", str(home), timeout=120)
         shutil.rmtree(home, ignore_errors=True)
+
+
+class ClientRequests(logging.Handler):
+    """The Elasticsearch client's own log: one line per request, with its status (``METHOD url [status:N …]``)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def requests() -> Iterator[ClientRequests]:
+    """Every request the Elasticsearch client sends during the test, as logged by ``elastic_transport``."""
+    handler, client_log = ClientRequests(), logging.getLogger("elastic_transport.transport")
+    level = client_log.level
+    client_log.setLevel(logging.INFO)
+    client_log.addHandler(handler)
+    yield handler
+    client_log.removeHandler(handler)
+    client_log.setLevel(level)
 
 
 def delete_index(url: str, index: str) -> None:

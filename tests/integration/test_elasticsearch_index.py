@@ -9,7 +9,6 @@ sequence for the memories index and the side indices.
 from __future__ import annotations
 
 import asyncio
-import logging
 import uuid
 from collections.abc import Iterator
 
@@ -18,33 +17,11 @@ from loguru import logger
 
 from flowmem.vector_store import es_query, es_sessions
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import ClientRequests, delete_index
 
 pytestmark = pytest.mark.elasticsearch
 
 STORES = 4
-
-
-class _Requests(logging.Handler):
-    """The client's own log: one line per request, with its status."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
-@pytest.fixture
-def requests() -> Iterator[_Requests]:
-    handler, client_log = _Requests(), logging.getLogger("elastic_transport.transport")
-    level = client_log.level
-    client_log.setLevel(logging.INFO)
-    client_log.addHandler(handler)
-    yield handler
-    client_log.removeHandler(handler)
-    client_log.setLevel(level)
 
 
 @pytest.fixture
@@ -56,7 +33,7 @@ def index(es_url: str) -> Iterator[str]:
 
 
 def test_stores_creating_one_index_at_once_all_open_what_the_winner_made(
-    es_url: str, index: str, requests: _Requests
+    es_url: str, index: str, requests: ClientRequests
 ) -> None:
     created: list[str] = []
     sink = logger.add(lambda message: created.append(message.record["message"]), filter="flowmem", level="INFO")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
@@ -17,29 +16,9 @@ import pytest
 
 from flowmem.app import App
 from flowmem.vector_store import es_query
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import ClientRequests, delete_index
 
 pytestmark = pytest.mark.elasticsearch
-
-
-class _Requests(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
-@pytest.fixture
-def requests() -> Iterator[_Requests]:
-    handler, logger = _Requests(), logging.getLogger("elastic_transport.transport")
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    logger.addHandler(handler)
-    yield handler
-    logger.removeHandler(handler)
-    logger.setLevel(level)
 
 
 @pytest.fixture
@@ -50,7 +29,7 @@ def index(es_url: str) -> Iterator[str]:
         delete_index(es_url, name + suffix)
 
 
-def test_a_time_scoped_search_is_one_msearch(es_url: str, index: str, requests: _Requests, tmp_path: Path) -> None:
+def test_a_time_scoped_search_is_one_msearch(es_url: str, index: str, requests: ClientRequests, tmp_path: Path) -> None:
     overrides = [
         "vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={es_url}",
         f"vector_store.default.params.index={index}", "embedding_model.default.backend=hash",
