@@ -75,7 +75,7 @@ history, message ledger and chat sessions in :mod:`~flowmem.vector_store.es_hist
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -233,19 +233,6 @@ class ElasticsearchStore(VectorStore):
             if translated is None:
                 raise
             raise translated from exc
-
-    # -- bulk ----------------------------------------------------------------------------------
-    async def _bulk(
-        self,
-        items: Sequence[T],
-        action: Callable[[T], dict[str, Any]],
-        names: dict[str, str],
-        *,
-        index: str,
-        ignore_status: int | None = None,
-    ) -> tuple[int, dict[str, str]]:
-        """Send one bulk ``action`` (on ``index``) per item, in chunks (see es_bulk.bulk)."""
-        return await es_bulk.bulk(self, items, action, names, index=index, ignore_status=ignore_status)
 
     # -- the VectorStore interface -------------------------------------------------------------
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:

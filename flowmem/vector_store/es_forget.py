@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flowmem.schema.history import record_targets
+from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import ForgetCounts
 
@@ -64,7 +65,7 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
                 if dry_run or not ids:
                     continue
                 names = {_id: _id for _id in ids}
-                ok, failures = await store._bulk(ids, step.delete, names, index=step.index, ignore_status=404)
+                ok, failures = await es_bulk.bulk(store, ids, step.delete, names, index=step.index, ignore_status=404)
                 if failures:
                     raise BulkWriteError("erase", step.index, failures, ok, noun=("document", "documents"))
                 touched.append(step.index)

@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from flowmem.schema.history import HistoryEvent
+from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import BulkWriteError
 
@@ -40,7 +41,7 @@ async def record_history(store: ElasticsearchStore, workspace_id: str, events: l
         _id, event, seq = item
         return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": q.history_doc(event, seq)}
 
-    succeeded, failures = await store._bulk(items, create, names, index=side.name, ignore_status=409)
+    succeeded, failures = await es_bulk.bulk(store, items, create, names, index=side.name, ignore_status=409)
     if failures:
         raise BulkWriteError("record", side.name, failures, succeeded, noun=("history event", "history events"))
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
+from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import BulkWriteError
 
@@ -65,7 +66,9 @@ async def mark_memorized(store: ElasticsearchStore, workspace_id: str, user_id: 
         source = q.message_doc(workspace_id, user_id, message_id, now)
         return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": source}
 
-    succeeded, failures = await store._bulk(list(names.items()), create, names, index=side.name, ignore_status=409)
+    succeeded, failures = await es_bulk.bulk(
+        store, list(names.items()), create, names, index=side.name, ignore_status=409
+    )
     if failures:
         raise BulkWriteError("mark as memorized", side.name, failures, succeeded, noun=("message", "messages"))
 
@@ -131,7 +134,7 @@ async def migrate_legacy_ledger(store: ElasticsearchStore) -> None:
             return {"_op_type": "create", "_index": ledger, "_id": entry[0], "_source": entry[1]}
 
         if entries:
-            ok, failures = await store._bulk(entries, create, names, index=ledger, ignore_status=409)
+            ok, failures = await es_bulk.bulk(store, entries, create, names, index=ledger, ignore_status=409)
             if failures:
                 raise BulkWriteError("migrate", ledger, failures, ok, noun=("ledger entry", "ledger entries"))
 
@@ -140,7 +143,7 @@ async def migrate_legacy_ledger(store: ElasticsearchStore) -> None:
 
         old = {hit["_id"]: hit["_source"]["message_id"] for hit in hits}
         if old:
-            ok, failures = await store._bulk(list(old), delete, old, index=ledger, ignore_status=404)
+            ok, failures = await es_bulk.bulk(store, list(old), delete, old, index=ledger, ignore_status=404)
             if failures:  # the per-user entries exist; the next open deletes these
                 noun = ("legacy ledger entry", "legacy ledger entries")
                 raise BulkWriteError("delete", ledger, failures, ok, noun=noun)

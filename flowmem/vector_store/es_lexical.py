@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from loguru import logger
 
 from flowmem.schema.memory import Memory
+from flowmem.vector_store import es_bulk
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.lexical_text import LEXICAL, lexical_document, query_text
 
@@ -107,7 +108,7 @@ async def backfill(store: ElasticsearchStore, meta: dict[str, Any]) -> None:
             }  # fmt: skip
 
         if items:
-            ok, failures = await store._bulk(items, update, names, index=store.index, ignore_status=404)
+            ok, failures = await es_bulk.bulk(store, items, update, names, index=store.index, ignore_status=404)
             if failures:
                 raise BulkWriteError("index for lexical search", store.index, failures, ok)
             updated += ok
