@@ -30,15 +30,12 @@ class EmbeddingModel(Backend):
 
     kind: ClassVar[BackendKind] = "embedding_model"
     params: EmbeddingParams
-    _gate: asyncio.Semaphore | None = None
 
-    @property
-    def _inflight(self) -> dict[tuple[str, TextKind], asyncio.Future[np.ndarray]]:
-        """The :meth:`embed_one` calls under way, by (text, kind) (created on first use: subclasses need no init)."""
-        inflight: dict[tuple[str, TextKind], asyncio.Future[np.ndarray]] | None = self.__dict__.get("_inflight_calls")
-        if inflight is None:
-            inflight = self.__dict__["_inflight_calls"] = {}
-        return inflight
+    def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
+        super().__init__(params, name=name)
+        self._gate: asyncio.Semaphore | None = None  # set by limit_concurrency
+        # The embed_one calls under way, by (text, kind): later identical calls join them.
+        self._inflight: dict[tuple[str, TextKind], asyncio.Future[np.ndarray]] = {}
 
     def limit_concurrency(self, calls: int) -> None:
         """Let at most ``calls`` :meth:`embed` calls run at once; later callers wait their turn, first come first
