@@ -34,23 +34,28 @@ Design choices, and why:
   last one, sent after the others finished, carries the refresh, so an upsert returns when all of
   it is searchable (``refresh: wait_for``, the default). A small write waits for the next
   scheduled refresh (shared by concurrent writers, no extra segments); a write of a full chunk
-  or more forces one refresh rather than idling up to a second. The index's ``refresh_interval``
+  or more forces one refresh rather than idling up to a second. A write of several steps (memories,
+  history, ledger) refreshes once at its end, shared with the writes ending meanwhile and at most
+  one every ``refresh_spacing`` seconds (:mod:`~flowmem.vector_store.es_refresh`). The index's ``refresh_interval``
   is never changed: that would stall every other writer's ``wait_for``. A partly failed bulk
   raises :class:`BulkWriteError` naming each failed memory and why; the rest stay written.
 * **The write path's history and message ledger live in two more indices** beside the memories
-  index and named from it, ``<index>-history`` and ``<index>-messages`` (``dynamic: strict``
-  too, same shards and replicas), created by their first write; an index made before they
-  existed simply gains them then. Their documents get the same tenant-proof ids, from
-  (workspace_id, event_id) and (workspace_id, user_id, message_id) — a message is identified by
-  its user too; a ledger from before that is migrated on first use (:mod:`~flowmem.vector_store.es_ledger`
-  says how) — and are written with bulk ``create``
-  (a 409 means "already there"), so a rerun changes nothing, with the same refresh as memory
-  writes. An event also stores ``seq``, its recording order (wall-clock ns, never decreasing in
-  a store object): events of one write share a ``time`` to the second, and ``history`` sorts by
-  (``time``, ``seq``) so they come back in the order they were given. ``write`` is the base
-  class's four idempotent steps in order (memories, history, deletes, messages), each acknowledged
-  before the next starts: a ledger entry never exists without the memories it stands for, nor
-  a deleted memory without its ``delete`` event (a rerun after a crash finishes the delete).
+  index and named from it, ``<index>-history`` and ``<index>-messages`` (``dynamic: strict`` too,
+  same shards and replicas), created by their first write; an index made before they existed
+  simply gains them then. Their documents get the same tenant-proof ids, from (workspace_id,
+  event_id) and (workspace_id, user_id, message_id) — a message is identified by its user too; a
+  ledger from before that is migrated on first use (:mod:`~flowmem.vector_store.es_ledger` says
+  how) — and are written with bulk ``create`` (a 409 means "already there"), so a rerun changes
+  nothing. The ledger is refreshed as memory writes are; the history, written with every change
+  and read rarely, is refreshed by its readers instead (``history``, ``forget``:
+  :func:`~flowmem.vector_store.es_index.make_searchable`), one refresh per read rather than a
+  segment per write. An event also stores ``seq``, its recording order (wall-clock ns, never
+  decreasing in a store object): events of one write share a ``time`` to the second, and
+  ``history`` sorts by (``time``, ``seq``) so they come back in the order they were given.
+  ``write`` is the base class's four idempotent steps in order (memories, history, deletes,
+  messages), each acknowledged before the next starts: a ledger entry never exists without the
+  memories it stands for, nor a deleted memory without its ``delete`` event (a rerun after a crash
+  finishes the delete).
 * **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
   lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
   ``(created_at, memory_id)`` (``_id`` is not sortable). ``forget`` finds what to erase with such
@@ -133,14 +138,18 @@ class ElasticsearchStore(VectorStore):
         self._vectors_excluded = False  # the index keeps vectors out of `_source` (9.2+), see es_query.vectors_excluded
         self.history_index = f"{self.index}{q.HISTORY_SUFFIX}"
         self.messages_index = f"{self.index}{q.MESSAGES_SUFFIX}"
-        self._events = SideIndex(self.history_index, "history", "event_id", q.history_properties())
+        # History events come with every change and are read rarely (history, forget): readers refresh.
+        self._events = SideIndex(
+            self.history_index, "history", "event_id", q.history_properties(), refreshed_by_reads=True
+        )
         self._ledger = SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
         self.sessions_index = f"{self.index}{es_sessions.SESSIONS_SUFFIX}"
         self._sessions = SideIndex(self.sessions_index, "chat sessions", "session_id", es_sessions.properties())
         self._last_seq = 0
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
         self._lexical_pending: dict[str, Any] | None = None  # the index's mapping _meta, while its lexical text is due
-        self._shared_refresh = SharedRefresh(self._refresh)  # the refreshes ending writes, shared (es_refresh)
+        # the refreshes ending writes, shared and spaced (es_refresh)
+        self._shared_refresh = SharedRefresh(self._refresh, self.params.refresh_spacing)
 
     # -- connection and index ------------------------------------------------------------------
     def _new_client(self) -> AsyncElasticsearch:
@@ -358,6 +367,11 @@ class ElasticsearchStore(VectorStore):
             if await self._has_side(side, create=False):
                 names.append(side.name)
         await self._refresh(names)
+
+    def _refreshed_by_reads(self, index: str) -> bool:
+        """Whether writes of ``index`` skip the refresh (its searches refresh it: es_index.make_searchable)."""
+        sides = (self._events, self._ledger, self._sessions)
+        return any(side.refreshed_by_reads and side.name == index for side in sides)
 
     async def _refresh(self, names: list[str]) -> None:
         if names:

@@ -90,7 +90,9 @@ async def bulk(
     gate = asyncio.Semaphore(store.params.bulk_concurrency)
     refresh: str | bool = store.params.refresh == "true"
     deferred = current_write(store)
-    if deferred is not None:
+    if store._refreshed_by_reads(index):
+        refresh = False  # its searches refresh it first (es_index.make_searchable)
+    elif deferred is not None:
         refresh = False  # one step of a write: refreshed with the others when the write ends (see refresh_at_end)
         deferred.indices[index] = None
     elif store._in_bulk_load:

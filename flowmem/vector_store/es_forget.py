@@ -25,6 +25,7 @@ from flowmem.schema.history import record_targets
 from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import ForgetCounts
+from flowmem.vector_store.es_index import make_searchable
 
 if TYPE_CHECKING:
     from flowmem.vector_store.elasticsearch import ElasticsearchStore
@@ -50,6 +51,7 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
         keys = ["workspace_id", "user_id"]
         steps.append(_Step("messages", store._ledger.name, entries, LEDGER_ORDER, keys, _entry_of(user_id)))
     if await store._has_side(store._events, create=False):
+        await make_searchable(store, store._events)  # every event acknowledged so far is erased
         events = history_query(workspace_id, user_id)
         keys = ["workspace_id", "old.target", "new.target"]
         steps.append(_Step("history", store._events.name, events, q.HISTORY_NEWEST_FIRST, keys, _event_of(user_id)))

@@ -15,6 +15,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import BulkWriteError
+from flowmem.vector_store.es_index import make_searchable
 
 if TYPE_CHECKING:
     from flowmem.vector_store.elasticsearch import ElasticsearchStore
@@ -53,6 +54,7 @@ async def history(
     side = store._events
     if limit <= 0 or not await store._has_side(side, create=False):
         return []
+    await make_searchable(store, side)
     client = await store._ready()
     request: dict[str, Any] = {
         "index": side.name,

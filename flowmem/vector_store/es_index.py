@@ -49,6 +49,9 @@ class SideIndex:
         key_field: A keyword field every flowmem index of this kind has (tells it from a stranger's).
         properties: Its mapping's properties.
         exists: Known to exist (with a flowmem mapping); until then looked up on each use.
+        refreshed_by_reads: Writes leave it unrefreshed and every search of it refreshes it first
+            (:func:`make_searchable`): for an index written with every change and read rarely (the
+            history), one refresh per read instead of one Lucene segment per write.
     """
 
     name: str
@@ -56,6 +59,7 @@ class SideIndex:
     key_field: str
     properties: dict[str, Any]
     exists: bool = False
+    refreshed_by_reads: bool = False
 
 
 def index_settings(params: ElasticsearchStoreParams) -> dict[str, Any]:
@@ -199,9 +203,17 @@ async def adopt_mapping(store: ElasticsearchStore, mapping: dict[str, Any]) -> d
     return q.properties(store._width or 1, store._similarity, store._index_options)
 
 
+async def make_searchable(store: ElasticsearchStore, side: SideIndex) -> None:
+    """Before a search of ``side``: if its writes skip the refresh, refresh it (shared with the writes
+    ending now), so the search sees every write acknowledged before it, by any process."""
+    if side.refreshed_by_reads:
+        await store._shared_refresh.refresh([side.name])
+
+
 async def side_count(store: ElasticsearchStore, side: SideIndex) -> int:
     """How many documents a side index holds (0 if it does not exist)."""
     if not await store._has_side(side, create=False):
         return 0
+    await make_searchable(store, side)
     client = await store._ready()
     return int((await store._call(client.count(index=side.name), side.name))["count"])

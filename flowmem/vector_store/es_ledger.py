@@ -33,6 +33,7 @@ from loguru import logger
 from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import BulkWriteError
+from flowmem.vector_store.es_index import make_searchable
 
 if TYPE_CHECKING:
     from flowmem.vector_store.elasticsearch import ElasticsearchStore
@@ -196,6 +197,7 @@ async def _deleted_memory_users(store: ElasticsearchStore, workspace_id: str) ->
     side = store._events
     if not await store._has_side(side, create=False):
         return found
+    await make_searchable(store, side)
     client = await store._ready()
     query = {"bool": {"filter": [{"term": {"workspace_id": workspace_id}}, {"term": {"event": "delete"}}]}}
     request: dict[str, Any] = {

@@ -50,6 +50,13 @@ class ElasticsearchStoreParams(BackendParams):
         description="after a write: return once searchable (writes of ≥ bulk_chunk_size force one refresh, "
         "smaller ones wait for the next scheduled refresh), always force a refresh, or return at once",
     )
+    refresh_spacing: float = Field(
+        0.2,
+        ge=0,
+        le=10,
+        description="seconds at least between two forced refreshes ending writes: a lone write is refreshed at "
+        "once, writes in a stream wait up to this long and share one refresh (a segment each costs the node CPU)",
+    )
     request_timeout: float = Field(10.0, gt=0, description="seconds per request")
     max_retries: int = Field(
         2, ge=0, description="retries of a request on connection errors (and of 429-rejected docs)"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
 
@@ -121,3 +121,46 @@ def test_a_write_beside_another_tasks_bulk_load_is_searchable_when_it_returns(es
             await store.aclose()
 
     asyncio.run(main())
+
+
+def test_history_is_refreshed_by_its_readers_not_by_each_write(es_url: str, index: str) -> None:
+    # Every change writes a history event and few requests read them: a write refreshes the memories
+    # index only, and each history search (history, forget, another process's history) refreshes the
+    # history index first, so it still sees every event acknowledged before it.
+    async def main() -> None:
+        store = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index))
+        other = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index))  # another process
+        client = store._new_client()
+        try:
+            await _no_scheduled_refresh(store)
+            await store.history(WS, limit=10)  # the first write's event made searchable
+            refreshed: list[list[str]] = []
+            store._shared_refresh._refresh = _recording(store._shared_refresh._refresh, refreshed)
+            late = memory(WS, "late", 7, target="ann")
+            await store.write(WS, [late], history=[HistoryEvent.of("add", new=late)])
+            assert refreshed == [[store.index]], "the write should refresh the memories index alone"
+            unrefreshed = await client.count(index=store.history_index)
+            assert unrefreshed["count"] == 1, "the write's event should not be searchable before a reader refreshes"
+            assert [e.memory_id for e in await other.history(WS, "late", limit=10)] == ["late"]
+            assert [e.memory_id for e in await store.history(WS, "late", limit=10)] == ["late"]
+            again = memory(WS, "again", 8, target="ann")
+            await store.write(WS, [again], history=[HistoryEvent.of("add", new=again)])
+            counts = await other.forget(WS, "ann")
+            assert counts["history"] == 2, counts  # the event written just before forget is erased too
+            assert [e.memory_id for e in await store.history(WS, limit=10_000)] == ["first"]
+        finally:
+            await client.close()
+            await store.aclose()
+            await other.aclose()
+
+    asyncio.run(main())
+
+
+def _recording(
+    refresh: Callable[[list[str]], Awaitable[None]], calls: list[list[str]]
+) -> Callable[[list[str]], Awaitable[None]]:
+    async def recorded(names: list[str]) -> None:
+        calls.append(list(names))
+        await refresh(names)
+
+    return recorded

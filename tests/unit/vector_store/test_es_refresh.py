@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -95,5 +96,27 @@ def test_nothing_to_refresh_sends_nothing() -> None:
         calls = Refreshes()
         await SharedRefresh(calls).refresh([])
         assert calls.calls == []
+
+    asyncio.run(main())
+
+
+def test_refreshes_start_at_least_spacing_apart_and_writers_meanwhile_share_the_next() -> None:
+    async def main() -> None:
+        starts: list[float] = []
+
+        async def refresh(names: list[str]) -> None:
+            starts.append(time.monotonic())
+
+        shared = SharedRefresh(refresh, spacing=0.3)
+        began = time.monotonic()
+        await shared.refresh(["mem"])  # nothing refreshed lately: at once
+        assert starts[0] - began < 0.1
+        # Three writers finishing right after: one refresh, no sooner than 0.3 s after the first.
+        await asyncio.gather(*(shared.refresh(["mem"]) for _ in range(3)))
+        assert len(starts) == 2 and starts[1] - starts[0] >= 0.3 - 1e-3
+        await asyncio.sleep(0.35)
+        asked = time.monotonic()
+        await shared.refresh(["mem"])  # the last one started long enough ago: at once
+        assert len(starts) == 3 and starts[2] - asked < 0.1
 
     asyncio.run(main())
