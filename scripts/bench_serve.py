@@ -50,10 +50,9 @@ QUESTIONS = ["what instrument do I play?", "where did I move?", "what pets do I 
              "who is my sister?", "what can't I eat?", "what am I learning?", "when do I work?"]  # fmt: skip
 
 
-def _config(args: argparse.Namespace, directory: Path) -> Path:
+def _config(args: argparse.Namespace, directory: Path, index: str) -> Path:
     lines = [f"embedding_model:\n  default: {{backend: {args.embedder}}}"]
     if args.store == "elasticsearch":
-        index = f"flowmem-bench-{uuid.uuid4().hex[:8]}"
         lines.append(f"vector_store:\n  default:\n    backend: elasticsearch\n    params: {{hosts: '{args.es_url}', "
                      f"index: {index}}}")  # fmt: skip
     calls = f", embedder_concurrency: {args.embedder_concurrency}" if args.embedder_concurrency else ""
@@ -169,10 +168,20 @@ def main() -> int:
         return _bench(args)
 
 
+def _delete_indices(es_url: str, index: str) -> None:
+    """Delete the run's memories index and its side indices (history, ledger, sessions): deletes need names."""
+    base = es_url.rstrip("/")
+    found = httpx.get(f"{base}/_cat/indices/{index}*", params={"format": "json", "h": "index"}).json()
+    names = [row["index"] for row in found]
+    if names:
+        httpx.delete(f"{base}/{','.join(names)}").raise_for_status()
+
+
 def _bench(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="flowmem-bench-serve-") as tmp:
         directory = Path(tmp)
-        config = _config(args, directory)
+        index = f"flowmem-bench-{uuid.uuid4().hex[:8]}"  # Elasticsearch: its indices are deleted afterwards
+        config = _config(args, directory, index)
         server = ServeProcess(["-c", str(config)], home=directory / "home").start()
         try:
             asyncio.run(_seed(server.url, args.users, args.seed_per_user))
@@ -185,6 +194,8 @@ def _bench(args: argparse.Namespace) -> int:
         finally:
             server.stop()
             print(server.output()[-1500:] if "--verbose" in sys.argv else "", end="")
+            if args.store == "elasticsearch":
+                _delete_indices(args.es_url, index)
 
     searches, adds = run.latency["search"], run.latency["add"]
     report: dict[str, Any] = {
