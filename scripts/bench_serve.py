@@ -19,6 +19,7 @@ says what else was running (load average).
     .venv/bin/python scripts/bench_serve.py --store elasticsearch       # starts its own node
     .venv/bin/python scripts/bench_serve.py --duration 30 --sigterm-at 15
     .venv/bin/python scripts/bench_serve.py --queries unique    # no two searches alike (see --help)
+    .venv/bin/python scripts/bench_serve.py op.retrieve_memory_op.params.top_k=20   # the server with an override
 """
 
 from __future__ import annotations
@@ -160,6 +161,9 @@ def main() -> int:
     )
     parser.add_argument("--sigterm-at", type=float, help="SIGTERM the server this many seconds into the run")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "overrides", nargs="*", metavar="key=value", help="config overrides for the server (an A/B of one setting)"
+    )
     args = parser.parse_args()
     if args.store != "elasticsearch":
         return _bench(args)
@@ -182,14 +186,14 @@ def _bench(args: argparse.Namespace) -> int:
         directory = Path(tmp)
         index = f"flowmem-bench-{uuid.uuid4().hex[:8]}"  # Elasticsearch: its indices are deleted afterwards
         config = _config(args, directory, index)
-        server = ServeProcess(["-c", str(config)], home=directory / "home").start()
+        server = ServeProcess(["-c", str(config), *args.overrides], home=directory / "home").start()
         try:
             asyncio.run(_seed(server.url, args.users, args.seed_per_user))
             load_before = os.getloadavg()
             run, elapsed = asyncio.run(_load(args, server))
             if args.sigterm_at is not None:
                 server.wait(120)
-                server = ServeProcess(["-c", str(config)], home=directory / "home").start()
+                server = ServeProcess(["-c", str(config), *args.overrides], home=directory / "home").start()
             stored = asyncio.run(_stored_ids(server.url))
         finally:
             server.stop()
