@@ -46,11 +46,13 @@ class Problem:
         where: What the problem is in, e.g. ``flow 'personal_retrieve'`` or ``override 'op.x=1'``.
         message: What is wrong and what would be valid.
         detail: Optional extra lines (for example a caret under a column).
+        inside: The included flow whose text the problem lies in (empty: the flow's own text or none).
     """
 
     where: str
     message: str
     detail: str = ""
+    inside: str = ""
 
     def render(self) -> str:
         text = f"{self.where}: {self.message}" if self.where else self.message

@@ -16,6 +16,7 @@ from flowmem.cli.explain import explain
 from flowmem.cli.options import checked_workspace
 from flowmem.config.safe_yaml import safe_load
 from flowmem.errors import FlowValidationError, InputError, Problem
+from flowmem.flow.include import point_to_included
 from flowmem.inputs import STANDARD_INPUTS
 from flowmem.op import OPS
 from flowmem.plugins import load_builtins, load_plugins
@@ -113,7 +114,7 @@ def config_show(args: argparse.Namespace) -> int:
 
 def validate(args: argparse.Namespace) -> int:
     with _app(args) as app:
-        results = app.validate()
+        results = point_to_included(app.validate())
     problems = [p for found in results.values() for p in found]
     for name, found in results.items():
         print(f"{'ok ' if not found else 'BAD'} {name}")

@@ -101,7 +101,10 @@ class _Expander:
             node: Node | None = parse_flow(text, where=self.where)
         except FlowSyntaxError as exc:
             node = None
-            self.result.problems += [Problem(p.where, self._in(via) + p.message, p.detail) for p in exc.problems]
+            inside = via[-1] if via else ""
+            self.result.problems += [
+                Problem(p.where, self._in(via) + p.message, p.detail, inside) for p in exc.problems
+            ]
         self.parsed[name] = node
         return node
 
@@ -166,7 +169,7 @@ class _Expander:
 
     def _problem(self, message: str, via: tuple[str, ...], ref: OpRef | None) -> None:
         if ref is None:
-            self.result.problems.append(Problem(self.where, self._in(via) + message))
+            self.result.problems.append(Problem(self.where, self._in(via) + message, inside=via[-1] if via else ""))
             return
         text = self.result.texts[via[-1] if via else self.result.root]
         self.result.problems.append(_located(self.result.root, self.where, message, text, ref, via))
@@ -178,6 +181,35 @@ def _included_in(root: str, via: tuple[str, ...]) -> str:
 
 def _located(root: str, where: str, message: str, text: str, ref: OpRef, via: tuple[str, ...] | None = None) -> Problem:
     via = ref.via if via is None else via
-    return Problem(
-        where, f"{_included_in(root, via)}{message} (column {ref.column + 1})", caret_under(text, ref.column)
-    )
+    message = f"{_included_in(root, via)}{message} (column {ref.column + 1})"
+    return Problem(where, message, caret_under(text, ref.column), via[-1] if via else "")
+
+
+def point_to_included(results: Mapping[str, list[Problem]]) -> dict[str, list[Problem]]:
+    """Every flow's problems (``App.validate``), each invalid included flow's problems said once, under it.
+
+    Every configured flow is checked alone too, so a typo in ``personal_recall`` is one of its own problems;
+    in each flow including it, the problems inside it become one line pointing there (``flowmem validate``
+    listed the typo, with every valid name, once per including flow). A problem inside an included flow that
+    the flow does not have alone (a limit only the expansion passes) stays where it is.
+    """
+    out: dict[str, list[Problem]] = {}
+    for name, problems in results.items():
+        kept: list[Problem] = []
+        for problem in problems:
+            inside = problem.inside
+            if not inside or not any(_same_place(problem, own) for own in results.get(inside, ())):
+                kept.append(problem)
+            elif not any(k.inside == inside for k in kept):
+                kept.append(Problem(problem.where, f"includes flow '{inside}', which is invalid (see its problems)",
+                                    inside=inside))  # fmt: skip
+        out[name] = kept
+    return out
+
+
+def _same_place(included: Problem, own: Problem) -> bool:
+    """Whether a problem found through inclusion is one the included flow has alone: the same caret, and the
+    same words up to the first ';' once the "in flow 'x' (included: …): " prefix is gone (an unknown name's
+    list of valid flows differs: a flow is never offered to itself)."""
+    core = included.message.split("): ", 1)[1] if included.message.startswith("in flow '") else included.message
+    return included.detail == own.detail and core.split(";")[0] == own.message.split(";")[0]

@@ -61,3 +61,13 @@ def test_flows_lists_what_a_flow_includes_and_is_included_by(tmp_path: Path) -> 
     text = flowmem("flows", "-c", "mine.yaml", *TESTING, cwd=str(tmp_path)).stdout
     assert "    includes: greet_part" in text
     assert "    included by: greet\n" in text
+
+
+def test_validate_says_a_broken_included_flow_once_and_points_its_includers_there(tmp_path: Path) -> None:
+    broken = "flow:\n  greet_part: {flow_content: ecko_op}\n  greet: {flow_content: noop_op >> greet_part}\n"
+    (tmp_path / "mine.yaml").write_text(broken + "  again: {flow_content: greet_part | noop_op}\n")
+    result = flowmem("validate", "-c", "mine.yaml", *TESTING, cwd=str(tmp_path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.count("unknown op 'ecko_op'") == 1, result.stderr
+    pointer = "includes flow 'greet_part', which is invalid (see its problems)"
+    assert f"flow 'greet': {pointer}" in result.stderr and f"flow 'again': {pointer}" in result.stderr

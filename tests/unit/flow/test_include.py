@@ -10,8 +10,10 @@ import pytest
 from flowmem import App
 from flowmem.config import load_config
 from flowmem.config.schema import FlowEntry
+from flowmem.errors import Problem
 from flowmem.flow.compile import CompiledFlow, check_flow
 from flowmem.flow.expr import MAX_DEPTH, MAX_OPS, op_refs, parse_flow
+from flowmem.flow.include import point_to_included
 from flowmem.memories.flows import op_steps, variant
 from tests.conftest import make_op
 
@@ -197,3 +199,32 @@ def test_an_entry_checked_under_its_name_replaces_the_configured_one(keyed_ops: 
     resolved = load_config({"flow": {"f": {"flow_content": "make_a_op"}}}, environ={})
     compiled, problems = check_flow("f", FlowEntry(flow_content="make_b_op"), resolved)
     assert compiled is not None and compiled.expanded_text == "make_b_op" and not problems
+
+
+def _problems(flows: dict[str, str]) -> dict[str, list[Problem]]:
+    resolved = load_config({"flow": {n: {"flow_content": text} for n, text in flows.items()}}, environ={})
+    return {name: check_flow(name, entry, resolved)[1] for name, entry in resolved.config.flow.items()}
+
+
+def test_an_invalid_included_flow_is_reported_once_and_its_includers_point_to_it() -> None:
+    flows = {"part": "noop_op >> ghost_op", "a": "noop_op >> part", "b": "part | noop_op"}
+    results = point_to_included(_problems(flows))
+    assert [p.message for p in results["a"]] == ["includes flow 'part', which is invalid (see its problems)"]
+    assert [p.message for p in results["b"]] == ["includes flow 'part', which is invalid (see its problems)"]
+    [own] = results["part"]
+    assert own.message.startswith("unknown op 'ghost_op'") and own.detail.endswith("^")
+
+
+def test_a_problem_only_the_inclusion_makes_stays_with_the_including_flow(keyed_ops: None) -> None:
+    # `deep` alone is valid; in `f` it is the second of two parallel branches writing 'a' through it.
+    results = point_to_included(_problems({"deep": "make_a_op", "f": "(make_a_op | deep) >> use_a_op"}))
+    assert results["deep"] == [] and len(results["f"]) == 1
+    assert "includes flow" not in results["f"][0].message
+    # `part` alone has a problem (a read nothing provides); the one `f` finds inside it is another (too many ops).
+    part = " >> ".join(["use_a_op"] + ["noop_op"] * (MAX_OPS // 2))
+    results = point_to_included(_problems({"part": part, "f": "make_a_op >> part >> part"}))
+    assert [p.message.split(" (column")[0] for p in results["part"]] == [
+        "op 'use_a_op' reads 'a', which is not available: no op of this flow writes it, and it is not a flow input"
+    ]
+    [found] = results["f"]
+    assert f"more than {MAX_OPS} op occurrences" in found.message and found.inside == "part"
