@@ -58,9 +58,11 @@ async def _write_then_find(store: ElasticsearchStore, user: str, count: int, see
 def test_a_write_running_beside_another_is_searchable_when_it_returns(es_url: str, index: str) -> None:
     # A long write (50 one-document bulk requests) is in flight while a short one runs and returns. Each
     # must have been refreshed when it returns: the short one may not count on the long one's refresh,
-    # which comes later (before, it did, and returned unsearchable).
+    # which comes later (before, it did, and returned unsearchable). Refreshes back to back (spacing 0): with
+    # the default spacing the short write waits long enough for the long one to finish first.
     async def main() -> None:
-        store = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index, bulk_chunk_size=1))
+        params = ElasticsearchStore.Params(hosts=es_url, index=index, bulk_chunk_size=1, refresh_spacing=0)
+        store = ElasticsearchStore(params)
         try:
             await _no_scheduled_refresh(store)
             long = asyncio.ensure_future(_write_then_find(store, "long", 50, 100))
