@@ -10,7 +10,8 @@ or span of days ("Dinner with Sofia on Friday the 28th at 8 pm", 和小李周五
 with a date is the user's own even when written as a note. A time without an activity ("The shop
 closes at 9 pm", "Tomorrow is Friday") or an activity in a month or a year ("The Olympics are in
 2028") still scores nothing. A question to the assistant ("can you…?", "what should…?") counts
-nothing, and neither do pleasantries. The message scores its best sentence.
+nothing, and neither do pleasantries and short acknowledgements ("I know", "me too"). The message scores its
+best sentence.
 So "We just moved to Berkeley!" scores 3 (a new home), "I'm flying to Chicago next Thursday" 3, "Party on
 Saturday at 7!" 2, "thanks, that's helpful" 0 and "Can you recommend a book?" 0.
 """
@@ -62,6 +63,7 @@ _QUESTION_START = re.compile(
 _DETAIL = re.compile(r"\d|(?<=[a-z,] )[A-Z][a-z]+")
 _PLEASANTRY = re.compile(
     r"^\s*(thanks?|thank you|ok(?:ay)?|cool|great|nice|sure|yes|no|yeah|hi|hello|hey|bye|good (?:night|morning)|lol|"
+    r"i know|i see|i agree|i guess|me too|same here|got it|of course|"
     r"谢谢|好的|嗯|哈哈|你好|晚安)\b",
     re.I,
 )

@@ -292,3 +292,27 @@ def test_contra_repeat_llm_policy(decision: str, statuses: list[str]) -> None:
     assert [m.status for m in memories] == statuses
     if decision == "garbage":
         assert any("decided by the rules" in w for w in response.warnings)
+
+
+def test_offline_the_heuristics_threshold_keeps_first_person_statements_its_word_lists_miss() -> None:
+    chat = [
+        message("m0", "My go-to is an oat milk cortado btw.", T0),  # offline score 1: no life-topic word
+        message("m1", "I know, I know", T0 + timedelta(minutes=1)),  # an acknowledgement: 0
+        message("m2", "Can you recommend a podcast?", T0 + timedelta(minutes=2)),  # a question: 0
+    ]
+    with App(overrides=EPHEMERAL) as app:  # the shipped offline profile: offline_score_threshold 1
+        summarize(app, chat)
+        assert [m.source[0] for m in all_memories(app)] == ["m0"]
+    with App(overrides=[*EPHEMERAL, "op.info_filter_op.params.offline_score_threshold=2"]) as app:
+        summarize(app, chat)
+        assert all_memories(app) == []
+
+
+def test_with_an_llm_its_scores_meet_the_ops_threshold_and_unscored_messages_the_offline_one() -> None:
+    # The LLM scores m0 and m1 (3 and 1) and leaves m2 unscored: m1's LLM 1 is under the op's 2; m2 falls back to
+    # its offline score (1), held to the offline threshold (1 in the shipped profile).
+    chat = [*CHAT[:2], message("m2", "My go-to is an oat milk cortado btw.", T0 + timedelta(minutes=2))]
+    chat[1] = message("m1", "I walked to work today.", T0 + timedelta(minutes=1))
+    with llm_app({"lasting personal information": '{"0": 3, "1": 1}', "facts worth remembering": "[]"}) as app:
+        summarize(app, chat)
+        assert sorted(m.source[0] for m in all_memories(app)) == ["m0", "m2"]
