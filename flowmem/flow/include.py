@@ -101,9 +101,8 @@ class _Expander:
             node: Node | None = parse_flow(text, where=self.where)
         except FlowSyntaxError as exc:
             node = None
-            inside = via[-1] if via else ""
             self.result.problems += [
-                Problem(p.where, self._in(via) + p.message, p.detail, inside) for p in exc.problems
+                Problem(p.where, self._in(via) + p.message, p.detail, _inside(via)) for p in exc.problems
             ]
         self.parsed[name] = node
         return node
@@ -169,10 +168,15 @@ class _Expander:
 
     def _problem(self, message: str, via: tuple[str, ...], ref: OpRef | None) -> None:
         if ref is None:
-            self.result.problems.append(Problem(self.where, self._in(via) + message, inside=via[-1] if via else ""))
+            self.result.problems.append(Problem(self.where, self._in(via) + message, inside=_inside(via)))
             return
         text = self.result.texts[via[-1] if via else self.result.root]
         self.result.problems.append(_located(self.result.root, self.where, message, text, ref, via))
+
+
+def _inside(via: tuple[str, ...]) -> str:
+    """The included flow whose text a problem lies in (``Problem.inside``): the last of ``via``, or none."""
+    return via[-1] if via else ""
 
 
 def _included_in(root: str, via: tuple[str, ...]) -> str:
@@ -182,7 +186,7 @@ def _included_in(root: str, via: tuple[str, ...]) -> str:
 def _located(root: str, where: str, message: str, text: str, ref: OpRef, via: tuple[str, ...] | None = None) -> Problem:
     via = ref.via if via is None else via
     message = f"{_included_in(root, via)}{message} (column {ref.column + 1})"
-    return Problem(where, message, caret_under(text, ref.column), via[-1] if via else "")
+    return Problem(where, message, caret_under(text, ref.column), _inside(via))
 
 
 def point_to_included(results: Mapping[str, list[Problem]]) -> dict[str, list[Problem]]:
