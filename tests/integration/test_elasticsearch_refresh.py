@@ -18,7 +18,7 @@ from flowmem.testing.conformance import memory
 from flowmem.vector_store import es_query
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
 from flowmem.vector_store.filters import MemoryFilter
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -41,6 +41,7 @@ async def _no_scheduled_refresh(store: ElasticsearchStore) -> None:
     try:
         names = [store.index, store.history_index]
         await client.indices.put_settings(index=names, settings={"index": {"refresh_interval": "-1"}})
+        await asyncio.sleep(SCHEDULED_REFRESH_GONE)
     finally:
         await client.close()
 

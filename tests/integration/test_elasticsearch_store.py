@@ -31,7 +31,7 @@ from flowmem.vector_store.base import DimensionMismatchError, VectorStore, norma
 from flowmem.vector_store.elasticsearch import BulkWriteError, ElasticsearchStore
 from flowmem.vector_store.filters import SUBJECT_TYPES, MemoryFilter
 from flowmem.vector_store.local import LocalStore
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -423,6 +423,7 @@ class TestIndexLifecycle:
             try:
                 # No scheduled refresh: only the end of the bulk load can make the block's writes visible.
                 await client.indices.put_settings(index=names, settings={"index": {"refresh_interval": "-1"}})
+                await asyncio.sleep(SCHEDULED_REFRESH_GONE)
                 b = memory(ws, "b", 2)
                 async with store.bulk_load():
                     await store.write(
