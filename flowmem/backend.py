@@ -34,6 +34,9 @@ class Backend:
     kind: ClassVar[BackendKind]
     backend_name: ClassVar[str] = ""
     Params: ClassVar[type[BackendParams]] = BackendParams
+    # Environment variables the backend reads a secret from when its params leave it unset (an API key):
+    # their values are redacted like the config's own secrets.
+    secret_variables: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         self.params = params if params is not None else self.Params()

@@ -8,13 +8,15 @@ That keeps the declarations honest, which is what flow validation relies on.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime, timezone
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from flowmem.errors import ContextKeyError, OpExecutionError
+from flowmem.redact import redact_text
 from flowmem.trace import WARNING, Degradation, OpSpan, Trace, Usage
 
 if TYPE_CHECKING:
@@ -34,9 +36,11 @@ class Context:
         inputs: The validated inputs of the run.
         writers: For messages: which ops of the flow write each key.
         flow_id: The run's id; a fresh one when not given.
+        secrets: The config's secret values: every warning and degradation is recorded without them (a
+            server's error may quote the API key it was sent).
     """
 
-    __slots__ = ("_data", "degradations", "flow", "flow_id", "inputs", "trace", "warnings", "writers")
+    __slots__ = ("_data", "degradations", "flow", "flow_id", "inputs", "secrets", "trace", "warnings", "writers")
 
     def __init__(
         self,
@@ -45,8 +49,10 @@ class Context:
         *,
         writers: Mapping[str, tuple[str, ...]] | None = None,
         flow_id: str | None = None,
+        secrets: Collection[str] = (),
     ):
         self.flow = flow
+        self.secrets = frozenset(secrets)
         self.flow_id = flow_id or new_flow_id()
         self.inputs: Mapping[str, Any] = MappingProxyType(dict(inputs))
         self.writers: Mapping[str, tuple[str, ...]] = writers or {}
@@ -70,6 +76,10 @@ class Context:
 
     def set(self, key: str, value: Any) -> None:
         self._data[key] = value
+
+    def redact(self, text: str) -> str:
+        """``text`` without the run's secrets and URL credentials (see :mod:`flowmem.redact`)."""
+        return redact_text(text, self.secrets)
 
     def _missing(self, key: str, reader: str) -> ContextKeyError:
         writers = self.writers.get(key, ())
@@ -157,6 +167,10 @@ class OpContext:
 
     def report(self, degradation: Degradation) -> None:
         """Record a degradation: structured (trace span, ``response.degradations``) and as a warning line."""
+        redact = self._ctx.redact
+        degradation = dataclasses.replace(
+            degradation, reason=redact(degradation.reason), fallback=redact(degradation.fallback)
+        )
         self.span.degradations.append(degradation)
         self.span.warnings.append(degradation.message)
         self._ctx.degradations.append(degradation)
@@ -164,7 +178,7 @@ class OpContext:
 
     def llm_call_failed(self, error: BaseException) -> None:
         """Count an LLM call of this op that raised (the executor then reports the op's degradation as one)."""
-        self.span.failed_llm_calls.append(describe_error(error))
+        self.span.failed_llm_calls.append(self._ctx.redact(describe_error(error)))
 
     def note(self, key: str, value: Any) -> None:
         """Record a fact about this op's run in its trace span (e.g. which scorer it used)."""

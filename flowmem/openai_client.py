@@ -11,6 +11,8 @@ from flowmem.errors import BackendUnavailableError, FlowmemError
 from flowmem.redact import redact_url
 
 OPENAI_URL = "https://api.openai.com/v1"
+# Where the client takes the API key from when a backend's `api_key` is unset (the backends declare it secret).
+API_KEY_VARIABLE = "OPENAI_API_KEY"
 # openai is one of flowmem's own dependencies: missing only from an environment set up by hand.
 INSTALL_HINT = "pip install 'openai>=1.40'"
 
@@ -35,7 +37,7 @@ def make_client(what: str, base_url: str | None, api_key: str | None, timeout: f
     return import_openai(what).AsyncOpenAI(
         base_url=base_url,
         # The client insists on a key; local servers ignore it.
-        api_key=api_key or os.environ.get("OPENAI_API_KEY") or "not-needed",
+        api_key=api_key or os.environ.get(API_KEY_VARIABLE) or "not-needed",
         timeout=timeout,
         max_retries=max_retries,
     )

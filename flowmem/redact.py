@@ -11,6 +11,11 @@ One set of rules, used everywhere:
   value of at least :data:`MIN_SECRET_LENGTH` characters is replaced.
 - **Secret settings**: the value of a setting with a secret-looking name (:data:`SECRET_SETTING`:
   ``api_key``, ``password``, ``token``, …) is replaced, unless it is empty.
+
+Every warning, degradation and error flowmem shows passes through :func:`redact_text` with the set of
+every secret value the config holds (:attr:`flowmem.config.loader.ResolvedConfig.secret_values`: secret
+settings and variables, the service's API keys, and the environment variables backends fall back to): a
+server that echoes the key it was sent ("Incorrect API key provided: sk-…") must not make flowmem print it.
 """
 
 from __future__ import annotations
@@ -28,10 +33,13 @@ SECRET_SETTING = re.compile(r"api_?key|password|passwd|secret|token|credential|a
 # blank out ordinary words (an API key of "none" or "x" for a local server).
 MIN_SECRET_LENGTH = 6
 
-# scheme://userinfo@ — userinfo runs to the last @ before the host (a password may hold an unescaped @);
-# a mistyped scheme (`http:/`) and a bare `user:password@host` count too: they are what a user would mistype.
-_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*:/{1,3})[^/?#\s'\"]*@")
-_BARE_USERINFO = re.compile(r"(?<![\w/.:@-])[^\s/?#@:'\"]+:[^\s/?#@'\"]+@(?=[\w\[])")
+# scheme://userinfo@ — userinfo runs to the last @ before the host: a password may hold an unescaped @, / or #
+# (`http://elastic:pa/ss#w@host`). Only a host with a port before the first / ? # (`http://host:9200/a@b`)
+# ends the authority there, so an @ in its path stays. A mistyped scheme (`http:/`) and a bare
+# `user:password@host` count too: they are what a user would mistype.
+_URL = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*:/{1,3})(?P<rest>[^\s'\"]*)")
+_HOST_PORT = re.compile(r"(?:[\w.-]+|\[[0-9A-Fa-f:.]+\]):\d+")
+_BARE_USERINFO = re.compile(r"(?<![\w/.:@-])[^\s/?#@:'\"]+:[^\s/@'\"][^\s@'\"]*@(?=[\w\[])")
 
 Path = tuple[str, ...]
 
@@ -40,8 +48,19 @@ def redact_url(text: str) -> str:
     """``text`` with the userinfo of every URL in it replaced by ``***``."""
     if "@" not in text:
         return text
-    text = _USERINFO.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", text)
+    text = _URL.sub(_without_userinfo, text)
     return _BARE_USERINFO.sub(f"{REDACTED}@", text)
+
+
+def _without_userinfo(url: re.Match[str]) -> str:
+    rest = url.group("rest")
+    at = rest.rfind("@")
+    head = rest[: min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))]
+    if at >= len(head) and _HOST_PORT.fullmatch(head.rpartition("@")[2]):
+        at = head.rfind("@")  # `host:port/…`: the authority ends at the path, and an @ in the path is not userinfo
+    if at < 0:
+        return url.group(0)
+    return f"{url.group('scheme')}{REDACTED}@{rest[at + 1 :]}"
 
 
 def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
@@ -55,6 +74,21 @@ def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
     for secret in sorted({s for s in secrets if len(s) >= MIN_SECRET_LENGTH}, key=len, reverse=True):
         text = text.replace(secret, REDACTED)
     return redact_url(text)
+
+
+def setting_secrets(value: Any) -> set[str]:
+    """The values of every secret setting (:data:`SECRET_SETTING`) in ``value`` (nested mappings and lists)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str) and item and SECRET_SETTING.search(str(key)):
+                found.add(item)
+            else:
+                found |= setting_secrets(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found |= setting_secrets(item)
+    return found
 
 
 def redact(value: Any, secret_paths: Collection[Path] = (), *, path: Path = ()) -> Any:

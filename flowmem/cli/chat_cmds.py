@@ -10,8 +10,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from flowmem.cli.memory_cmds import _app, _memories, timestamp_arg
-from flowmem.cli.options import checked_workspace, scoped_parser
+from flowmem.cli.memory_cmds import _memories, timestamp_arg
+from flowmem.cli.options import checked_workspace, open_app, scoped_parser
 
 if TYPE_CHECKING:
     from flowmem.memories.chat import ContextResult
@@ -57,7 +57,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
 def cmd_context(args: argparse.Namespace) -> int:
     checked_workspace(args.workspace)
     when = timestamp_arg(args.timestamp)
-    with _app(args) as app:
+    with open_app(args) as app:
         result = _memories(app, args).sync.context(
             args.message, user_id=args.user_id, workspace_id=args.workspace, session_id=args.session_id,
             token_limit=args.token_limit, reply=args.reply, timestamp=when, flow=args.flow,
@@ -76,7 +76,7 @@ def cmd_context(args: argparse.Namespace) -> int:
 
 def cmd_session_show(args: argparse.Namespace) -> int:
     checked_workspace(args.workspace)
-    with _app(args) as app:
+    with open_app(args) as app:
         session = _memories(app, args).sync.session(args.session_id, user_id=args.user_id, workspace_id=args.workspace)
     if args.json:
         print(json.dumps(session.model_dump(mode="json"), ensure_ascii=False, indent=2))
@@ -87,7 +87,7 @@ def cmd_session_show(args: argparse.Namespace) -> int:
 
 def cmd_session_clear(args: argparse.Namespace) -> int:
     checked_workspace(args.workspace)
-    with _app(args) as app:
+    with open_app(args) as app:
         existed = _memories(app, args).sync.clear_session(
             args.session_id, user_id=args.user_id, workspace_id=args.workspace
         )

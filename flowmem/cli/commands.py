@@ -10,10 +10,9 @@ from typing import Any
 import yaml
 
 from flowmem.annotations import is_text
-from flowmem.app import App
 from flowmem.cli import render
 from flowmem.cli.explain import explain
-from flowmem.cli.options import checked_workspace
+from flowmem.cli.options import checked_workspace, open_app
 from flowmem.config.safe_yaml import safe_load
 from flowmem.errors import FlowValidationError, InputError, Problem
 from flowmem.flow.include import point_to_included
@@ -22,13 +21,9 @@ from flowmem.op import OPS
 from flowmem.plugins import load_builtins, load_plugins
 
 
-def _app(args: argparse.Namespace) -> App:
-    return App(config=args.config, overrides=getattr(args, "overrides", []), plugins=args.plugin)
-
-
 def run(args: argparse.Namespace) -> int:
     inputs = _inputs(args)
-    with _app(args) as app:
+    with open_app(args) as app:
         response = app.run_sync(args.flow, **inputs)
     if args.json:
         print(json.dumps(response.to_dict(trace=args.trace or args.explain), ensure_ascii=False, indent=2))
@@ -68,7 +63,7 @@ def _inputs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def flows(args: argparse.Namespace) -> int:
-    with _app(args) as app:
+    with open_app(args) as app:
         rows: list[dict[str, Any]] = []
         for name in app.flow_names:
             entry = app.config.flow[name]
@@ -106,14 +101,14 @@ def ops(args: argparse.Namespace) -> int:
 
 
 def config_show(args: argparse.Namespace) -> int:
-    with _app(args) as app:
+    with open_app(args) as app:
         data = render.resolved_config(app)
     print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120).rstrip())
     return 0
 
 
 def validate(args: argparse.Namespace) -> int:
-    with _app(args) as app:
+    with open_app(args) as app:
         results = point_to_included(app.validate())
     problems = [p for found in results.values() for p in found]
     for name, found in results.items():

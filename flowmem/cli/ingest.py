@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from flowmem.cli.options import add_import_options, import_target
+from flowmem.cli.options import add_import_options, import_target, open_app
 from flowmem.errors import InputError, Problem
 
 if TYPE_CHECKING:
@@ -52,7 +52,6 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from flowmem.app import App
     from flowmem.limits import memory_check, message_check
     from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
     from flowmem.schema.memory import Memory, Message
@@ -65,7 +64,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.file == "-" else args.file
     skipped: list[Problem] = []
     degraded: list[str] = []
-    with App(config=args.config, overrides=args.overrides, plugins=args.plugin) as app, open_jsonl(args.file) as lines:
+    with open_app(args) as app, open_jsonl(args.file) as lines:
         memories = app.memories.sync
         if args.memories:
             check = memory_check(app.config.limits)

@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FlowmemError as exc:
         if args.verbose > 1 and exc.__cause__ is not None:
             traceback.print_exception(exc.__cause__, file=sys.stderr)  # e.g. where a plugin's own code failed
-        print(f"flowmem: error: {redact_text(str(exc))}", file=sys.stderr)
+        print(f"flowmem: error: {redact_text(str(exc), getattr(args, 'secrets', ()))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("flowmem: interrupted", file=sys.stderr)
@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Not a user's mistake (those raise FlowmemError): a bug in flowmem. One line, and the way to see more.
         if args.verbose > 1:
             traceback.print_exc(file=sys.stderr)
-        reason = " ".join(redact_text(str(exc)).split())
+        reason = " ".join(redact_text(str(exc), getattr(args, "secrets", ())).split())
         reason = reason if len(reason) <= 200 else reason[:200] + "…"
         print(
             f"flowmem: internal error: {type(exc).__name__}: {reason} (run with -vv for the traceback)", file=sys.stderr

@@ -11,7 +11,7 @@ import sys
 from datetime import datetime
 from typing import Any
 
-from flowmem.cli.options import scoped_parser
+from flowmem.cli.options import open_app, scoped_parser
 from flowmem.errors import InputError, Problem
 
 
@@ -57,12 +57,6 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     forget.set_defaults(handler=cmd_forget)
 
 
-def _app(args: argparse.Namespace) -> Any:
-    from flowmem.app import App
-
-    return App(config=args.config, overrides=args.overrides, plugins=args.plugin)
-
-
 def _memories(app: Any, args: argparse.Namespace) -> Any:
     from flowmem.memories import Memories
 
@@ -92,7 +86,7 @@ def timestamp_arg(text: str | None, option: str = "--at") -> datetime | None:
 
 def cmd_add(args: argparse.Namespace) -> int:
     when = timestamp_arg(args.timestamp)
-    with _app(args) as app:
+    with open_app(args) as app:
         result = _memories(app, args).sync.add(
             text=args.text, user_id=args.user_id, workspace_id=args.workspace, timestamp=when
         )
@@ -115,7 +109,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     when = timestamp_arg(args.timestamp)
     if args.top_k is not None and args.top_k < 1:
         raise InputError(Problem("--top-k", f"must be at least 1, got {args.top_k}"))
-    with _app(args) as app:
+    with open_app(args) as app:
         result = _memories(app, args).sync.search(
             args.query, user_id=args.user_id, workspace_id=args.workspace, flow=args.flow, top_k=args.top_k,
             timestamp=when,
@@ -133,7 +127,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_forget(args: argparse.Namespace) -> int:
     who = f"user '{args.user_id}' in workspace '{args.workspace}'" if args.user_id else f"workspace '{args.workspace}'"
-    with _app(args) as app:
+    with open_app(args) as app:
         memories = _memories(app, args).sync
         if not args.yes:
             preview = memories.forget(workspace_id=args.workspace, user_id=args.user_id, dry_run=True)

@@ -1,4 +1,5 @@
-"""Options several commands share, checked once: the workspace (``-w``) and how imports place memories."""
+"""Options several commands share, checked once: the app of ``-c``/``--plugin``/overrides, the workspace (``-w``)
+and how imports place memories."""
 
 from __future__ import annotations
 
@@ -9,7 +10,21 @@ from flowmem.errors import InputError, Problem
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 
 if TYPE_CHECKING:
+    from flowmem.app import App
     from flowmem.importing import ImportTarget
+
+
+def open_app(args: argparse.Namespace) -> App:
+    """The App of a command's ``-c``, ``--plugin`` and ``key=value`` overrides (every command opens it here).
+
+    Its secret values are kept on ``args.secrets``: the error :func:`flowmem.cli.main.main` prints leaves
+    them out (a server's error may quote the API key it was sent).
+    """
+    from flowmem.app import App
+
+    app = App(config=args.config, overrides=getattr(args, "overrides", []), plugins=args.plugin)
+    args.secrets = app.resolved.secret_values
+    return app
 
 
 def add_store_option(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from flowmem.cli.options import checked_workspace
+from flowmem.cli.options import checked_workspace, open_app
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 
 
@@ -39,12 +39,6 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     mcp.set_defaults(handler=cmd_mcp)
 
 
-def _app(args: argparse.Namespace) -> Any:
-    from flowmem.app import App
-
-    return App(config=args.config, overrides=args.overrides, plugins=args.plugin)
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     from flowmem.errors import InputError, Problem
     from flowmem.server.auth import Keyring, check_bind
@@ -52,7 +46,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.port is not None and not 0 <= args.port <= 65535:
         raise InputError(Problem("--port", f"must be 0 to 65535, got {args.port}"))
-    app = _app(args)
+    app = open_app(args)
     try:
         check_bind(args.host or app.config.server.host, Keyring(app.config.server.api_keys))
     except Exception:
@@ -66,5 +60,5 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from flowmem.server.run import serve_stdio
 
     workspace = checked_workspace(args.workspace) or DEFAULT_WORKSPACE
-    serve_stdio(_app(args), workspace, args.user_id)
+    serve_stdio(open_app(args), workspace, args.user_id)
     return 0

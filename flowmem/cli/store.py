@@ -15,7 +15,14 @@ import sys
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from flowmem.cli.options import add_import_options, add_store_option, checked_workspace, import_target, scoped_parser
+from flowmem.cli.options import (
+    add_import_options,
+    add_store_option,
+    checked_workspace,
+    import_target,
+    open_app,
+    scoped_parser,
+)
 from flowmem.errors import InputError, NotFoundError, Problem
 from flowmem.schema.kinds import MEMORY_STATUSES, MEMORY_TYPES
 
@@ -102,9 +109,7 @@ def _app(args: argparse.Namespace) -> App:
         overrides = [token for token in args.ids if is_override(token)]
         args.ids = [token for token in args.ids if not is_override(token)]
         args.overrides = [*args.overrides, *overrides]
-    from flowmem.app import App
-
-    return App(config=args.config, overrides=args.overrides, plugins=args.plugin)
+    return open_app(args)
 
 
 def _memories(app: App, args: argparse.Namespace) -> SyncMemories:

@@ -23,7 +23,7 @@ from flowmem.config.schema import ENTRY_MODELS, SECTIONS, SETTINGS_SECTIONS, Con
 from flowmem.config.settings import BackendSetting, OpSetting, resolve_backend, resolve_op
 from flowmem.errors import ConfigError, Problem
 from flowmem.plugins import load_builtins
-from flowmem.redact import SECRET_SETTING, redact_text
+from flowmem.redact import SECRET_SETTING, redact_text, setting_secrets
 from flowmem.suggest import did_you_mean, one_of, unknown
 
 ConfigSource = str | Path | Mapping[str, Any]
@@ -39,7 +39,8 @@ class ResolvedConfig:
         config: The merged, interpolated, validated config.
         layers: Where each layer came from, in order.
         secret_paths: Paths whose values came from secret variables and must not be printed.
-        secret_values: The values of those variables (error messages leave them out, too).
+        secret_values: Every secret value the config holds or its backends read (see :func:`_secret_values`):
+            what every warning and error flowmem shows leaves out.
         ops: Resolved op entries of the ``op`` section, by name.
         backends: Resolved backend entries, by (kind, name).
     """
@@ -142,7 +143,18 @@ def load_config(
                 resolved.backends[(kind, name)] = backend
     if problems:
         raise _config_error(problems, secret_values)
+    resolved.secret_values |= _secret_values(resolved, env)
     return resolved
+
+
+def _secret_values(resolved: ResolvedConfig, env: Mapping[str, str]) -> set[str]:
+    """The secrets of a valid config beyond its secret variables: secret settings written as text, the
+    service's API keys, and the variables its backends take a key from when none is set (``OPENAI_API_KEY``)."""
+    config = resolved.config
+    found = setting_secrets(config.model_dump(mode="json")) | {key.key for key in config.server.api_keys}
+    for backend in resolved.backends.values():
+        found |= {env[name] for name in backend.backend_cls.secret_variables if env.get(name)}
+    return found
 
 
 def _config_error(problems: list[Problem], secret_values: set[str]) -> ConfigError:

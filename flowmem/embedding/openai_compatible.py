@@ -14,7 +14,7 @@ from pydantic import Field
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
-from flowmem.openai_client import make_client, server_errors
+from flowmem.openai_client import API_KEY_VARIABLE, make_client, server_errors
 
 
 class OpenAIEmbeddingParams(EmbeddingParams):
@@ -36,6 +36,7 @@ class OpenAICompatibleEmbedding(EmbeddingModel):
 
     Params = OpenAIEmbeddingParams
     params: OpenAIEmbeddingParams
+    secret_variables = (API_KEY_VARIABLE,)
 
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)

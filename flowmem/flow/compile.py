@@ -73,6 +73,7 @@ class CompiledFlow:
         required_inputs: Inputs a run must give (reads no upstream op writes, without a default).
         writers: For each context key, the ops that write it (used in messages).
         outputs: Extra context keys returned in ``Response.outputs``.
+        secrets: The config's secret values, redacted from every warning and error of a run.
     """
 
     name: str
@@ -86,6 +87,7 @@ class CompiledFlow:
     limits: Limits = field(default_factory=Limits)
     written: Node | None = None
     includes: tuple[str, ...] = ()
+    secrets: frozenset[str] = frozenset()
 
     @property
     def text(self) -> str:
@@ -187,6 +189,7 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
         limits=resolved.config.limits,
         written=expansion.written,
         includes=expansion.includes,
+        secrets=frozenset(resolved.secret_values),
     )
     return compiled, []
 

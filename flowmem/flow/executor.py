@@ -16,7 +16,7 @@ from time import perf_counter
 from typing import Any
 
 from flowmem.concurrency import gather_cancelling
-from flowmem.context import Context, OpContext
+from flowmem.context import Context, OpContext, describe_error
 from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError
 from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
 from flowmem.op import BackendResolver
@@ -44,7 +44,7 @@ async def run_flow(
         FlowmemError: A backend the user configured is unavailable.
     """
     values = flow.prepare_inputs(inputs)
-    ctx = Context(flow.name, values, writers=flow.writers, flow_id=flow_id)
+    ctx = Context(flow.name, values, writers=flow.writers, flow_id=flow_id, secrets=flow.secrets)
     runner = _Runner(ctx, backends, strict)
     try:
         await runner.run(flow.root)
@@ -105,8 +105,9 @@ class _Runner:
             try:
                 await op.degrade(view, exc)
             except Exception as degrade_exc:
+                also = self.ctx.redact(repr(degrade_exc))
                 raise OpExecutionError(
-                    step.label, self.ctx.flow_id, f"{error.reason}, and its degradation failed too: {degrade_exc!r}"
+                    step.label, self.ctx.flow_id, f"{error.reason}, and its degradation failed too: {also}"
                 ) from degrade_exc
         finally:
             span.duration_ms = (perf_counter() - started) * 1000.0
@@ -130,7 +131,7 @@ class _Runner:
         # configured timeout expiring is an OpTimeoutError.
         if isinstance(exc, asyncio.TimeoutError) and step.timeout is not None and elapsed >= step.timeout * 0.99:
             return OpTimeoutError(step.label, self.ctx.flow_id, f"timed out after {step.timeout:g} s")
-        return OpExecutionError(step.label, self.ctx.flow_id, f"{type(exc).__name__}: {exc}")
+        return OpExecutionError(step.label, self.ctx.flow_id, self.ctx.redact(describe_error(exc)))
 
     async def run_parallel(self, step: ParStep) -> None:
         await gather_cancelling((self.run(branch) for branch in step.branches), combine=_report_all)

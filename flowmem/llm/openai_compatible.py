@@ -15,7 +15,7 @@ from pydantic import Field, field_validator
 
 from flowmem.backend import BackendParams, register_backend
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
-from flowmem.openai_client import import_openai, make_client, server_errors
+from flowmem.openai_client import API_KEY_VARIABLE, import_openai, make_client, server_errors
 from flowmem.tokens import check_tokenizer_name, tokenizer_for_model
 
 
@@ -46,6 +46,7 @@ class OpenAICompatibleLLM(LLM):
 
     Params = OpenAIChatParams
     params: OpenAIChatParams
+    secret_variables = (API_KEY_VARIABLE,)
 
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)

@@ -24,6 +24,13 @@ from flowmem.redact import REDACTED, redact, redact_text, redact_url
         ("host 'http:/elastic:pw@localhost' is not a URL", "host 'http:/***@localhost' is not a URL"),
         ("host 'elastic:pw@localhost:9200' is not a URL", "host '***@localhost:9200' is not a URL"),
         ("http://localhost:9200/a@b", "http://localhost:9200/a@b"),
+        # an unescaped / or # in the password: the userinfo still runs to the last @ before the host
+        ("http://elastic:pa/ss#w@localhost:9200", "http://***@localhost:9200"),
+        (
+            "cannot reach 'https://elastic:a#b/c@es.example:9243/idx': refused",
+            "cannot reach 'https://***@es.example:9243/idx': refused",
+        ),
+        ("elastic:pa/ss#w@localhost:9200", "***@localhost:9200"),
         ("write to alice@example.com", "write to alice@example.com"),
     ],
 )
@@ -87,3 +94,25 @@ def test_secret_values_are_tracked_in_lists(tmp_path: Path) -> None:
     resolved = load_config(str(path), environ={"ES_PASSWORD": "correct-horse"})
     assert ("vector_store", "es", "params", "hosts", "0") in resolved.secret_paths
     assert resolved.secret_values == {"correct-horse"}
+
+
+def test_config_show_hides_a_password_with_a_slash_or_a_hash(capsys: pytest.CaptureFixture[str]) -> None:
+    from flowmem.cli.main import main
+
+    host = "vector_store.default.params.hosts=['http://elastic:pa/ss#w0rd@localhost:9200']"
+    assert main(["config", "show", "vector_store.default.backend=elasticsearch", host]) == 0
+    shown = capsys.readouterr().out
+    assert "http://***@localhost:9200" in shown and "pa/ss" not in shown and "w0rd" not in shown
+
+
+def test_every_configured_secret_is_in_the_set() -> None:
+    """Secret settings written as text, the service's keys, and $OPENAI_API_KEY, which openai_compatible
+    backends send when their api_key is unset: a server's error may quote any of them."""
+    config = {
+        "llm": {"default": {"backend": "openai_compatible", "params": {"api_key": "sk-written-in-yaml"}}},
+        "embedding_model": {"default": {"backend": "openai_compatible"}},
+        "server": {"api_keys": [{"name": "app", "key": "service-key-0123456789", "workspaces": ["*"]}]},
+    }
+    resolved = load_config(config, environ={"OPENAI_API_KEY": "sk-from-the-environment"})
+    assert resolved.secret_values == {"sk-written-in-yaml", "service-key-0123456789", "sk-from-the-environment"}
+    assert "app" not in resolved.secret_values  # the key's name is shown in place of the key
