@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, TypeAdapter
+from pydantic import AfterValidator, Field, TypeAdapter
 
 from flowmem.schema.memory import Message
 from flowmem.schema.timeparts import WallClock
@@ -68,14 +68,20 @@ def define_input(name: str, type_: Any, description: str, *, default: Any = MISS
     return spec
 
 
-def _a_user(value: str) -> str:
-    # An empty user would match every unnamed message, and every memory without a target.
-    if not value.strip():
-        raise ValueError("must name the user: a non-empty id")
-    return value
+def _named(what: str) -> AfterValidator:
+    """An id that must not be blank: an empty user would match every unnamed message, and every memory
+    without a target."""
+
+    def check(value: str) -> str:
+        if not value.strip():
+            raise ValueError(f"must name the {what}: a non-empty id")
+        return value
+
+    return AfterValidator(check)
 
 
-UserId = Annotated[str, AfterValidator(_a_user)]
+UserId = Annotated[str, _named("user")]
+SessionId = Annotated[str, _named("session")]
 
 
 define_input("query", str, "the question, or text to recall memories for", cli="-q/--query")
@@ -83,7 +89,7 @@ define_input("user_id", UserId, "whose memories: the person the memories are abo
 define_input("workspace_id", str, "tenant scope; no read or write leaves it", default="default", cli="-w/--workspace")
 define_input("messages", list[Message], "chat messages (role, name, content, time_created, memorized)")
 define_input("timestamp", WallClock, "when the query is asked (default: now; wall-clock time, zone dropped)")
-define_input("top_k", int, "how many memories to return")
+define_input("top_k", Annotated[int, Field(ge=1)], "how many memories to return (1 or more)")
 # No dedicated `flowmem run` option: `--input session_id=…` there (`flowmem context` has its own -s/--session).
-define_input("session_id", str, "the chat session whose short-term memory a flow reads and updates")
+define_input("session_id", SessionId, "the chat session whose short-term memory a flow reads and updates")
 define_input("reply", str, "the assistant's answer to the session's previous message (recorded before the new one)")

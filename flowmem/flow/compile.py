@@ -123,9 +123,10 @@ class CompiledFlow:
             if key not in values and spec.has_default:
                 values[key] = spec.default
         for key in self.required_inputs:
-            if key not in values and key not in given:
+            if key not in values and given.get(key) is None:  # missing, or null (a bad value is said above)
                 spec = self.accepted_inputs[key]
-                problems.append(Problem(where, f"needs input '{key}' ({spec.description}); {spec.hint()}"))
+                null = ", not null" if key in given else ""
+                problems.append(Problem(where, f"needs input '{key}' ({spec.description}){null}; {spec.hint()}"))
         if problems:
             raise InputError(problems)
         return values

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from annotated_types import Ge
 from pydantic_core import to_jsonable_python
 
 from flowmem.errors import InputError, NotFoundError, Problem
@@ -96,8 +97,6 @@ async def context(
     fits(core, message, "message")
     if reply is not None:
         fits(core, reply, "reply")
-    if token_limit is not None and (isinstance(token_limit, bool) or token_limit < 1):
-        raise InputError(Problem("token_limit", f"must be a whole number of tokens, 1 or more, got {token_limit!r}"))
     inputs: dict[str, Any] = {"query": message, "user_id": user_id, "session_id": session_id}
     if reply:
         inputs["reply"] = reply
@@ -166,15 +165,25 @@ def check_session_id(session_id: Any) -> None:
 
 
 def _budget(core: Memories, flow: str, token_limit: int | None) -> dict[str, dict[str, Any]] | None:
-    """``token_limit`` for every op of ``flow`` that has one (the window's and the assembler's budget alike)."""
+    """``token_limit`` for every op of ``flow`` that has one (the window's and the assembler's budget alike).
+
+    The least budget is the ops' own bound (``context_assemble_op`` needs 16): the one rule, said here once
+    for every caller (the HTTP body and the MCP tool leave it to this check)."""
     if token_limit is None:
         return None
-    labels = [
-        s.label for s in op_steps(core.app.flow(flow).root) if "token_limit" in s.setting.op_cls.Params.model_fields
-    ]
-    if not labels:
+    fields = {
+        s.label: s.setting.op_cls.Params.model_fields["token_limit"]
+        for s in op_steps(core.app.flow(flow).root)
+        if "token_limit" in s.setting.op_cls.Params.model_fields
+    }
+    if not fields:
         raise InputError(Problem("token_limit", f"flow '{flow}' has no op with a token_limit; leave it out"))
-    return {label: {"token_limit": token_limit} for label in labels}
+    bounds = [b.ge for f in fields.values() for b in f.metadata if isinstance(b, Ge) and isinstance(b.ge, int)]
+    least = max([1, *bounds])
+    if isinstance(token_limit, bool) or not isinstance(token_limit, int) or token_limit < least:
+        why = f"must be a whole number of tokens, {least} or more (flow '{flow}'), got {token_limit!r}"
+        raise InputError(Problem("token_limit", why))
+    return {label: {"token_limit": token_limit} for label in fields}
 
 
 async def _trim(core: Memories, workspace_id: str, user_id: str, session_id: str, plan: SessionFlush) -> None:

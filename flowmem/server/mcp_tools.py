@@ -194,7 +194,9 @@ def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPSer
         ctx: Context,
         user_id: User = None,
         workspace_id: Workspace = None,
-        token_limit: Annotated[int | None, Field(ge=1, le=1_000_000, description="token budget of the context")] = None,
+        token_limit: Annotated[
+            int | None, Field(le=1_000_000, description="token budget of the context (16 or more)")
+        ] = None,  # its least value is the flow's, checked by the memory service
         reply: Annotated[
             str | None, Field(description="your answer to their previous message, so the session keeps both sides")
         ] = None,

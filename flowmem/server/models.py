@@ -65,7 +65,11 @@ class ContextBody(_Body):
     user_id: str = Field(description="whose session (and whose memories)")
     session_id: str = Field(description="the chat session (a new id starts an empty one)")
     workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
-    token_limit: int | None = Field(None, ge=1, le=10_000_000, description="the prompt's token budget")
+    token_limit: int | None = Field(
+        None,
+        le=10_000_000,
+        description="the prompt's token budget (at least what the flow's ops need: 16 for chat_context)",
+    )  # its least value is the flow's, checked by the memory service: one bound, one message
     reply: str | None = Field(None, description="the assistant's answer to the previous message, stored first")
     timestamp: datetime | None = Field(None, description="when the message was sent (default now)")
     explain: bool = Field(False, description="add the flow's trace: what was kept, summarised and cut")

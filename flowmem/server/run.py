@@ -32,6 +32,8 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
     port = settings.port if port is None else port
     keyring = Keyring(settings.api_keys)
     check_bind(host, keyring)
+    # The server's own lines (a 5xx answered, a stop) are its log, as uvicorn's are: on without -v.
+    logger.enable("flowmem.server")
     if keyring.open:
         print(f"flowmem serve: no server.api_keys configured: loopback only ({host}), every workspace open "
               "to anyone on this machine", file=sys.stderr)  # fmt: skip
