@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -35,7 +36,7 @@ class EmbeddingModel(Backend):
         super().__init__(params, name=name)
         self._gate: asyncio.Semaphore | None = None  # set by limit_concurrency
         # The embed_one calls under way, by (text, kind): later identical calls join them.
-        self._inflight: dict[tuple[str, TextKind], asyncio.Future[np.ndarray]] = {}
+        self._inflight: dict[tuple[str, TextKind], _Shared] = {}
 
     def limit_concurrency(self, calls: int) -> None:
         """Let at most ``calls`` :meth:`embed` calls run at once; later callers wait their turn, first come first
@@ -93,15 +94,22 @@ class EmbeddingModel(Backend):
         Calls for the same text and kind while one is under way share its result: the parallel branches of
         one flow (retrieval beside the facts block of ``chat_context``) embed the query once, not once each.
         Nothing is kept after the call ends, so a later call computes afresh (no cache to grow or go stale).
+        When every caller is cancelled (a parallel branch failed), the computation is cancelled and awaited
+        before the last one returns: no task outlives its callers, nor the event loop.
         """
         key = (text, kind)
-        inflight = self._inflight.get(key)
-        if inflight is not None:
-            return await asyncio.shield(inflight)
-        task = asyncio.ensure_future(self._embed_row(text, kind))
-        self._inflight[key] = task
-        task.add_done_callback(lambda _: self._inflight.pop(key, None))
-        return await asyncio.shield(task)
+        shared = self._inflight.get(key)
+        if shared is None:
+            shared = self._inflight[key] = _Shared(asyncio.ensure_future(self._embed_row(text, kind)))
+            shared.task.add_done_callback(lambda _: self._inflight.pop(key, None))
+        shared.waiters += 1
+        try:
+            return await asyncio.shield(shared.task)
+        finally:
+            shared.waiters -= 1
+            if not shared.waiters and not shared.task.done():
+                shared.task.cancel()
+                await asyncio.wait([shared.task])
 
     async def _embed_row(self, text: str, kind: TextKind) -> np.ndarray:
         matrix = await self.embed([text], kind=kind)
@@ -110,3 +118,11 @@ class EmbeddingModel(Backend):
 
     async def _embed_batch(self, texts: list[str], kind: TextKind) -> np.ndarray:
         raise NotImplementedError
+
+
+@dataclass
+class _Shared:
+    """One embed_one computation under way, and how many callers wait for it."""
+
+    task: asyncio.Future[np.ndarray]
+    waiters: int = 0

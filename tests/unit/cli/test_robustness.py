@@ -319,6 +319,19 @@ def test_unreachable_servers_are_named_without_credentials(tmp_path: Path) -> No
     assert f"cannot reach the embedding server at http://***@127.0.0.1:{port}/v1" in result.stderr
 
 
+def test_a_search_with_the_node_down_says_one_line_and_leaves_no_task_pending(tmp_path: Path) -> None:
+    # The word branch fails at once; the vector branch, cancelled while embedding the query, left that
+    # computation running past the event loop ("Task was destroyed but it is pending!").
+    result = subprocess.run(
+        [sys.executable, "-m", "flowmem", "search", "where do I live?", "-u", "alice", "-c", "elasticsearch"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60, check=False,
+        env={**os.environ, "FLOWMEM_ES_URL": "http://127.0.0.1:1"},
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("flowmem: error: cannot reach Elasticsearch at http://127.0.0.1:1")
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
 # -- point 4: a flow expression has no comments -------------------------------------------------
 
 

@@ -123,3 +123,35 @@ def test_a_server_allows_one_embedding_call_per_core_unless_configured() -> None
 
     assert Server().embedding_calls() == min(os.cpu_count() or 1, MAX_AUTO_EMBEDDER_CALLS)
     assert Server(embedder_concurrency=1).embedding_calls() == 1
+
+
+def test_a_cancelled_embed_one_leaves_no_task_behind_unless_another_caller_waits() -> None:
+    """`flowmem search -c elasticsearch` with the node down ended with "Task was destroyed but it is pending!":
+    the lexical branch failed, the vector branch was cancelled while embedding the query, and its shared
+    computation went on with nobody waiting, past the end of the event loop."""
+    model = HashEmbedding()
+    inner = model._embed_batch
+    release = asyncio.Event()
+
+    async def slow(texts: list[str], kind: Any) -> np.ndarray:
+        await release.wait()
+        return await inner(texts, kind)
+
+    model._embed_batch = slow  # type: ignore[method-assign]
+
+    async def main() -> None:
+        alone = asyncio.ensure_future(model.embed_one("where do I live?"))
+        await asyncio.sleep(0.01)
+        alone.cancel()
+        await asyncio.gather(alone, return_exceptions=True)
+        assert not model._inflight and asyncio.all_tasks() == {asyncio.current_task()}  # its computation ended too
+
+        first = asyncio.ensure_future(model.embed_one("my job?"))
+        second = asyncio.ensure_future(model.embed_one("my job?"))
+        await asyncio.sleep(0.01)
+        first.cancel()
+        await asyncio.gather(first, return_exceptions=True)
+        release.set()
+        assert (await second).shape == (model.dims,)  # the other caller still gets the shared result
+
+    asyncio.run(main())
