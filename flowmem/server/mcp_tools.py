@@ -25,6 +25,7 @@ from flowmem.errors import FlowmemError, InputError, Problem
 from flowmem.redact import redact_text
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.server.auth import Keyring
+from flowmem.server.unreadable import MCP_MARK, unreadable
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -87,6 +88,18 @@ class KeyScope:
         return workspace_id, user_id
 
 
+def _refuse_unreadable(arguments: dict[str, Any]) -> None:
+    """A tool call's lone surrogates and non-finite numbers, in its arguments or marked on its request by
+    :func:`~flowmem.server.unreadable.check_stdin` (stdio): an :class:`InputError` naming each argument."""
+    ctx = arguments.get("ctx")
+    meta = ctx.request_context.meta if isinstance(ctx, Context) else None
+    marked = (meta or {}).get(MCP_MARK)
+    problems = [Problem("", str(found)) for found in marked] if isinstance(marked, list) else []
+    problems += unreadable({name: value for name, value in arguments.items() if name != "ctx"}, "")
+    if problems:
+        raise InputError(problems)
+
+
 def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPServer:
     """The MCP server with flowmem's memory tools, acting on ``app.memories`` within ``scope``."""
     server: MCPServer = MCPServer("flowmem", instructions=INSTRUCTIONS)
@@ -97,6 +110,7 @@ def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPSer
         @functools.wraps(fn)
         async def call(*args: P.args, **kwargs: P.kwargs) -> T:
             try:
+                _refuse_unreadable(kwargs)
                 return await fn(*args, **kwargs)
             except FlowmemError as exc:
                 raise ToolError(redact_text(str(exc), hidden)) from None

@@ -23,6 +23,7 @@ from flowmem.schema.memory import MemoryStatus, MemoryType
 from flowmem.server.auth import Grant, Keyring
 from flowmem.server.errors import ConflictError
 from flowmem.server.models import AddBody, ContextBody, RunBody, SearchBody, UpdateBody
+from flowmem.server.unreadable import CheckedRoute
 from flowmem.suggest import one_of, unknown
 
 
@@ -73,7 +74,7 @@ State = Annotated[ServerState, Depends(state_of)]
 Workspace = Annotated[str, Query(description="the tenant")]
 MemoryId = Annotated[str, Path(description="the memory's id")]
 
-router = APIRouter(prefix="/v1")
+router = APIRouter(prefix="/v1", route_class=CheckedRoute)  # JSON bodies: no lone surrogate, no NaN
 
 
 @router.post("/memories", tags=["memories"], summary="Remember messages or a fact")

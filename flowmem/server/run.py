@@ -56,8 +56,10 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
 def serve_stdio(app: App, workspace_id: str, user_id: str | None) -> None:
     """Serve the MCP tools over stdin/stdout for one workspace (and user), until stdin closes."""
     from flowmem.server.mcp_tools import FixedScope, build_mcp
+    from flowmem.server.unreadable import check_stdin
 
     server = build_mcp(app, FixedScope(workspace_id, user_id))
+    check_stdin()  # a request with a lone surrogate gets a tool error, not silence
     logger.info("flowmem mcp: workspace {}, user {}", workspace_id, user_id or "(given per call)")
 
     async def main() -> None:
