@@ -24,9 +24,10 @@ from __future__ import annotations
 import os
 from typing import Any, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from flowmem.backend import BackendKind
+from flowmem.config.hosts import host_name, web_origin
 
 # One embedding call per core by default, but no more than this: each local engine holds its own buffers.
 MAX_AUTO_EMBEDDER_CALLS = 4
@@ -130,6 +131,38 @@ class Server(_Strict):
         return self.embedder_concurrency or min(os.cpu_count() or 1, MAX_AUTO_EMBEDDER_CALLS)
 
     graceful_timeout: float = Field(30.0, gt=0, description="seconds to finish in-flight requests on SIGTERM")
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names requests may be addressed to, besides the loopback names (localhost, 127.0.0.1, ::1) "
+        "and the bound address; others are answered 421 on every path (a DNS-rebinding web page sends its own name). "
+        'Names without port or scheme; ["*"]: any. Empty on a wildcard bind (0.0.0.0, ::): any, as keys guard it',
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="web pages (scheme://host[:port]) that may call the API from a browser: CORS is answered for "
+        "these only, and a request from another page's Origin (not on an allowed host) is answered 403",
+    )
+    header_timeout: float = Field(
+        10.0, gt=0, description="seconds for a request's headers to arrive, from the connection's start (or the "
+        "request's first byte on a kept-alive connection); then the connection is closed (408 if some arrived)",
+    )  # fmt: skip
+    idle_timeout: int = Field(5, ge=1, description="seconds a kept-alive connection may wait for its next request")
+    body_timeout: float = Field(
+        30.0, gt=0, description="seconds for a request's whole body to arrive, on every path (408 beyond)"
+    )
+    max_connections: int = Field(
+        100, ge=1, description="open connections at once; a request on one beyond it is answered 503"
+    )
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _host_names(cls, names: list[str]) -> list[str]:
+        return [host_name(name) for name in names]
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins(cls, origins: list[str]) -> list[str]:
+        return [web_origin(origin) for origin in origins]
 
 
 class Config(_Strict):

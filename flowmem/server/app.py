@@ -19,6 +19,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from loguru import logger
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from flowmem._version import __version__
@@ -27,6 +28,7 @@ from flowmem.errors import FlowmemError, Problem
 from flowmem.redact import redact_text
 from flowmem.server.auth import Keyring
 from flowmem.server.errors import describe, error_body
+from flowmem.server.hosts import add_host_rules
 from flowmem.server.limits import LimitsMiddleware
 from flowmem.server.mcp_tools import KeyScope, build_mcp
 from flowmem.server.routes import ServerState, router
@@ -42,9 +44,11 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
     mcp = build_mcp(app, KeyScope(state.keyring), state.keyring.secrets)
     # Stateless JSON: each MCP request stands alone, so any server process can answer it (several behind one
     # Elasticsearch) and SIGTERM has no open streams to wait for. Keys are checked per tool call (KeyScope).
+    # The SDK's Host/Origin check is off: add_host_rules guards /mcp with the rule of every other path.
     mcp_app = mcp.streamable_http_app(
         streamable_http_path="/", stateless_http=True, json_response=True,
-        max_request_body_size=settings.max_body_bytes, host=host or settings.host,  # DNS-rebinding guard on loopback
+        max_request_body_size=settings.max_body_bytes,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )  # fmt: skip
 
     @contextlib.asynccontextmanager
@@ -67,7 +71,9 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
     api.state.flowmem = state
     api.include_router(router)
     api.mount("/mcp", mcp_app)
-    api.add_middleware(LimitsMiddleware, max_body_bytes=settings.max_body_bytes, timeout=settings.request_timeout)
+    api.add_middleware(LimitsMiddleware, max_body_bytes=settings.max_body_bytes, timeout=settings.request_timeout,
+                       body_timeout=settings.body_timeout)  # fmt: skip
+    add_host_rules(api, settings, host or settings.host)
     _add_health(api, state)
     _add_error_handlers(api, state)
     return api

@@ -12,22 +12,28 @@ are redacted from every message.
 | status | type | raised by |
 |---|---|---|
 | 400 | invalid_input | :class:`InputError`, :class:`FlowSyntaxError` (bad values: the CLI's exit 2) |
-| 401 / 403 | unauthorized / forbidden | :class:`~flowmem.server.auth.AuthError` |
+| 401 / 403 | unauthorized / forbidden | :class:`~flowmem.server.auth.AuthError`; 403 also a web page's ``Origin`` |
 | 404 | not_found | :class:`NotFoundError` (a memory, a flow), an unknown path |
 | 405 | method_not_allowed | a path that exists, with another method |
+| 408 | timeout | a body (or headers) not arrived within ``server.body_timeout`` (``server.header_timeout``) |
 | 409 | conflict | :class:`ConflictError`: the request contradicts itself (two workspaces) |
 | 413 | too_large | a body over ``server.max_body_bytes`` |
+| 421 | misdirected | a ``Host`` this server does not answer to (``server.allowed_hosts``) |
 | 422 | invalid_request | a body that is not the documented JSON |
 | 422 | invalid_flow | :class:`ConfigError`, :class:`FlowValidationError` (a flow that cannot run so) |
 | 500 | op_failed / internal | :class:`OpExecutionError` (names the op); anything else (a bug: its type only) |
-| 503 | unavailable | :class:`BackendUnavailableError` (the store or a model cannot be reached) |
+| 503 | unavailable | :class:`BackendUnavailableError` (the store or a model cannot be reached); a connection
+  beyond ``server.max_connections`` |
 | 504 | timeout | a request over ``server.request_timeout``, :class:`OpTimeoutError` |
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
+
+from starlette.types import Send
 
 from flowmem.errors import (
     BackendUnavailableError,
@@ -62,10 +68,36 @@ class RequestTimeoutError(FlowmemError):
     """A request that took longer than ``server.request_timeout`` (504)."""
 
 
+class SlowClientError(FlowmemError):
+    """A request whose headers or body did not arrive in time (408)."""
+
+    exit_code = 2
+
+
+class MisdirectedError(FlowmemError):
+    """A request addressed to a host this server does not answer to (421)."""
+
+    exit_code = 2
+
+
+class ForeignOriginError(FlowmemError):
+    """A request sent by a web page that may not call this server (403)."""
+
+    exit_code = 2
+
+
+class OverloadedError(FlowmemError):
+    """A request on a connection beyond ``server.max_connections`` (503)."""
+
+
 # Most specific first: the first class an error is an instance of decides.
 STATUS: tuple[tuple[type[BaseException], int, str], ...] = (
     (OpTimeoutError, 504, "timeout"),
     (RequestTimeoutError, 504, "timeout"),
+    (SlowClientError, 408, "timeout"),
+    (MisdirectedError, 421, "misdirected"),
+    (ForeignOriginError, 403, "forbidden"),
+    (OverloadedError, 503, "unavailable"),
     (InputError, 400, "invalid_input"),
     (FlowSyntaxError, 400, "invalid_input"),
     (NotFoundError, 404, "not_found"),
@@ -104,3 +136,18 @@ def describe(exc: BaseException, secrets: Iterable[str] = ()) -> tuple[int, dict
             return status, error_body(kind, clean(str(exc)), problems)
     # Not a FlowmemError: a bug in flowmem. Its type, never its traceback (the server log has the message).
     return 500, error_body("internal", f"internal error: {type(exc).__name__} (the server log has the details)")
+
+
+def response_bytes(exc: BaseException) -> tuple[int, bytes]:
+    """The status and JSON body answering ``exc`` (see :func:`describe`)."""
+    status, body = describe(exc)
+    return status, json.dumps(body).encode()
+
+
+async def send_error(send: Send, exc: BaseException) -> None:
+    """Answer ``exc`` on an ASGI connection and close it (for middleware: no route, no handler ran)."""
+    status, payload = response_bytes(exc)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                            (b"connection", b"close")]})  # fmt: skip
+    await send({"type": "http.response.body", "body": payload})

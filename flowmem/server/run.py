@@ -26,6 +26,7 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
     import uvicorn
 
     from flowmem.server.app import create_app
+    from flowmem.server.connections import guarded_protocol
 
     settings = app.config.server
     host = settings.host if host is None else host
@@ -45,6 +46,8 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
         host=host,
         port=port,
         timeout_graceful_shutdown=int(settings.graceful_timeout),
+        http=guarded_protocol(settings),  # header deadline and connection limit (flowmem.server.connections)
+        timeout_keep_alive=settings.idle_timeout,
         log_level="info",
         access_log=False,  # paths and statuses only would be fine, but never risk a key in a logged query string
         lifespan="on",
