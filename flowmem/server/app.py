@@ -31,6 +31,7 @@ from flowmem.server.errors import describe, error_body
 from flowmem.server.hosts import add_host_rules
 from flowmem.server.limits import LimitsMiddleware
 from flowmem.server.mcp_tools import KeyScope, build_mcp
+from flowmem.server.redirects import RelativeRedirects
 from flowmem.server.routes import ServerState, router
 
 HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
@@ -71,6 +72,7 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
     api.state.flowmem = state
     api.include_router(router)
     api.mount("/mcp", mcp_app)
+    api.add_middleware(RelativeRedirects)  # Starlette's slash redirects would build Location from the Host header
     api.add_middleware(LimitsMiddleware, max_body_bytes=settings.max_body_bytes, timeout=settings.request_timeout,
                        body_timeout=settings.body_timeout)  # fmt: skip
     add_host_rules(api, settings, host or settings.host)

@@ -7,7 +7,8 @@ called, so nothing is read or written. With no keys configured, every caller may
 (the server then binds to loopback only: :func:`check_bind`).
 
 Keys are compared in constant time and never logged or echoed: errors and logs name the key's
-``name``.
+``name``. A request with two ``Authorization`` (or two ``X-API-Key``) headers is refused (400): a proxy
+or a framework reading the first could then disagree with the check reading the last.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flowmem.config.schema import ApiKey
-from flowmem.errors import ConfigError, FlowmemError, Problem
+from flowmem.errors import ConfigError, FlowmemError, InputError, Problem
 
 ALL = "*"
 
@@ -81,10 +82,12 @@ class Keyring:
         return {k.key for k in self._keys}
 
     def grant(self, headers: Mapping[str, str]) -> Grant:
-        """The grant of the key in ``headers`` (case-insensitive names).
+        """The grant of the key in ``headers`` (case-insensitive names; ``items()`` gives every header, a
+        repeated one too, as Starlette's ``Headers`` does).
 
         Raises:
             AuthError: 401 when keys are configured and none, or an unknown one, is presented.
+            InputError: Keys are configured and a key header is sent twice (400).
         """
         if self.open:
             return OPEN
@@ -100,8 +103,17 @@ class Keyring:
         return Grant(found.name, tuple(found.workspaces), found.read_only)
 
 
+# The headers a key may come in, by lower-case name.
+_KEY_HEADERS = {"authorization": "Authorization", "x-api-key": "X-API-Key"}
+
+
 def _presented(headers: Mapping[str, str]) -> str | None:
-    lowered = {k.lower(): v for k, v in headers.items()}
+    lowered: dict[str, str] = {}
+    for name, value in headers.items():
+        name = name.lower()
+        if name in lowered and name in _KEY_HEADERS:
+            raise InputError(Problem(_KEY_HEADERS[name], "is sent twice; send the API key once, in one header"))
+        lowered[name] = value
     value = lowered.get("authorization", "")
     scheme, _, token = value.partition(" ")
     if scheme.lower() == "bearer" and token.strip():

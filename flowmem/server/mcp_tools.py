@@ -79,8 +79,8 @@ class KeyScope:
         self, ctx: Context, workspace_id: str | None, user_id: str | None, *, write: bool
     ) -> tuple[str, str | None]:
         request = ctx.request_context.request
-        headers = dict(request.headers) if request is not None else {}
-        grant = self.keyring.grant(headers)
+        # The headers themselves, not a dict of them: a key header sent twice must reach the check (refused).
+        grant = self.keyring.grant(request.headers if request is not None else {})
         if not workspace_id:
             only = [w for w in grant.workspaces if w != "*"]
             workspace_id = only[0] if len(only) == 1 else DEFAULT_WORKSPACE
