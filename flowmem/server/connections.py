@@ -8,6 +8,8 @@ at a time (slowloris), would stay open for ever, and enough of them starve the s
   start (on a kept-alive connection: of the request's first byte). Otherwise the connection is closed,
   after a 408 if part of a request had arrived (a connection that sent nothing is closed without a word,
   as browsers open spare connections they may never use);
+- a request's headers may take at most ``MAX_HEADER_BYTES`` (64 KiB; 431 beyond, and the connection
+  closed): httptools sets no limit, so within the deadline a client could send gigabytes of one header;
 - a request on a connection beyond ``server.max_connections`` open at once is answered 503, and that
   connection closed.
 
@@ -26,7 +28,10 @@ from starlette.types import Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from flowmem.config.schema import Server
-from flowmem.server.errors import OverloadedError, SlowClientError, response_bytes, send_error
+from flowmem.server.errors import HeadersTooLargeError, OverloadedError, SlowClientError, response_bytes, send_error
+
+# Far above real requests (a browser's cookies and a bearer key are a few KiB); a fixed rule, not a setting.
+MAX_HEADER_BYTES = 65_536
 
 
 def guarded_protocol(settings: Server) -> type[GuardedProtocol]:
@@ -46,10 +51,21 @@ class GuardedProtocol(HttpToolsProtocol):
     max_connections: ClassVar[int] = 100
     _header_deadline: asyncio.TimerHandle | None = None
     _request_begun = False
+    _header_bytes = 0  # bytes received while the current request's headers were incomplete
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm_header_deadline()  # the first request's headers, or nothing at all, within header_timeout
+
+    def data_received(self, data: bytes) -> None:
+        waiting_for_headers = self._header_deadline is not None
+        super().data_received(data)
+        if waiting_for_headers and self._header_deadline is not None:  # and still incomplete after this data
+            self._header_bytes += len(data)
+            if self._header_bytes > MAX_HEADER_BYTES and not self.transport.is_closing():
+                self._disarm_header_deadline()
+                too_large = f"the request's headers are larger than {MAX_HEADER_BYTES:,} bytes; send less in them"
+                self._refuse_headers(HeadersTooLargeError(too_large))
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -60,6 +76,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm_header_deadline()
         self._request_begun = False
+        self._header_bytes = 0
         if len(self.connections) > self.max_connections:
             self.app = self._refuse_overloaded  # this connection only: the answer closes it
         super().on_headers_complete()
@@ -85,10 +102,16 @@ class GuardedProtocol(HttpToolsProtocol):
         self._header_deadline = None
         if self.transport.is_closing():
             return
-        if self._request_begun:
-            late = f"the request's headers did not arrive within {self.header_timeout:g} s (server.header_timeout)"
-            status, payload = response_bytes(SlowClientError(late))
-            head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
-                    f"content-length: {len(payload)}\r\nconnection: close\r\n\r\n")  # fmt: skip
-            self.transport.write(head.encode() + payload)
+        if not self._request_begun:
+            self.transport.close()
+            return
+        late = f"the request's headers did not arrive within {self.header_timeout:g} s (server.header_timeout)"
+        self._refuse_headers(SlowClientError(late))
+
+    def _refuse_headers(self, exc: Exception) -> None:
+        """Answer ``exc`` before the request reached the app (no ASGI cycle yet), and close the connection."""
+        status, payload = response_bytes(exc)
+        head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
+                f"content-length: {len(payload)}\r\nconnection: close\r\n\r\n")  # fmt: skip
+        self.transport.write(head.encode() + payload)
         self.transport.close()

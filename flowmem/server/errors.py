@@ -19,6 +19,7 @@ are redacted from every message.
 | 409 | conflict | :class:`ConflictError`: the request contradicts itself (two workspaces) |
 | 413 | too_large | a body over ``server.max_body_bytes`` |
 | 421 | misdirected | a ``Host`` this server does not answer to (``server.allowed_hosts``) |
+| 431 | too_large | headers over 64 KiB (:mod:`flowmem.server.connections`) |
 | 422 | invalid_request | a body that is not the documented JSON |
 | 422 | invalid_flow | :class:`ConfigError`, :class:`FlowValidationError` (a flow that cannot run so) |
 | 500 | op_failed / internal | :class:`OpExecutionError` (names the op); anything else (a bug: its type only) |
@@ -86,6 +87,12 @@ class ForeignOriginError(FlowmemError):
     exit_code = 2
 
 
+class HeadersTooLargeError(FlowmemError):
+    """A request whose headers are over the limit (431)."""
+
+    exit_code = 2
+
+
 class OverloadedError(FlowmemError):
     """A request on a connection beyond ``server.max_connections`` (503)."""
 
@@ -97,6 +104,7 @@ STATUS: tuple[tuple[type[BaseException], int, str], ...] = (
     (SlowClientError, 408, "timeout"),
     (MisdirectedError, 421, "misdirected"),
     (ForeignOriginError, 403, "forbidden"),
+    (HeadersTooLargeError, 431, "too_large"),
     (OverloadedError, 503, "unavailable"),
     (InputError, 400, "invalid_input"),
     (FlowSyntaxError, 400, "invalid_input"),
