@@ -27,7 +27,7 @@ from flowmem.memories.writing import fits, scope
 from flowmem.response import Response
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import ChatSession, SessionFlush
-from flowmem.vector_store.rules import SessionConflictError
+from flowmem.vector_store.rules import SessionConflictError, id_problems
 
 if TYPE_CHECKING:
     from flowmem.memories.service import Memories
@@ -162,6 +162,9 @@ async def clear(core: Memories, session_id: str, user_id: str, workspace_id: str
 def check_session_id(session_id: Any) -> None:
     if not isinstance(session_id, str) or not session_id.strip():
         raise InputError(Problem("session_id", f"must be a non-empty string (e.g. 's1' or a uuid), got {session_id!r}"))
+    problems = id_problems("session", [session_id])
+    if problems:
+        raise InputError(problems)
 
 
 def _budget(core: Memories, flow: str, token_limit: int | None) -> dict[str, dict[str, Any]] | None:

@@ -22,7 +22,17 @@ from flowmem.errors import InputError, NotFoundError, Problem
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.importing import Progress as ImportProgress
 from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
-from flowmem.memories.writing import Progress, add_messages, add_text, fits, now, numbered, parse_messages, scope
+from flowmem.memories.writing import (
+    Progress,
+    add_messages,
+    add_text,
+    fits,
+    now,
+    numbered,
+    parse_messages,
+    scope,
+    scope_user,
+)
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message
@@ -245,7 +255,7 @@ class Memories:
         Raises:
             InputError: ``limit`` below 1 or a negative ``offset``.
         """
-        scope(workspace_id)
+        scope_user(workspace_id, user_id)
         if limit is not None and limit < 1:
             raise InputError(Problem("limit", f"must be 1 or more (or None for all), got {limit}"))
         if offset < 0:
@@ -277,7 +287,7 @@ class Memories:
         self, *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None, with_vectors: bool = True
     ) -> AsyncIterator[Memory]:
         """Every memory of the workspace (of ``user_id`` only, if given), oldest first."""
-        scope(workspace_id)
+        scope_user(workspace_id, user_id)
         flt = MemoryFilter(target=user_id) if user_id else None
         async for chunk in self.store.iterate(workspace_id, flt, batch_size=1000, with_vectors=with_vectors):
             for memory in chunk:
@@ -373,9 +383,7 @@ class Memories:
         Nothing records the erasure itself (a history of a forgotten user would keep what was forgotten).
         With ``dry_run`` nothing is erased: the counts say what would be.
         """
-        scope(workspace_id)
-        if user_id is not None:
-            scope(workspace_id, user_id)
+        scope_user(workspace_id, user_id, id_rule=False)  # a forget reaches whatever ids the store holds
         counts = await self.store.forget(workspace_id, user_id, dry_run=dry_run)
         return ForgetResult(workspace_id=workspace_id, user_id=user_id, **counts)
 

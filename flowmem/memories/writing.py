@@ -10,6 +10,7 @@ from flowmem.errors import DegradedError, InputError, Problem
 from flowmem.memories.results import AddResult, strict_stop
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory, Message, new_id
+from flowmem.vector_store.rules import id_problems
 
 if TYPE_CHECKING:
     from flowmem.memories.service import Memories
@@ -76,14 +77,22 @@ async def add_text(
     return AddResult(actions=list(actions), warnings=list(response.warnings), degradations=list(response.degradations))
 
 
-def scope(workspace_id: Any, user_id: Any = "-") -> None:
+def scope(workspace_id: Any, user_id: Any = "-", *, id_rule: bool = True) -> None:
+    """Refuse a missing or blank workspace (or user) id, and with ``id_rule`` one that breaks the stores' id rule
+    (:data:`~flowmem.vector_store.rules.ID_RULE`): every problem at once, named by its parameter."""
     problems = []
-    if not isinstance(workspace_id, str) or not workspace_id.strip():
-        problems.append(Problem("workspace_id", f"must be a non-empty string, got {workspace_id!r}"))
-    if not isinstance(user_id, str) or not user_id.strip():
-        problems.append(Problem("user_id", f"must be a non-empty string, got {user_id!r}"))
+    for name, value in (("workspace_id", workspace_id), ("user_id", user_id)):
+        if not isinstance(value, str) or not value.strip():
+            problems.append(Problem(name, f"must be a non-empty string, got {value!r}"))
+        elif id_rule:
+            problems += id_problems(name.removesuffix("_id"), [value])
     if problems:
         raise InputError(problems)
+
+
+def scope_user(workspace_id: Any, user_id: str | None, *, id_rule: bool = True) -> None:
+    """:func:`scope` of a call that may be scoped to a user (``None``: the whole workspace)."""
+    scope(workspace_id, "-" if user_id is None else user_id, id_rule=id_rule)
 
 
 def numbered(core: Memories, items: Iterable[Memory | tuple[int, Memory]], source: str) -> Iterator[tuple[int, Memory]]:

@@ -14,12 +14,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import ClassVar
 
 import numpy as np
 import pytest
 
+from flowmem.errors import InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.store_harness import DIMS, StoreHarness, memory, unit
@@ -171,6 +173,32 @@ class RulesConformance(StoreHarness):
                 await store.upsert(ws, [memory(ws, "a", 2), Memory(workspace_id=ws, content="w", vector=wide)])
             assert await store.count(ws) == 1 and await store.count(empty) == 0
             assert await store.memorized(empty, "u", ["x"]) == set()  # a refused write wrote nothing
+
+        self.run_case(case)
+
+    # -- ids on reads ----------------------------------------------------------------------------
+    def test_the_id_rule_refuses_reads_too(self) -> None:
+        # A read with a workspace, user, session or memory id no write could have stored is refused before
+        # any backend sees it (a 900 KB workspace id made every store keep a cache entry under it).
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            await store.upsert(ws, [memory(ws, "m", 1, target="alice")])
+            rule = "an id is 1 to 256 characters, none of them a control"
+            for bad in ("w" * 900_000, "w" * 257, "new\nline"):
+                reads: list[tuple[Callable[..., Awaitable[object]], tuple[object, ...]]] = [
+                    (store.search, (bad, unit(1), 3)), (store.search_many, (bad, unit(1), [(3, None)])),
+                    (store.lexical_search, (bad, "memory", 3)), (store.get, (bad, ["m"])), (store.count, (bad,)),
+                    (store.history, (bad,)), (store.memorized, (bad, "alice", ["x"])), (store.workspace_stats, (bad,)),
+                    (store.get_session, (bad, "alice", "s1")), (store.get_session, (ws, bad, "s1")),
+                    (store.get_session, (ws, "alice", bad)), (store.get, (ws, ["m", bad])), (store.history, (ws, bad)),
+                    (store.memorized, (ws, bad, ["x"])), (store.delete, (ws, [bad])),
+                ]  # fmt: skip
+                for read, args in reads:
+                    with pytest.raises(InputError, match=rule):
+                        await read(*args)
+                with pytest.raises(InputError, match=rule):
+                    [m async for batch in store.iterate(bad) for m in batch]
+            assert [m.memory_id for m in await store.get(ws, ["m"])] == ["m"]  # valid ids read as before
 
         self.run_case(case)
 

@@ -118,6 +118,25 @@ class MemoryServiceContract:
             assert mem.list(workspace_id=ws, user_id="alice").total == 0
             assert mem.list(workspace_id=ws, user_id="bob").total == 1
 
+    def test_ids_beyond_the_id_rule_are_refused_on_reads_too(self) -> None:
+        huge = "w" * 900_000
+        rule = r"is 900000 characters long; an id is 1 to 256 characters, none of them a control character"
+        with self.memories() as (mem, ws):
+            for call in (
+                lambda: mem.search("tea?", user_id="alice", workspace_id=huge),
+                lambda: mem.search("tea?", user_id=huge, workspace_id=ws),
+                lambda: mem.list(workspace_id=huge),
+                lambda: mem.list(workspace_id=ws, user_id=huge),
+                lambda: mem.get("m1", workspace_id=huge),
+                lambda: mem.history(workspace_id=huge),
+                lambda: mem.stats(workspace_id=huge),
+                lambda: mem.session("s1", user_id="alice", workspace_id=huge),
+                lambda: mem.session(huge, user_id="alice", workspace_id=ws),
+                lambda: mem.add(text="I like tea", user_id="alice", workspace_id=huge),
+            ):
+                with pytest.raises(InputError, match=rule):
+                    call()
+
     # -- forgetting ------------------------------------------------------------------------------
     def test_forget_a_user_leaves_nothing_of_theirs_and_everything_of_others(self) -> None:
         with self.memories() as (mem, ws):

@@ -8,10 +8,12 @@ Scores: ``search`` returns memories with ``scores["similarity"]`` = cosine simil
 (unit-length) query and memory vectors, in [-1, 1], on every backend; ``lexical_search`` with
 ``scores["lexical"]`` = BM25 of the query's words (:mod:`~flowmem.vector_store.lexical_text`).
 
-Ids: every id a write stores as a key — memory ids (of memories and of history events), and the
-message ledger's user and message ids — follows one rule, ``rules.ID_RULE``, checked here before
-any backend sees it, so every store accepts and refuses the same ids. Reads and deletes take any
-string (an id that breaks the rule is simply not there). The rules themselves: :mod:`~flowmem.vector_store.rules`.
+Ids: every id a call names — workspace ids, memory ids (of memories and of history events), the
+message ledger's user and message ids, session ids — follows one rule, ``rules.ID_RULE``, checked
+here before any backend sees it, so every store accepts and refuses the same ids; on reads and
+deletes too (no write could have stored such an id, and a read must not cache or send one). Only
+``forget`` takes any workspace and user, to erase whatever a store holds. The rules themselves:
+:mod:`~flowmem.vector_store.rules`.
 """
 
 from __future__ import annotations
@@ -138,6 +140,7 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
             check_user(user_id, "marking messages memorized")
             check_ids("message", memorized)
         doomed = list(dict.fromkeys(deleted))
+        check_ids("memory", doomed)
         both = set(doomed).intersection(m.memory_id for m in memories)
         if both:
             why = "is both written and deleted in one write; write it or delete it"
@@ -176,6 +179,7 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     async def get(self, workspace_id: str, ids: Sequence[str], *, with_vectors: bool = False) -> list[Memory]:
         """The memories with these ids in ``workspace_id``, in the order asked; unknown ids are skipped."""
         check_scope(workspace_id)
+        check_ids("memory", ids)
         if not ids:
             return []
         found = await self._get(workspace_id, list(dict.fromkeys(ids)), with_vectors)

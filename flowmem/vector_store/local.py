@@ -9,7 +9,8 @@ file locks (writers queue on ``BEGIN IMMEDIATE`` with a busy timeout, readers ne
 It ships with Python, so the default needs nothing installed.
 
 Search does not run in SQLite: each process keeps an exact numpy index per workspace (unit
-float32 vectors and filter columns, :mod:`flowmem.vector_store.index`), loaded on first use and
+float32 vectors and filter columns, :mod:`flowmem.vector_store.index`), loaded on first use (for at
+most ``index_cache_workspaces`` workspaces, the least recently searched dropped first) and
 kept current cheaply — every write bumps a revision and stamps its rows, so catching up with
 other processes' writes reads only the newer rows and tombstones. Lexical search likewise: a BM25
 index per workspace (:class:`~flowmem.vector_store.lexical_text.BM25Index`) caught up in the same
@@ -21,8 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -49,6 +52,21 @@ class LocalStoreParams(BackendParams):
     synchronous: Literal["full", "normal"] = Field(
         "full", description="full: a write survives power loss; normal: survives a process crash, faster"
     )
+    index_cache_workspaces: int = Field(
+        64,
+        ge=1,
+        description="how many workspaces' search indexes a process keeps in memory (the least recently searched "
+        "go first, and are loaded again from the file when next searched); each holds its workspace's vectors",
+    )
+
+
+@dataclass
+class _Cached:
+    """A workspace's search indexes as this process holds them: vectors and BM25, both at ``revision``."""
+
+    index: WorkspaceIndex
+    lexicon: BM25Index
+    revision: int
 
 
 @register_backend("vector_store", "local")
@@ -64,8 +82,9 @@ class LocalStore(VectorStore):
         self.directory = Path(self.params.directory).expanduser() if self.params.directory else data_home()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"flowmem-local-{name}")
         self._db: LocalDB | None = None
-        self._indexes: dict[str, tuple[WorkspaceIndex, int]] = {}  # workspace → (index, revision it reflects)
-        self._lexicons: dict[str, BM25Index] = {}  # workspace → its BM25 index, at the revision of its vector index
+        # workspace → its indexes, least recently searched first; at most params.index_cache_workspaces, so
+        # distinct workspaces searched over a process's life do not each keep memory.
+        self._indexes: OrderedDict[str, _Cached] = OrderedDict()
         self._width: int | None = None  # the file's vector width, once known (a file's width never changes)
 
     # -- plumbing ------------------------------------------------------------------------------
@@ -86,30 +105,33 @@ class LocalStore(VectorStore):
             self._db = LocalDB(self.directory, synchronous=self.params.synchronous.upper(), store_name=self.name)
         return self._db
 
-    def _index(self, workspace_id: str) -> WorkspaceIndex | None:
-        """The workspace's index, brought up to date with every process's writes (worker thread)."""
+    def _cached(self, workspace_id: str) -> _Cached | None:
+        """The workspace's indexes, brought up to date with every process's writes (worker thread)."""
         db = self._open()
         cached = self._indexes.get(workspace_id)
-        if cached is not None and db.revision() == cached[1]:
-            return cached[0]
-        changes = db.changes(workspace_id, -1 if cached is None else cached[1])
+        if cached is not None:
+            self._indexes.move_to_end(workspace_id)
+            if db.revision() == cached.revision:
+                return cached
+        changes = db.changes(workspace_id, -1 if cached is None else cached.revision)
         dims = db.dims
         if dims is None:
             return None
         if cached is None or changes.full:
-            index, lexicon = WorkspaceIndex(dims), BM25Index()
-        else:
-            index, lexicon = cached[0], self._lexicons[workspace_id]
+            cached = _Cached(WorkspaceIndex(dims), BM25Index(), -1)
         for memory_id in changes.deleted:
-            index.remove(memory_id)
-            lexicon.remove(memory_id)
+            cached.index.remove(memory_id)
+            cached.lexicon.remove(memory_id)
         if changes.rows:
-            index.put(changes.rows, changes.vectors)
+            cached.index.put(changes.rows, changes.vectors)
             for row in changes.rows:
-                lexicon.put(row.memory_id, changes.texts.get(row.memory_id, ""))
-        self._indexes[workspace_id] = (index, changes.revision)
-        self._lexicons[workspace_id] = lexicon
-        return index
+                cached.lexicon.put(row.memory_id, changes.texts.get(row.memory_id, ""))
+        cached.revision = changes.revision
+        self._indexes[workspace_id] = cached
+        self._indexes.move_to_end(workspace_id)
+        while len(self._indexes) > self.params.index_cache_workspaces:
+            self._indexes.popitem(last=False)
+        return cached
 
     # -- operations (each runs whole on the worker thread) --------------------------------------
     def _write_sync(
@@ -138,17 +160,16 @@ class LocalStore(VectorStore):
     ) -> None:
         """Bring the cached indexes to ``revision`` with this process's own change, when it was the only one."""
         cached = self._indexes.get(workspace_id)
-        if cached is not None and cached[1] == revision - 1:
+        if cached is not None and cached.revision == revision - 1:
             # Nothing else was written in between: apply ours directly instead of reading it back.
-            lexicon = self._lexicons[workspace_id]
             for memory_id in removed:
-                cached[0].remove(memory_id)
-                lexicon.remove(memory_id)
+                cached.index.remove(memory_id)
+                cached.lexicon.remove(memory_id)
             if rows and vectors is not None:
-                cached[0].put(rows, vectors)
+                cached.index.put(rows, vectors)
                 for memory in memories:
-                    lexicon.put(memory.memory_id, lexical_document(memory))
-            self._indexes[workspace_id] = (cached[0], revision)
+                    cached.lexicon.put(memory.memory_id, lexical_document(memory))
+            cached.revision = revision
 
     def _forget_sync(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
         counts, removed, revision = local_forget.forget(self._open(), workspace_id, user_id, dry_run)
@@ -158,10 +179,10 @@ class LocalStore(VectorStore):
 
     def _search_sync(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         db = self._open()
-        index = self._index(workspace_id)
-        if index is None:
+        cached = self._cached(workspace_id)
+        if cached is None:
             return []
-        hits = index.search(query, top_k, filters)
+        hits = cached.index.search(query, top_k, filters)
         records = db.records(workspace_id, [memory_id for memory_id, _ in hits], False)
         scores = dict(hits)
         for memory in records:
@@ -170,10 +191,10 @@ class LocalStore(VectorStore):
 
     def _lexical_sync(self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter) -> list[Memory]:
         db = self._open()
-        index = self._index(workspace_id)
-        if index is None:
+        cached = self._cached(workspace_id)
+        if cached is None:
             return []
-        hits = self._lexicons[workspace_id].top(terms, top_k, index.keeper(filters))
+        hits = cached.lexicon.top(terms, top_k, cached.index.keeper(filters))
         records = db.records(workspace_id, [memory_id for memory_id, _ in hits], False)
         scores = dict(hits)
         for memory in records:
@@ -181,12 +202,12 @@ class LocalStore(VectorStore):
         return records
 
     def _matching_ids(self, workspace_id: str, filters: MemoryFilter) -> list[str]:
-        index = self._index(workspace_id)
-        return [] if index is None else index.matching_ids(filters)
+        cached = self._cached(workspace_id)
+        return [] if cached is None else cached.index.matching_ids(filters)
 
     def _count_sync(self, workspace_id: str, filters: MemoryFilter) -> int:
-        index = self._index(workspace_id)
-        return 0 if index is None else index.count(filters)
+        cached = self._cached(workspace_id)
+        return 0 if cached is None else cached.index.count(filters)
 
     def _stats_sync(self) -> dict[str, Any]:
         db = self._open()

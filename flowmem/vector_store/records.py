@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 from flowmem.schema.history import HistoryEvent
-from flowmem.vector_store.rules import check_scope, check_user
+from flowmem.vector_store.rules import check_ids, check_scope, check_user
 
 
 class ForgetCounts(TypedDict):
@@ -48,9 +48,11 @@ class RecordStore:
         Raises:
             ScopeError: No workspace, or an empty user id.
         """
-        check_scope(workspace_id)
+        # No id rule: a forget must reach whatever the store holds (a target may be any text; a workspace
+        # may have been written before the rule covered workspace ids).
+        check_scope(workspace_id, id_rule=False)
         if user_id is not None:
-            check_user(user_id, "forgetting a user", id_rule=False)  # a target may be any text: no id rule
+            check_user(user_id, "forgetting a user", id_rule=False)
         # Counts cannot be post-filtered: the backends erase by workspace (and target), as the
         # conformance suite proves (other workspaces and users keep everything).
         return await self._forget(workspace_id, user_id, dry_run)
@@ -58,6 +60,8 @@ class RecordStore:
     async def history(self, workspace_id: str, memory_id: str | None = None, limit: int = 1000) -> list[HistoryEvent]:
         """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
         check_scope(workspace_id)
+        if memory_id is not None:
+            check_ids("memory", [memory_id])
         return [e for e in await self._history(workspace_id, memory_id, limit) if e.workspace_id == workspace_id]
 
     async def memorized(self, workspace_id: str, user_id: str, message_ids: Sequence[str]) -> set[str]:

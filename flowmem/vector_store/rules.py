@@ -62,18 +62,34 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 # -- scope ---------------------------------------------------------------------------------------
-def check_scope(workspace_id: str) -> None:
-    """Refuse a call without a workspace (every read and write names one)."""
-    if not isinstance(workspace_id, str) or not workspace_id:
-        raise ScopeError(f"every store call needs a workspace id (a non-empty string), got {workspace_id!r}")
+def check_scope(workspace_id: str, *, id_rule: bool = True) -> None:
+    """Refuse a call without a workspace (every read and write names one), or with one no write could store.
+
+    Args:
+        id_rule: Also refuse a workspace id that breaks :data:`ID_RULE` — before any backend sees it, so
+            no store keeps anything (a cache entry, a query) under it. Only erasure passes ``False``:
+            a forget must reach whatever a store holds, whenever it was written.
+    """
+    check_named("workspace", workspace_id, "every store call", id_rule=id_rule)
 
 
 def check_user(user_id: str | None, doing: str, *, id_rule: bool = True) -> None:
     """Refuse a ledger call without a user (the ledger is per user, or one user's "m1" would shadow another's)."""
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise ScopeError(f"{doing} needs a user id (a non-empty string), got {user_id!r}")
+    check_named("user", user_id, doing, id_rule=id_rule)
+
+
+def check_named(kind: str, value: object, doing: str, *, id_rule: bool = True) -> None:
+    """Refuse a missing or blank ``kind`` id (``workspace``, ``user``, ``session``), and with ``id_rule`` one
+    that breaks :data:`ID_RULE`.
+
+    Raises:
+        ScopeError: ``value`` is not a string, or blank.
+        InputError: ``value`` breaks the id rule (the message names the rule).
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise ScopeError(f"{doing} needs a {kind} id (a non-empty string), got {value!r}")
     if id_rule:
-        check_ids("user", [user_id])
+        check_ids(kind, [value])
 
 
 # -- ids -----------------------------------------------------------------------------------------
@@ -97,11 +113,17 @@ def check_ids(kind: str, ids: Iterable[str]) -> None:
     Raises:
         InputError: Some ids are invalid (every one is listed, up to 20).
     """
-    problems = [Problem(f"{kind} id {shown(i)}", f"{why}; an id is {ID_RULE}") for i in ids if (why := id_problem(i))]
+    problems = id_problems(kind, ids)
     if problems:
         if len(problems) > 20:
             problems = [*problems[:20], Problem("", f"… and {len(problems) - 20} more invalid ids")]
         raise InputError(problems)
+
+
+def id_problems(kind: str, ids: Iterable[str]) -> list[Problem]:
+    """A :class:`~flowmem.errors.Problem` for each of ``ids`` that breaks :data:`ID_RULE`: the ``kind`` of id and
+    the id (shortened), what is wrong with it, and the rule."""
+    return [Problem(f"{kind} id {shown(i)}", f"{why}; an id is {ID_RULE}") for i in ids if (why := id_problem(i))]
 
 
 def shown(value: str) -> str:

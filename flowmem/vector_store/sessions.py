@@ -15,7 +15,7 @@ drop each other's message.
 from __future__ import annotations
 
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store.rules import ScopeError, SessionConflictError, check_ids, check_scope, check_user
+from flowmem.vector_store.rules import SessionConflictError, check_named, check_scope, check_user
 
 __all__ = ["ChatSession", "SessionConflictError", "SessionStore"]
 
@@ -30,7 +30,7 @@ class SessionStore:
         Raises:
             ScopeError: No workspace or no user.
         """
-        _check(workspace_id, user_id, session_id, "reading a chat session", ids=False)
+        _check(workspace_id, user_id, session_id, "reading a chat session")
         found = await self._get_session(workspace_id, user_id, session_id)
         if found is None or (found.workspace_id, found.user_id, found.session_id) != (
             workspace_id, user_id, session_id,
@@ -46,7 +46,7 @@ class SessionStore:
             InputError: A user or session id that breaks the id rule.
             SessionConflictError: The stored version is not ``session.version - 1``.
         """
-        _check(session.workspace_id, session.user_id, session.session_id, "writing a chat session", ids=True)
+        _check(session.workspace_id, session.user_id, session.session_id, "writing a chat session")
         if session.version < 1:
             raise SessionConflictError(f"a session write stores version 1 or more, got {session.version}")
         if not await self._put_session(session):
@@ -57,7 +57,7 @@ class SessionStore:
 
     async def delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:
         """Delete the session; whether it existed."""
-        _check(workspace_id, user_id, session_id, "deleting a chat session", ids=False)
+        _check(workspace_id, user_id, session_id, "deleting a chat session")
         return await self._delete_session(workspace_id, user_id, session_id)
 
     # -- what backends implement ---------------------------------------------------------------
@@ -72,10 +72,8 @@ class SessionStore:
         raise NotImplementedError
 
 
-def _check(workspace_id: str, user_id: str, session_id: str, doing: str, *, ids: bool) -> None:
+def _check(workspace_id: str, user_id: str, session_id: str, doing: str) -> None:
+    # The id rule on reads and deletes too: no session could be stored under an id that breaks it.
     check_scope(workspace_id)
-    check_user(user_id, doing, id_rule=ids)
-    if not isinstance(session_id, str) or not session_id.strip():
-        raise ScopeError(f"{doing} needs a session id (a non-empty string), got {session_id!r}")
-    if ids:
-        check_ids("session", [session_id])
+    check_user(user_id, doing)
+    check_named("session", session_id, doing)
