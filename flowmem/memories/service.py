@@ -32,6 +32,7 @@ from flowmem.memories.writing import (
     parse_messages,
     scope,
     scope_user,
+    users_own,
 )
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
@@ -217,23 +218,25 @@ class Memories:
             memories=memories, answer=response.answer, warnings=list(response.warnings), response=response
         )
 
-    async def get(self, memory_id: str, *, workspace_id: str = DEFAULT_WORKSPACE) -> Memory:
-        """One memory by id.
+    async def get(self, memory_id: str, *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None) -> Memory:
+        """One memory by id; with ``user_id``, only if it is that user's (its ``target``).
 
         Raises:
-            NotFoundError: No memory with that id in the workspace.
+            NotFoundError: No memory with that id in the workspace — or, with ``user_id``, none of theirs
+                (the same words: a caller scoped to one user learns nothing of other users' ids).
         """
-        found = await self.get_many([memory_id], workspace_id=workspace_id)
+        found = await self.get_many([memory_id], workspace_id=workspace_id, user_id=user_id)
         if not found:
             raise NotFoundError(f"no memory with id '{memory_id}' in workspace '{workspace_id}'")
         return found[0]
 
     async def get_many(
-        self, memory_ids: Sequence[str], *, workspace_id: str = DEFAULT_WORKSPACE
+        self, memory_ids: Sequence[str], *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None
     ) -> builtins.list[Memory]:
-        """The memories with these ids, in the order asked; ids the workspace does not hold are left out."""
-        scope(workspace_id)
-        return await self.store.get(workspace_id, memory_ids)
+        """The memories with these ids, in the order asked; ids the workspace does not hold (with ``user_id``:
+        memories of other users too) are left out."""
+        scope_user(workspace_id, user_id)
+        return [m for m in await self.store.get(workspace_id, memory_ids) if users_own([m.target], user_id)]
 
     async def list(
         self,
@@ -275,13 +278,20 @@ class Memories:
         return MemoryPage(memories=page, total=total, offset=offset, limit=wanted)
 
     async def history(
-        self, memory_id: str | None = None, *, workspace_id: str = DEFAULT_WORKSPACE, limit: int = 1000
+        self,
+        memory_id: str | None = None,
+        *,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        limit: int = 1000,
+        user_id: str | None = None,
     ) -> builtins.list[HistoryEvent]:
-        """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
-        scope(workspace_id)
+        """What happened to ``memory_id`` (or to any memory of the workspace), oldest first; with ``user_id``,
+        only events of that user's memories (of the workspace's ``limit`` latest, when no ``memory_id``)."""
+        scope_user(workspace_id, user_id)
         if limit < 1:
             raise InputError(Problem("limit", f"must be at least 1, got {limit}"))
-        return await self.store.history(workspace_id, memory_id, limit)
+        events = await self.store.history(workspace_id, memory_id, limit)
+        return [e for e in events if users_own(e.targets, user_id)]
 
     async def export(
         self, *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None, with_vectors: bool = True
@@ -306,7 +316,9 @@ class Memories:
         return await self.store.check()
 
     # -- direct edits ----------------------------------------------------------------------------
-    async def update(self, memory_id: str, content: str, *, workspace_id: str = DEFAULT_WORKSPACE) -> Memory:
+    async def update(
+        self, memory_id: str, content: str, *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None
+    ) -> Memory:
         """Replace a memory's text: re-embedded, keywords and event time read again, an ``update`` in its history.
 
         The single-valued facts found in the old words (``metadata["slots"]``, see ``contra_repeat_op``) and an
@@ -315,7 +327,7 @@ class Memories:
         and the store builds the new words' expanded key when it writes them.
 
         Raises:
-            NotFoundError: No memory with that id in the workspace.
+            NotFoundError: No memory with that id in the workspace (with ``user_id``: none of that user's).
             InputError: Empty content.
         """
         from flowmem.scoring.derive import keywords_of, with_event_time
@@ -325,7 +337,7 @@ class Memories:
         if not content.strip():
             raise InputError(Problem("content", "is empty; give the memory's new text (or delete it)"))
         fits(self, content, "content")
-        old = await self.get(memory_id, workspace_id=workspace_id)
+        old = await self.get(memory_id, workspace_id=workspace_id, user_id=user_id)
         text = " ".join(content.split())
         said = old.message_time or old.created_at
         new = old.with_event_time(None)
@@ -351,7 +363,8 @@ class Memories:
         ``delete`` event in its history, written with the delete.
 
         A message is identified by (workspace, user, message id) — two users may both have sent ``m1`` —
-        so deleting by source message needs the user.
+        so deleting by source message needs the user. With ``user_id``, only that user's memories are deleted
+        (an id of another user's is skipped, like a missing one).
 
         Returns:
             The ids that existed and are now gone.
@@ -367,7 +380,7 @@ class Memories:
             flt = MemoryFilter(source=message_id, target=user_id)
             async for chunk in self.store.iterate(workspace_id, flt, batch_size=500):
                 ids += [m.memory_id for m in chunk]
-        doomed = await self.store.get(workspace_id, list(dict.fromkeys(ids)))
+        doomed = await self.get_many(list(dict.fromkeys(ids)), workspace_id=workspace_id, user_id=user_id)
         if sources:
             reason = f"{reason} (derived from {', '.join(sources)}, messages of {user_id})"
         events = [HistoryEvent.of("delete", old=m, reason=reason) for m in doomed]

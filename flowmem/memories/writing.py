@@ -90,6 +90,17 @@ def scope(workspace_id: Any, user_id: Any = "-", *, id_rule: bool = True) -> Non
         raise InputError(problems)
 
 
+def users_own(targets: Iterable[str], user_id: str | None) -> bool:
+    """Whether a call scoped to ``user_id`` may see or change records about ``targets`` (a memory's ``target``,
+    a history event's :attr:`~flowmem.schema.history.HistoryEvent.targets`): all of them are that user's.
+    Unscoped (``None``), every record is. The one rule of user-scoped reads and edits (``flowmem mcp -u USER``):
+    another user's memory is to them what a missing one is."""
+    if user_id is None:
+        return True
+    found = list(targets)
+    return bool(found) and all(target == user_id for target in found)
+
+
 def scope_user(workspace_id: Any, user_id: str | None, *, id_rule: bool = True) -> None:
     """:func:`scope` of a call that may be scoped to a user (``None``: the whole workspace)."""
     scope(workspace_id, "-" if user_id is None else user_id, id_rule=id_rule)

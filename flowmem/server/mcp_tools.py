@@ -6,6 +6,10 @@ callers of the memory service, like the HTTP routes. Who may do what is decided 
 - over stdio, the process's ``--workspace``/``--user`` (the person who started it owns it);
 - over HTTP, the API key of the request (the same :mod:`flowmem.server.auth` rule as the HTTP API).
 
+A scope with a user confines every tool to that user's memories: the tools taking a memory id pass the
+user to the memory service, which treats another user's memory as a missing one (``user_id`` of
+:meth:`~flowmem.memories.Memories.get` and the edits), so no tool confirms that another user's id exists.
+
 A failing call answers with the CLI's words (``isError`` results), never a traceback.
 """
 
@@ -178,16 +182,16 @@ def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPSer
     ) -> dict[str, Any]:
         """Correct a memory's text (when the person says it is wrong or changed). The change is kept in
         its history."""
-        workspace, _ = scope(ctx, workspace_id, None, write=True)
-        return (await memories.update(memory_id, content, workspace_id=workspace)).to_record()
+        workspace, user = scope(ctx, workspace_id, None, write=True)
+        return (await memories.update(memory_id, content, workspace_id=workspace, user_id=user)).to_record()
 
     @server.tool()
     @answers
     async def delete_memory(memory_id: MemoryId, ctx: Context, workspace_id: Workspace = None) -> dict[str, Any]:
         """Delete a memory (when the person withdraws it or asks you to forget it). Its history records
         the deletion."""
-        workspace, _ = scope(ctx, workspace_id, None, write=True)
-        deleted = await memories.delete(memory_id, workspace_id=workspace)
+        workspace, user = scope(ctx, workspace_id, None, write=True)
+        deleted = await memories.delete(memory_id, workspace_id=workspace, user_id=user)
         if not deleted:
             raise InputError(Problem("memory_id", f"no memory with id '{memory_id}' in workspace '{workspace}'"))
         return {"deleted": deleted}
@@ -196,8 +200,8 @@ def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPSer
     @answers
     async def memory_history(memory_id: MemoryId, ctx: Context, workspace_id: Workspace = None) -> dict[str, Any]:
         """What happened to a memory, oldest first: added, updated (old and new text), expired, deleted, and why."""
-        workspace, _ = scope(ctx, workspace_id, None, write=False)
-        events = await memories.history(memory_id, workspace_id=workspace)
+        workspace, user = scope(ctx, workspace_id, None, write=False)
+        events = await memories.history(memory_id, workspace_id=workspace, user_id=user)
         return {"memory_id": memory_id, "events": [e.model_dump(mode="json") for e in events]}
 
     @server.tool()

@@ -118,6 +118,28 @@ class MemoryServiceContract:
             assert mem.list(workspace_id=ws, user_id="alice").total == 0
             assert mem.list(workspace_id=ws, user_id="bob").total == 1
 
+    def test_a_user_scoped_call_refuses_other_users_memories(self) -> None:
+        # `flowmem mcp -u alice` passes user_id: a memory id of bob's (predictable from its message id)
+        # is no memory to her, exactly like a missing one, so nothing confirms it exists.
+        with self.memories() as (mem, ws):
+            [mine] = mem.add(text="My dog is called Rex", user_id="alice", workspace_id=ws).memory_ids
+            [theirs] = mem.add(text="My cat is called Tom", user_id="bob", workspace_id=ws).memory_ids
+            missing = f"no memory with id '{theirs}' in workspace '{ws}'"
+            with pytest.raises(NotFoundError, match=missing):
+                mem.get(theirs, workspace_id=ws, user_id="alice")
+            with pytest.raises(NotFoundError, match=missing):
+                mem.update(theirs, "My cat is called Jerry", workspace_id=ws, user_id="alice")
+            assert [m.memory_id for m in mem.get_many([theirs, mine], workspace_id=ws, user_id="alice")] == [mine]
+            assert mem.delete(theirs, workspace_id=ws, user_id="alice") == []
+            assert mem.history(theirs, workspace_id=ws, user_id="alice") == []
+            assert {e.memory_id for e in mem.history(workspace_id=ws, user_id="alice")} == {mine}
+            assert mem.get(theirs, workspace_id=ws).content == "My cat is called Tom"  # bob's is untouched
+            assert [e.event for e in mem.history(theirs, workspace_id=ws)] == ["add"]
+            # her own memories answer as before
+            assert mem.update(mine, "My dog is Rex", workspace_id=ws, user_id="alice").content == "My dog is Rex"
+            assert [e.event for e in mem.history(mine, workspace_id=ws, user_id="alice")] == ["add", "update"]
+            assert mem.delete(mine, workspace_id=ws, user_id="alice") == [mine]
+
     def test_ids_beyond_the_id_rule_are_refused_on_reads_too(self) -> None:
         huge = "w" * 900_000
         rule = r"is 900000 characters long; an id is 1 to 256 characters, none of them a control character"

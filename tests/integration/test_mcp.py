@@ -98,3 +98,49 @@ def test_http_with_api_key(tmp_path: Path) -> None:
 
     with ServeProcess(["-c", str(config)], home=tmp_path / "home", env={"FLOWMEM_KEY_MCP": KEY}) as process:
         asyncio.run(main(process.url))
+
+
+def test_stdio_for_one_user_refuses_the_memories_of_others(tmp_path: Path) -> None:
+    # `flowmem mcp -w notes -u alice`: a memory id of bob's (predictable from its message id) was read,
+    # changed and deleted through memory_history, update_memory and delete_memory.
+    config = _config(tmp_path)
+
+    def server(user: str) -> StdioServerParameters:
+        return StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "flowmem", "mcp", "-c", str(config), "-w", "notes", "-u", user],
+            env={"FLOWMEM_HOME": str(tmp_path / "home"), "PATH": os.environ.get("PATH", "")},
+        )
+
+    async def add(session: ClientSession, text: str) -> str:
+        await session.initialize()
+        memory_id: str = _data(await session.call_tool("add_memory", {"text": text}))["actions"][0]["memory_id"]
+        return memory_id
+
+    async def main() -> None:
+        async with stdio_client(server("bob")) as (read, write), ClientSession(read, write) as session:
+            theirs = await add(session, "My PIN is 4242")
+        async with stdio_client(server("alice")) as (read, write), ClientSession(read, write) as session:
+            mine = await add(session, "I keep bees on my balcony")
+            for tool, args in [("update_memory", {"content": "My PIN is 0000"}), ("delete_memory", {})]:
+                refused = await session.call_tool(tool, {"memory_id": theirs, **args})
+                assert refused.is_error, (tool, refused.content)
+                assert f"no memory with id '{theirs}'" in refused.content[0].text  # as if there were none
+            history = _data(await session.call_tool("memory_history", {"memory_id": theirs}))
+            assert history["events"] == []  # as for an id never used
+            listed = _data(await session.call_tool("list_memories", {}))
+            assert [m["memory_id"] for m in listed["memories"]] == [mine]
+            found = _data(await session.call_tool("search_memories", {"query": "what is my PIN?"}))
+            assert theirs not in {m["memory_id"] for m in found["memories"]}
+            assert _data(await session.call_tool("update_memory", {"memory_id": mine, "content": "I keep wasps"}))
+            history = _data(await session.call_tool("memory_history", {"memory_id": mine}))
+            assert [e["event"] for e in history["events"]] == ["add", "update"]
+            assert _data(await session.call_tool("delete_memory", {"memory_id": mine}))["deleted"] == [mine]
+        async with stdio_client(server("bob")) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            history = _data(await session.call_tool("memory_history", {"memory_id": theirs}))
+            assert [e["event"] for e in history["events"]] == ["add"]  # bob's memory was never touched
+            listed = _data(await session.call_tool("list_memories", {}))
+            assert [m["content"] for m in listed["memories"]] == ["My PIN is 4242"]
+
+    asyncio.run(main())
