@@ -130,6 +130,13 @@ class NotFoundError(FlowmemError):
     exit_code = 2
 
 
+class WriteConflictError(FlowmemError):
+    """A write refused because what it was prepared from changed under it: the user (or workspace) it writes
+    about was forgotten meanwhile (:mod:`flowmem.vector_store.erasure`). Nothing of the write was stored."""
+
+    exit_code = 2
+
+
 class PluginError(FlowmemError):
     """A plugin module could not be imported."""
 

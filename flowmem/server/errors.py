@@ -11,12 +11,13 @@ are redacted from every message.
 
 | status | type | raised by |
 |---|---|---|
-| 400 | invalid_input | :class:`InputError`, :class:`FlowSyntaxError` (bad values: the CLI's exit 2) |
+| 400 | invalid_input | :class:`InputError`, :class:`FlowSyntaxError`, ``ScopeError`` (bad values: the CLI's exit 2) |
 | 401 / 403 | unauthorized / forbidden | :class:`~flowmem.server.auth.AuthError`; 403 also a web page's ``Origin`` |
 | 404 | not_found | :class:`NotFoundError` (a memory, a flow), an unknown path |
 | 405 | method_not_allowed | a path that exists, with another method |
 | 408 | timeout | a body (or headers) not arrived within ``server.body_timeout`` (``server.header_timeout``) |
-| 409 | conflict | :class:`ConflictError`: the request contradicts itself (two workspaces) |
+| 409 | conflict | :class:`ConflictError`: the request contradicts itself (two workspaces); ``WriteConflictError``: |
+|     |          | its user was forgotten while the write ran (nothing stored); ``SessionConflictError`` |
 | 413 | too_large | a body over ``server.max_body_bytes`` |
 | 421 | misdirected | a ``Host`` this server does not answer to (``server.allowed_hosts``) |
 | 431 | too_large | headers over 64 KiB (:mod:`flowmem.server.connections`) |
@@ -48,9 +49,11 @@ from flowmem.errors import (
     OpTimeoutError,
     Problem,
     ProblemsError,
+    WriteConflictError,
 )
 from flowmem.redact import redact_text
 from flowmem.server.auth import AuthError
+from flowmem.vector_store.rules import ScopeError, SessionConflictError
 
 
 class ConflictError(FlowmemError):
@@ -110,6 +113,9 @@ STATUS: tuple[tuple[type[BaseException], int, str], ...] = (
     (FlowSyntaxError, 400, "invalid_input"),
     (NotFoundError, 404, "not_found"),
     (ConflictError, 409, "conflict"),
+    (WriteConflictError, 409, "conflict"),
+    (SessionConflictError, 409, "conflict"),
+    (ScopeError, 400, "invalid_input"),
     (TooLargeError, 413, "too_large"),
     (ConfigError, 422, "invalid_flow"),
     (FlowValidationError, 422, "invalid_flow"),

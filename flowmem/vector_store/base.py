@@ -18,18 +18,21 @@ deletes too (no write could have stored such an id, and a read must not cache or
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from flowmem.backend import Backend, BackendKind
+from flowmem.backend import Backend, BackendKind, BackendParams
 from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import expanded_key
 from flowmem.scoring.tokens import query_terms
+from flowmem.vector_store.batch import Ledger, WriteBatch
 from flowmem.vector_store.bulk_load import BulkLoadStore
+from flowmem.vector_store.erasure import ErasureGate, Fence, fence_keys
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 from flowmem.vector_store.records import ForgetCounts, RecordStore
 from flowmem.vector_store.rules import (
@@ -49,8 +52,8 @@ from flowmem.vector_store.sessions import SessionStore
 
 # Kept importable from here (they lived here before rules.py): the errors, and normalise (the embedding base uses it).
 __all__ = [
-    "SHARED_STATS", "SIMILARITY", "DimensionMismatchError", "ForgetCounts", "Ledger", "ScopeError",
-    "UnsupportedFilterError", "VectorStore", "normalise",
+    "SHARED_STATS", "SIMILARITY", "DimensionMismatchError", "Fence", "ForgetCounts", "Ledger", "ScopeError",
+    "UnsupportedFilterError", "VectorStore", "WriteBatch", "normalise",
 ]  # fmt: skip
 
 SIMILARITY = "similarity"
@@ -60,8 +63,6 @@ SHARED_STATS = frozenset(
     {"backend", "path", "url", "server_version", "index", "index_exists", "dims", "similarity", "index_options",
      "history_index", "messages_index"}
 )  # fmt: skip
-# What a write marks memorized: (user id, message ids). A message is identified by (workspace, user, message id).
-Ledger = tuple[str, list[str]]
 
 
 class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
@@ -79,6 +80,10 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     # What the backend's filters can test (filters.SUBJECT_TYPES); a condition on anything else is refused.
     filter_subjects: ClassVar[frozenset[str]] = frozenset()
 
+    def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
+        super().__init__(params, name=name)
+        self._gate = ErasureGate()  # forget and the fenced writes of this store object (erasure, rule 3)
+
     # -- the public, scope-checked API ---------------------------------------------------------
     async def upsert(self, workspace_id: str, memories: Sequence[Memory]) -> None:
         """Insert or replace memories by id (idempotent). Each must carry a vector and belong to ``workspace_id``.
@@ -95,6 +100,20 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         vectors = await self._vectors(workspace_id, memories)
         await self._upsert(workspace_id, memories, vectors)
 
+    async def fence(self, workspace_id: str, user_ids: Iterable[str] = ()) -> Fence:
+        """The erasure generations of ``workspace_id`` and of ``user_ids`` now, for a write to be prepared under.
+
+        Read it *before* reading what the write will change, and pass it to :meth:`write` (or
+        :meth:`put_session`): if a ``forget`` of the workspace or of one of the users runs in between, the
+        write is refused (:class:`~flowmem.errors.WriteConflictError`) and nothing of it stays
+        (:mod:`~flowmem.vector_store.erasure`).
+        """
+        check_scope(workspace_id)
+        keys = fence_keys(user_ids)
+        check_ids("user", keys[1:])
+        found = await self._generations(workspace_id, keys)
+        return Fence(workspace_id, {key: found.get(key, 0) for key in keys})
+
     async def write(
         self,
         workspace_id: str,
@@ -104,9 +123,12 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         user_id: str | None = None,
         memorized: Sequence[str] = (),
         deleted: Sequence[str] = (),
+        fence: Fence | None = None,
+        must_exist: Sequence[str] = (),
     ) -> int:
         """One step of the write path: upsert ``memories``, record ``history``, delete ``deleted``,
-        mark messages ``memorized``.
+        mark messages ``memorized`` — refused whole if a forget ran since ``fence`` was read, or if a
+        memory of ``must_exist`` is gone.
 
         Atomic where the store can be (``local``: one transaction; ``memory``); elsewhere the four
         happen in that order and each is idempotent (memory ids and history event ids are derived
@@ -123,13 +145,18 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
                 identified by (workspace, user, message id): two users may both send ``m1``.
             memorized: Ids of ``user_id``'s messages the write path has now turned into memories.
             deleted: Ids of memories of ``workspace_id`` to delete (ids that are not there are skipped).
+            fence: What :meth:`fence` said before the write's reads (``None``: no check).
+            must_exist: Ids of ``memories`` that replace stored memories the caller read: each must still
+                be stored when the write lands (an edit of a memory deleted meanwhile must not bring it back).
 
         Returns:
             How many of ``deleted`` existed (and are now gone).
 
         Raises:
             ScopeError: A memory or event of another workspace, or ``memorized`` without a user id.
-            InputError: A memory id both in ``memories`` and in ``deleted``.
+            InputError: A memory id both in ``memories`` and in ``deleted``; a ``must_exist`` id not in ``memories``.
+            WriteConflictError: A forget of the workspace or of a user of ``fence`` ran since it was read.
+            NotFoundError: A memory of ``must_exist`` is no longer stored.
         """
         check_scope(workspace_id)
         for event in history:
@@ -145,12 +172,21 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         if both:
             why = "is both written and deleted in one write; write it or delete it"
             raise InputError([Problem(f"memory {shown(i)}", why) for i in sorted(both)])
+        written = {m.memory_id for m in memories}
+        stray = [i for i in dict.fromkeys(must_exist) if i not in written]
+        if stray:
+            why = "is in must_exist but not written; must_exist names memories of this write"
+            raise InputError([Problem(f"memory {shown(i)}", why) for i in stray])
+        if fence is not None and fence.workspace_id != workspace_id:
+            raise ScopeError(f"a fence of workspace '{fence.workspace_id}' given to a write to '{workspace_id}'")
         if not (memories or history or memorized or doomed):
             return 0
         memories = keyed(memories)
         vectors = await self._vectors(workspace_id, memories) if memories else None
         ledger = (user_id, list(dict.fromkeys(memorized))) if memorized and user_id else None
-        return await self._write(workspace_id, memories, vectors, list(history), ledger, doomed)
+        batch = WriteBatch(memories, vectors, list(history), ledger, doomed, fence, list(dict.fromkeys(must_exist)))
+        async with self._gate.writing(workspace_id) if fence is not None else contextlib.nullcontext():
+            return await self._write(workspace_id, batch)
 
     async def record_history(self, workspace_id: str, events: Sequence[HistoryEvent]) -> None:
         """Record changes made outside :meth:`write` (e.g. a delete from the CLI)."""
@@ -307,29 +343,26 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         return []
 
     # -- what backends implement -------------------------------------------------------------
-    async def _write(
-        self,
-        workspace_id: str,
-        memories: list[Memory],
-        vectors: np.ndarray | None,
-        history: list[HistoryEvent],
-        ledger: Ledger | None,
-        deleted: list[str],
-    ) -> int:
-        """In order, each step idempotent; stores that can do it atomically override this.
+    async def _write(self, workspace_id: str, batch: WriteBatch) -> int:
+        """In order (memories, history, deletes, ledger), each step idempotent; stores that can do it
+        atomically override this. Returns how many of ``batch.deleted`` existed.
 
-        ``ledger`` is (user id, message ids) to mark memorized, already checked, or ``None``;
-        ``deleted`` the memory ids to delete (unique, none of them in ``memories``). Returns how
-        many of ``deleted`` existed.
+        Stores overriding it apply ``batch.fence`` and ``batch.must_exist`` (:mod:`~flowmem.vector_store.erasure`);
+        this step-wise default cannot, and is for stores that do not take fences.
         """
-        if memories and vectors is not None:
-            await self._upsert(workspace_id, memories, vectors)
-        if history:
-            await self._record_history(workspace_id, history)
-        existed = await self._delete(workspace_id, deleted) if deleted else 0
-        if ledger is not None:
-            await self._mark_memorized(workspace_id, *ledger)
+        if batch.memories and batch.vectors is not None:
+            await self._upsert(workspace_id, batch.memories, batch.vectors)
+        if batch.history:
+            await self._record_history(workspace_id, batch.history)
+        existed = await self._delete(workspace_id, batch.deleted) if batch.deleted else 0
+        if batch.ledger is not None:
+            await self._mark_memorized(workspace_id, *batch.ledger)
         return existed
+
+    async def _generations(self, workspace_id: str, keys: list[str]) -> dict[str, int]:
+        """The erasure generations of ``keys`` (:data:`~flowmem.vector_store.erasure.WORKSPACE` and user ids);
+        a key never forgotten may be left out (generation 0)."""
+        raise NotImplementedError
 
     async def _dims(self) -> int | None:
         """The width of the vectors the store holds; ``None`` while it holds none (the first write sets it)."""

@@ -92,9 +92,20 @@ from flowmem.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store import es_bulk, es_forget, es_history, es_index, es_ledger, es_lexical, es_reads, es_sessions
+from flowmem.vector_store import (
+    es_bulk,
+    es_forget,
+    es_guard,
+    es_history,
+    es_index,
+    es_ledger,
+    es_lexical,
+    es_reads,
+    es_sessions,
+)  # fmt: skip
 from flowmem.vector_store import es_query as q
-from flowmem.vector_store.base import ForgetCounts, Ledger, VectorStore
+from flowmem.vector_store.base import ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.erasure import Fence
 from flowmem.vector_store.es_errors import BulkWriteError, ElasticsearchError, translate
 from flowmem.vector_store.es_index import SideIndex
 from flowmem.vector_store.es_params import ElasticsearchStoreParams
@@ -145,6 +156,10 @@ class ElasticsearchStore(VectorStore):
         self._ledger = SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
         self.sessions_index = f"{self.index}{es_sessions.SESSIONS_SUFFIX}"
         self._sessions = SideIndex(self.sessions_index, "chat sessions", "session_id", es_sessions.properties())
+        # erasure fences (es_guard): read with realtime GETs, never searched, so never refreshed
+        self._fences = SideIndex(
+            f"{self.index}{es_guard.FENCES_SUFFIX}", "erasure fences", "user_id", es_guard.properties()
+        )
         self._last_seq = 0
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
         self._lexical_pending: dict[str, Any] | None = None  # the index's mapping _meta, while its lexical text is due
@@ -292,8 +307,8 @@ class ElasticsearchStore(VectorStore):
     async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
         return await es_sessions.get(self, workspace_id, user_id, session_id)
 
-    async def _put_session(self, session: ChatSession) -> bool:
-        return await es_sessions.put(self, session)
+    async def _put_session(self, session: ChatSession, fence: Fence | None) -> bool:
+        return await es_sessions.put(self, session, fence)
 
     async def _delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:
         return await es_sessions.delete(self, workspace_id, user_id, session_id)
@@ -330,24 +345,23 @@ class ElasticsearchStore(VectorStore):
             "memorized_messages": await es_index.side_count(self, self._ledger),
         }
 
-    async def _write(
-        self,
-        workspace_id: str,
-        memories: list[Memory],
-        vectors: np.ndarray | None,
-        history: list[HistoryEvent],
-        ledger: Ledger | None,
-        deleted: list[str],
-    ) -> int:
+    async def _generations(self, workspace_id: str, keys: list[str]) -> dict[str, int]:
+        return await es_guard.generations(self, workspace_id, keys)
+
+    async def _write(self, workspace_id: str, batch: WriteBatch) -> int:
         # Memories, then history, then deletes, then the ledger, each durable when Elasticsearch
         # acknowledges it (a crash between steps leaves earlier ones whole — a delete event before
         # its delete; reruns are idempotent) — but made searchable together by one refresh at the
         # end, instead of a refresh wait per step (3 s → tens of ms): a refresh of the indices this
         # write wrote, shared with the writes that end while another refresh runs (es_refresh).
+        # The fence and must-exist rules around it: es_guard.
+        return await es_guard.guarded_write(self, workspace_id, batch, lambda rest: self._steps(workspace_id, rest))
+
+    async def _steps(self, workspace_id: str, batch: WriteBatch) -> int:
         if self._in_bulk_load or es_bulk.current_write(self) is not None or self.params.refresh == "false":
-            return await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
+            return await super()._write(workspace_id, batch)
         async with es_bulk.refresh_at_end(self):
-            return await super()._write(workspace_id, memories, vectors, history, ledger, deleted)
+            return await super()._write(workspace_id, batch)
 
     async def _end_bulk_load(self) -> None:
         # Only indices this store object knows exist: the block's writes made (or found) each one they used.

@@ -129,8 +129,18 @@ async def bulk(
     return succeeded, failures
 
 
-async def upsert(store: ElasticsearchStore, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
-    """Index the memories with their vectors (the first upsert into no index creates it, with their width)."""
+async def upsert(
+    store: ElasticsearchStore,
+    workspace_id: str,
+    memories: list[Memory],
+    vectors: np.ndarray,
+    *,
+    versions: dict[str, tuple[int, int]] | None = None,
+) -> None:
+    """Index the memories with their vectors (the first upsert into no index creates it, with their width).
+
+    ``versions`` (memory id → ``_seq_no``, ``_primary_term``): those memories are written only over that stored
+    version (a changed or deleted one fails with a ``version_conflict_engine_exception``)."""
     await store._ready()
     width = vectors.shape[1]
     if store._width is None:
@@ -147,7 +157,16 @@ async def upsert(store: ElasticsearchStore, workspace_id: str, memories: list[Me
 
     def index(item: tuple[str, Memory, np.ndarray]) -> dict[str, Any]:
         _id, memory, vector = item
-        return {"_op_type": "index", "_index": store.index, "_id": _id, "_source": q.to_doc(memory, vector)}
+        action: dict[str, Any] = {
+            "_op_type": "index",
+            "_index": store.index,
+            "_id": _id,
+            "_source": q.to_doc(memory, vector),
+        }
+        version = (versions or {}).get(memory.memory_id)
+        if version is not None:
+            action.update(if_seq_no=version[0], if_primary_term=version[1])
+        return action
 
     items = list(zip(ids, memories, vectors, strict=True))
     names = {_id: m.memory_id for _id, m in zip(ids, memories, strict=True)}

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flowmem.schema.history import record_targets
-from flowmem.vector_store import es_bulk
+from flowmem.vector_store import es_bulk, es_guard
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import ForgetCounts
 from flowmem.vector_store.es_index import make_searchable
@@ -42,6 +42,8 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
     """Erase (or with ``dry_run`` count) ``user_id``'s share of ``workspace_id`` — everything of it without a user."""
     from flowmem.vector_store.es_errors import BulkWriteError
 
+    if not dry_run:  # first: every write prepared before this is refused from now on (es_guard)
+        await es_guard.advance(store, workspace_id, user_id)
     steps: list[_Step] = []
     if await store._has_index():
         mine, keys = memory_query(workspace_id, user_id), ["workspace_id", "target"]

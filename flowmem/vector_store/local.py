@@ -37,7 +37,8 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store import local_check, local_forget, local_sessions
-from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
+from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.erasure import Fence
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
@@ -134,19 +135,11 @@ class LocalStore(VectorStore):
         return cached
 
     # -- operations (each runs whole on the worker thread) --------------------------------------
-    def _write_sync(
-        self,
-        workspace_id: str,
-        memories: list[Memory],
-        vectors: np.ndarray | None,
-        history: list[HistoryEvent],
-        ledger: Ledger | None,
-        deleted: list[str],
-    ) -> int:
-        rows = [Row.of(m) for m in memories]
-        revision, existing = self._open().write(workspace_id, memories, rows, vectors, history, ledger, deleted)
+    def _write_sync(self, workspace_id: str, batch: WriteBatch) -> int:
+        rows = [Row.of(m) for m in batch.memories]
+        revision, existing = self._open().write(workspace_id, batch, rows)
         if revision is not None:
-            self._applied(workspace_id, revision, memories, rows, vectors, existing)
+            self._applied(workspace_id, revision, batch.memories, rows, batch.vectors, existing)
         return len(existing)
 
     def _applied(
@@ -231,20 +224,16 @@ class LocalStore(VectorStore):
         return self._width
 
     async def _upsert(self, workspace_id: str, memories: list[Memory], vectors: np.ndarray) -> None:
-        await self._write(workspace_id, memories, vectors, [], None, [])
+        await self._write(workspace_id, WriteBatch(memories, vectors, [], None, []))
 
-    async def _write(
-        self,
-        workspace_id: str,
-        memories: list[Memory],
-        vectors: np.ndarray | None,
-        history: list[HistoryEvent],
-        ledger: Ledger | None,
-        deleted: list[str],
-    ) -> int:
-        # One SQLite transaction: a crash leaves all of it or none of it. (Upserts, history records,
-        # ledger marks and deletes all come here, so the step-wise _record_history etc. are not needed.)
-        return await self._call(self._write_sync, workspace_id, memories, vectors, history, ledger, deleted)
+    async def _write(self, workspace_id: str, batch: WriteBatch) -> int:
+        # One SQLite transaction: a crash leaves all of it or none of it, and the fence and must-exist checks
+        # hold for the whole of it. (Upserts, history records, ledger marks and deletes all come here, so the
+        # step-wise _record_history etc. are not needed.)
+        return await self._call(self._write_sync, workspace_id, batch)
+
+    async def _generations(self, workspace_id: str, keys: list[str]) -> dict[str, int]:
+        return await self._call(lambda: self._open().generations(workspace_id, keys))
 
     async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
         return await self._call(self._forget_sync, workspace_id, user_id, dry_run)
@@ -258,8 +247,8 @@ class LocalStore(VectorStore):
     async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
         return await self._call(lambda: local_sessions.get(self._open(), workspace_id, user_id, session_id))
 
-    async def _put_session(self, session: ChatSession) -> bool:
-        return await self._call(lambda: local_sessions.put(self._open(), session))
+    async def _put_session(self, session: ChatSession, fence: Fence | None) -> bool:
+        return await self._call(lambda: local_sessions.put(self._open(), session, fence))
 
     async def _delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:
         return await self._call(lambda: local_sessions.delete(self._open(), workspace_id, user_id, session_id))

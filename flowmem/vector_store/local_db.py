@@ -31,7 +31,8 @@ from flowmem.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import local_check, local_lexical, local_sessions
-from flowmem.vector_store.base import Ledger
+from flowmem.vector_store.batch import WriteBatch
+from flowmem.vector_store.erasure import WORKSPACE, Fence, gone, refused
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
 from flowmem.vector_store.local_migrate import can_migrate, migrate
@@ -80,6 +81,12 @@ CREATE TABLE IF NOT EXISTS history (
     record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS history_memory ON history (workspace_id, memory_id, time);
+CREATE TABLE IF NOT EXISTS fences (
+    workspace_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    PRIMARY KEY (workspace_id, user_id)
+);
 CREATE TABLE IF NOT EXISTS messages (
     workspace_id TEXT NOT NULL,
     user_id TEXT NOT NULL,
@@ -181,23 +188,24 @@ class LocalDB:
         return revision
 
     # -- writes --------------------------------------------------------------------------------
-    def write(
-        self,
-        workspace_id: str,
-        memories: list[Memory],
-        rows: list[Row],
-        vectors: np.ndarray | None,
-        history: list[HistoryEvent],
-        ledger: Ledger | None,
-        deleted: list[str],
-    ) -> tuple[int | None, list[str]]:
-        """Memories, their history, deletions and the messages they came from, in one transaction.
+    def write(self, workspace_id: str, batch: WriteBatch, rows: list[Row]) -> tuple[int | None, list[str]]:
+        """Memories, their history, deletions and the messages they came from, in one transaction — none of
+        it if the batch's fence is stale or a memory it must find is gone (``rows``: its memories' index rows).
 
         Returns:
             The new revision when memories were written or deleted (else ``None``), and the ids
             of ``deleted`` that existed (now gone, with tombstones).
         """
+        memories, vectors, history, ledger, deleted = (
+            batch.memories, batch.vectors, batch.history, batch.ledger, batch.deleted
+        )  # fmt: skip
         with self.transaction():
+            self.check_fence(batch.fence)
+            missing = set(batch.must_exist).difference(
+                i for chunk in _chunks(batch.must_exist) for i in self._existing(workspace_id, chunk)
+            )
+            if missing:
+                raise gone(workspace_id, [i for i in batch.must_exist if i in missing])
             existing = [i for chunk in _chunks(deleted) for i in self._existing(workspace_id, chunk)]
             revision = self._bump() if vectors is not None or existing else None
             if vectors is not None and revision is not None:
@@ -218,6 +226,31 @@ class LocalDB:
                     ((workspace_id, user_id, message_id, now) for message_id in message_ids),
                 )
         return revision, existing
+
+    def generations(self, workspace_id: str, keys: list[str]) -> dict[str, int]:
+        """The erasure generations of ``keys`` (:mod:`~flowmem.vector_store.erasure`); keys never forgotten are
+        left out."""
+        found: dict[str, int] = {}
+        for chunk in _chunks(keys):
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT user_id, generation FROM fences WHERE workspace_id = ? AND user_id IN ({marks})"
+            found.update((r[0], int(r[1])) for r in self.conn.execute(query, (workspace_id, *chunk)))
+        return found
+
+    def check_fence(self, fence: Fence | None) -> None:
+        """Raise :class:`~flowmem.errors.WriteConflictError` if ``fence`` is stale (inside the write's transaction)."""
+        if fence is not None:
+            stale = fence.stale(self.generations(fence.workspace_id, list(fence.generations)))
+            if stale:
+                raise refused(fence, stale)
+
+    def advance_fence(self, workspace_id: str, user_id: str | None) -> None:
+        """A forget of ``user_id`` (the workspace without one) starts: writes prepared before it are refused."""
+        self.conn.execute(
+            "INSERT INTO fences (workspace_id, user_id, generation) VALUES (?, ?, 1)"
+            " ON CONFLICT (workspace_id, user_id) DO UPDATE SET generation = generation + 1",
+            (workspace_id, WORKSPACE if user_id is None else user_id),
+        )
 
     def history(self, workspace_id: str, memory_id: str | None, limit: int) -> list[HistoryEvent]:
         args: tuple[str, ...]

@@ -45,6 +45,7 @@ def forget(
         )
         if dry_run:
             return counts, [], None
+        db.advance_fence(workspace_id, user_id)  # in this transaction: a write prepared before it is refused
         revision = db._bump() if memories else None
         if revision is not None:
             db._delete(workspace_id, memories, revision)

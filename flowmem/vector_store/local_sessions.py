@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from flowmem.schema.session import ChatSession
 
 if TYPE_CHECKING:
+    from flowmem.vector_store.erasure import Fence
     from flowmem.vector_store.local_db import LocalDB
 
 # The table's one definition: new files get it with the rest of the schema, older ones by migration.
@@ -36,9 +37,10 @@ def get(db: LocalDB, workspace_id: str, user_id: str, session_id: str) -> ChatSe
     return None if row is None else ChatSession.model_validate_json(row[0])
 
 
-def put(db: LocalDB, session: ChatSession) -> bool:
+def put(db: LocalDB, session: ChatSession, fence: Fence | None = None) -> bool:
     key = (session.workspace_id, session.user_id, session.session_id)
     with db.transaction():
+        db.check_fence(fence)
         row = db.conn.execute(f"SELECT version FROM sessions WHERE {_KEY}", key).fetchone()
         if (0 if row is None else int(row[0])) != session.version - 1:
             return False

@@ -12,7 +12,8 @@ from flowmem.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Ledger, VectorStore
+from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.erasure import WORKSPACE, Fence, gone, refused
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
@@ -41,6 +42,7 @@ class MemoryStore(VectorStore):
         self._memorized_ids: dict[tuple[str, str], set[str]] = {}  # (workspace, user) → message ids
         self._lexical: dict[str, BM25Index] = {}  # workspace → its lexical (BM25) index
         self._sessions: dict[tuple[str, str, str], ChatSession] = {}  # (workspace, user, session) → session
+        self._fences: dict[tuple[str, str], int] = {}  # (workspace, user or WORKSPACE) → erasure generation
 
     async def _dims(self) -> int | None:
         return self._width
@@ -111,22 +113,29 @@ class MemoryStore(VectorStore):
         index = self._indexes.get(workspace_id)
         return 0 if index is None else index.count(filters)
 
-    async def _write(
-        self,
-        workspace_id: str,
-        memories: list[Memory],
-        vectors: np.ndarray | None,
-        history: list[HistoryEvent],
-        ledger: Ledger | None,
-        deleted: list[str],
-    ) -> int:
-        if memories and vectors is not None:  # widths were checked by the base: all of it happens, or none
-            await self._upsert(workspace_id, memories, vectors)
-        await self._record_history(workspace_id, history)
-        existed = await self._delete(workspace_id, deleted)
-        if ledger is not None:
-            await self._mark_memorized(workspace_id, *ledger)
+    async def _write(self, workspace_id: str, batch: WriteBatch) -> int:
+        # No await before the checks pass and none between the steps' effects: all of it happens, or none.
+        self._check_fence(batch.fence)
+        missing = [i for i in batch.must_exist if i not in self._records.get(workspace_id, {})]
+        if missing:
+            raise gone(workspace_id, missing)
+        if batch.memories and batch.vectors is not None:  # widths were checked by the base
+            await self._upsert(workspace_id, batch.memories, batch.vectors)
+        await self._record_history(workspace_id, batch.history)
+        existed = await self._delete(workspace_id, batch.deleted)
+        if batch.ledger is not None:
+            await self._mark_memorized(workspace_id, *batch.ledger)
         return existed
+
+    def _check_fence(self, fence: Fence | None) -> None:
+        if fence is not None:
+            current = {key: self._fences.get((fence.workspace_id, key), 0) for key in fence.generations}
+            stale = fence.stale(current)
+            if stale:
+                raise refused(fence, stale)
+
+    async def _generations(self, workspace_id: str, keys: list[str]) -> dict[str, int]:
+        return {key: self._fences.get((workspace_id, key), 0) for key in keys}
 
     async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
         records = self._records.get(workspace_id, {})
@@ -142,6 +151,8 @@ class MemoryStore(VectorStore):
             sessions=len(sessions),
         )
         if not dry_run:
+            key = (workspace_id, WORKSPACE if user_id is None else user_id)
+            self._fences[key] = self._fences.get(key, 0) + 1
             await self._delete(workspace_id, memories)
             for key in ledgers:
                 del self._memorized_ids[key]
@@ -155,7 +166,8 @@ class MemoryStore(VectorStore):
         found = self._sessions.get((workspace_id, user_id, session_id))
         return None if found is None else found.model_copy(deep=True)
 
-    async def _put_session(self, session: ChatSession) -> bool:
+    async def _put_session(self, session: ChatSession, fence: Fence | None) -> bool:
+        self._check_fence(fence)
         key = (session.workspace_id, session.user_id, session.session_id)
         stored = self._sessions.get(key)
         if (0 if stored is None else stored.version) != session.version - 1:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 from flowmem.schema.history import HistoryEvent
+from flowmem.vector_store.erasure import ErasureGate
 from flowmem.vector_store.rules import check_ids, check_scope, check_user
 
 
@@ -27,6 +28,8 @@ class RecordStore:
     """The history, ledger and erasure half of the store interface. Backends implement ``_history``,
     ``_memorized``, ``_record_history``, ``_mark_memorized`` (or all of ``_write``) and ``_forget``."""
 
+    _gate: ErasureGate  # set by VectorStore.__init__
+
     async def forget(self, workspace_id: str, user_id: str | None = None, *, dry_run: bool = False) -> ForgetCounts:
         """Erase everything this store holds of ``user_id`` in ``workspace_id`` — or, without a user, of the workspace.
 
@@ -36,6 +39,11 @@ class RecordStore:
         text. Afterwards no call of this store (get, search, iterate, count, history, memorized)
         returns any of it; other users of the workspace, and other workspaces, keep everything.
         Nothing records the erasure itself. A second call finds nothing (all counts 0).
+
+        Forget wins over writes that race it (:mod:`~flowmem.vector_store.erasure`): it first advances the
+        erasure generation of the user (or the workspace), so a write prepared before (under an older
+        :class:`~flowmem.vector_store.erasure.Fence`) is refused, and within this store object it waits for
+        the fenced writes under way in the workspace before erasing.
 
         Args:
             workspace_id: The workspace to erase in.
@@ -55,7 +63,10 @@ class RecordStore:
             check_user(user_id, "forgetting a user", id_rule=False)
         # Counts cannot be post-filtered: the backends erase by workspace (and target), as the
         # conformance suite proves (other workspaces and users keep everything).
-        return await self._forget(workspace_id, user_id, dry_run)
+        if dry_run:
+            return await self._forget(workspace_id, user_id, dry_run)
+        async with self._gate.erasing(workspace_id):
+            return await self._forget(workspace_id, user_id, dry_run)
 
     async def history(self, workspace_id: str, memory_id: str | None = None, limit: int = 1000) -> list[HistoryEvent]:
         """What happened to ``memory_id`` (or to any memory of the workspace), oldest first."""
@@ -82,7 +93,10 @@ class RecordStore:
         return await self._memorized(workspace_id, user_id, asked) & set(asked)
 
     async def _forget(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
-        """Erase (or with ``dry_run`` count) the share of :meth:`forget`; ``user_id`` is checked or ``None``."""
+        """Erase (or with ``dry_run`` count) the share of :meth:`forget`; ``user_id`` is checked or ``None``.
+
+        Unless ``dry_run``, the erasure generation of the user (``WORKSPACE`` without one) advances first
+        (or in the same transaction), before anything is erased."""
         raise NotImplementedError
 
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:

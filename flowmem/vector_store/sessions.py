@@ -14,8 +14,11 @@ drop each other's message.
 
 from __future__ import annotations
 
+import contextlib
+
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store.rules import SessionConflictError, check_named, check_scope, check_user
+from flowmem.vector_store.erasure import ErasureGate, Fence
+from flowmem.vector_store.rules import ScopeError, SessionConflictError, check_named, check_scope, check_user
 
 __all__ = ["ChatSession", "SessionConflictError", "SessionStore"]
 
@@ -23,6 +26,8 @@ __all__ = ["ChatSession", "SessionConflictError", "SessionStore"]
 class SessionStore:
     """The session half of the store interface. Backends implement ``_get_session``, ``_put_session``,
     ``_delete_session`` (and erase sessions in ``_forget``)."""
+
+    _gate: ErasureGate  # set by VectorStore.__init__
 
     async def get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
         """The stored session, or ``None`` when there is none.
@@ -38,18 +43,25 @@ class SessionStore:
             return None
         return found
 
-    async def put_session(self, session: ChatSession) -> None:
-        """Store ``session`` (replacing the stored one) if nobody wrote it since it was read.
+    async def put_session(self, session: ChatSession, *, fence: Fence | None = None) -> None:
+        """Store ``session`` (replacing the stored one) if nobody wrote it since it was read, and its user was
+        not forgotten since ``fence`` was read (:meth:`VectorStore.fence`, before reading the session).
 
         Raises:
             ScopeError: No workspace or no user.
             InputError: A user or session id that breaks the id rule.
             SessionConflictError: The stored version is not ``session.version - 1``.
+            WriteConflictError: A forget of the workspace or of the user ran since ``fence`` was read.
         """
         _check(session.workspace_id, session.user_id, session.session_id, "writing a chat session")
         if session.version < 1:
             raise SessionConflictError(f"a session write stores version 1 or more, got {session.version}")
-        if not await self._put_session(session):
+        if fence is not None and fence.workspace_id != session.workspace_id:
+            why = f"a fence of workspace '{fence.workspace_id}' given to a session of '{session.workspace_id}'"
+            raise ScopeError(why)
+        async with self._gate.writing(session.workspace_id) if fence is not None else contextlib.nullcontext():
+            stored = await self._put_session(session, fence)
+        if not stored:
             raise SessionConflictError(
                 f"chat session '{session.session_id}' of user '{session.user_id}' was written by another call "
                 f"since it was read (this write was version {session.version}); read it again and retry"
@@ -64,8 +76,10 @@ class SessionStore:
     async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
         raise NotImplementedError
 
-    async def _put_session(self, session: ChatSession) -> bool:
-        """Store it if the stored version is ``session.version - 1`` (or none is stored and it is 1); whether it was."""
+    async def _put_session(self, session: ChatSession, fence: Fence | None) -> bool:
+        """Store it if the stored version is ``session.version - 1`` (or none is stored and it is 1); whether it was.
+
+        Raises :class:`~flowmem.errors.WriteConflictError` (nothing stored) if ``fence`` is stale."""
         raise NotImplementedError
 
     async def _delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:

@@ -1,0 +1,38 @@
+"""One write as the store base hands it to a backend: :class:`WriteBatch` (every rule already applied)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from flowmem.schema.history import HistoryEvent
+from flowmem.schema.memory import Memory
+from flowmem.vector_store.erasure import Fence
+
+# What a write marks memorized: (user id, message ids). A message is identified by (workspace, user, message id).
+Ledger = tuple[str, list[str]]
+
+
+@dataclass
+class WriteBatch:
+    """What one :meth:`VectorStore.write <flowmem.vector_store.base.VectorStore.write>` does, checked.
+
+    Attributes:
+        memories: Memories to insert or replace, each keyed (``expanded_key``) and of the write's workspace.
+        vectors: Their unit vectors, one row each (``None`` when there are no memories).
+        history: Events to record.
+        ledger: (user id, message ids) to mark memorized, or ``None``.
+        deleted: Memory ids to delete, unique, none of them in ``memories``.
+        fence: The erasure generations the write was prepared under (:mod:`~flowmem.vector_store.erasure`);
+            ``None``: not checked.
+        must_exist: Ids of ``memories`` that replace stored ones and must still be stored when the write lands.
+    """
+
+    memories: list[Memory]
+    vectors: np.ndarray | None
+    history: list[HistoryEvent]
+    ledger: Ledger | None
+    deleted: list[str]
+    fence: Fence | None = None
+    must_exist: list[str] = field(default_factory=list)

@@ -1,0 +1,179 @@
+"""Forget wins on Elasticsearch: erasure fences and must-exist writes without transactions.
+
+The rules are :mod:`flowmem.vector_store.erasure`'s; here is how this store keeps them.
+
+* **Fences** are documents of the ``<index>-fences`` index, one per (workspace, user) and one per workspace
+  (tenant-proof ``_id`` as everywhere), holding a generation: ``forget`` writes a new one (wall-clock ns)
+  before it erases anything. They are read with realtime ``mget`` (a ``GET`` sees a write at once, no refresh
+  needed). They hold a user id and a number, nothing anybody said, and ``forget`` never erases them.
+* **A fenced write** checks its fence before writing (a forget that already began: nothing is written) and
+  again after (a forget that began meanwhile). On the second, it erases what it wrote — memories, events,
+  ledger entries — and is refused. Within one store object ``forget`` and fenced writes exclude each other
+  (:class:`~flowmem.vector_store.erasure.ErasureGate`), so a forget never answers while a racing write of the
+  same process is under way; a write from *another process* that lands after the forget's erasure stays
+  readable until that write's own second check removes it (the time between its last bulk request and one
+  ``mget``: milliseconds).
+* **Must-exist memories** are read back with a realtime ``mget`` (their ``_seq_no``/``_primary_term``) and
+  written with ``if_seq_no``/``if_primary_term``: a delete landing in between makes the write a 409 and the
+  memory stays deleted. A 409 from a concurrent *edit* (the memory still there) is retried with the new
+  version, up to :data:`ATTEMPTS` times. They are written before the rest of the batch, so a memory found gone
+  stops the write before its history (the ``update`` event holding its text) is written.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from flowmem.errors import WriteConflictError
+from flowmem.vector_store import es_bulk
+from flowmem.vector_store import es_query as q
+from flowmem.vector_store.batch import WriteBatch
+from flowmem.vector_store.erasure import WORKSPACE, Fence, gone, refused
+
+if TYPE_CHECKING:
+    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+
+FENCES_SUFFIX = "-fences"
+ATTEMPTS = 3  # a must-exist write that keeps meeting concurrent edits gives up after this many tries
+Version = tuple[int, int]  # (_seq_no, _primary_term)
+
+
+def properties() -> dict[str, Any]:
+    """The ``properties`` of the fences index (``dynamic: strict`` like the others)."""
+    return {"workspace_id": {"type": "keyword"}, "user_id": {"type": "keyword"}, "generation": {"type": "long"}}
+
+
+def fence_doc_id(workspace_id: str, key: str) -> str:
+    return q.doc_id(workspace_id, f"fence\x00{key}")
+
+
+async def generations(store: ElasticsearchStore, workspace_id: str, keys: list[str]) -> dict[str, int]:
+    """The stored generations of ``keys`` (realtime); keys never forgotten are left out."""
+    side = store._fences
+    if not keys or not await store._has_side(side, create=False):
+        return {}
+    client = await store._ready()
+    ids = {fence_doc_id(workspace_id, key): key for key in keys}
+    docs = (await store._call(client.mget(index=side.name, ids=list(ids), realtime=True), side.name))["docs"]
+    return {
+        ids[doc["_id"]]: int(doc["_source"]["generation"])
+        for doc in docs
+        if doc.get("found") and doc["_source"].get("workspace_id") == workspace_id
+    }
+
+
+async def advance(store: ElasticsearchStore, workspace_id: str, user_id: str | None) -> None:
+    """A forget of ``user_id`` (the workspace without one) starts: every fence read before it is stale from now."""
+    side = store._fences
+    await store._has_side(side, create=True)
+    client = await store._ready()
+    key = WORKSPACE if user_id is None else user_id
+    document = {"workspace_id": workspace_id, "user_id": key, "generation": time.time_ns()}
+    await store._call(
+        client.index(index=side.name, id=fence_doc_id(workspace_id, key), document=document, refresh=False), side.name
+    )
+
+
+async def check(store: ElasticsearchStore, fence: Fence | None) -> None:
+    """Raise :class:`~flowmem.errors.WriteConflictError` if ``fence`` is stale."""
+    if fence is not None:
+        stale = fence.stale(await generations(store, fence.workspace_id, list(fence.generations)))
+        if stale:
+            raise refused(fence, stale)
+
+
+async def guarded_write(
+    store: ElasticsearchStore, workspace_id: str, batch: WriteBatch, write: Callable[[WriteBatch], Awaitable[int]]
+) -> int:
+    """``write`` (the store's step-wise write) under the batch's fence and must-exist rule (module docstring)."""
+    await check(store, batch.fence)
+    try:
+        rest = batch
+        if batch.must_exist:
+            await _write_existing(store, workspace_id, batch)
+            must = set(batch.must_exist)
+            kept = [(m, v) for m, v in zip(batch.memories, _rows(batch), strict=True) if m.memory_id not in must]
+            memories, vectors = [m for m, _ in kept], _stack([v for _, v in kept], batch)
+            rest = replace(batch, memories=memories, vectors=vectors, must_exist=[])
+        return await write(rest)
+    finally:
+        if batch.fence is not None:
+            stale = batch.fence.stale(await generations(store, workspace_id, list(batch.fence.generations)))
+            if stale:
+                await _undo(store, workspace_id, batch)
+                raise refused(batch.fence, stale)
+
+
+async def _write_existing(store: ElasticsearchStore, workspace_id: str, batch: WriteBatch) -> None:
+    """Write the batch's must-exist memories, each only over the stored version read just before."""
+    from flowmem.vector_store.es_errors import BulkWriteError
+
+    must = set(batch.must_exist)
+    todo = [(m, v) for m, v in zip(batch.memories, _rows(batch), strict=True) if m.memory_id in must]
+    for _ in range(ATTEMPTS):
+        versions = await _versions(store, workspace_id, [m.memory_id for m, _ in todo])
+        missing = [m.memory_id for m, _ in todo if m.memory_id not in versions]
+        if missing:
+            raise gone(workspace_id, missing)
+        try:
+            await es_bulk.upsert(
+                store, workspace_id, [m for m, _ in todo], _stack([v for _, v in todo], batch), versions=versions
+            )
+            return
+        except BulkWriteError as exc:
+            conflicted = {i for i, reason in exc.failures.items() if "version_conflict" in reason}
+            if conflicted != set(exc.failures):
+                raise
+            todo = [(m, v) for m, v in todo if m.memory_id in conflicted]
+    ids = ", ".join(repr(m.memory_id) for m, _ in todo)
+    raise WriteConflictError(f"memory {ids} kept changing while this write was under way; try again")
+
+
+async def _versions(store: ElasticsearchStore, workspace_id: str, memory_ids: list[str]) -> dict[str, Version]:
+    """memory id → (_seq_no, _primary_term) of the stored document, read in realtime; missing ids left out."""
+    if not memory_ids or not await store._has_index():
+        return {}
+    client = await store._ready()
+    names = {q.doc_id(workspace_id, i): i for i in memory_ids}
+    response = await store._call(
+        client.mget(index=store.index, ids=list(names), realtime=True, source_includes=["workspace_id"])
+    )
+    return {
+        names[doc["_id"]]: (int(doc["_seq_no"]), int(doc["_primary_term"]))
+        for doc in response["docs"]
+        if doc.get("found") and doc["_source"].get("workspace_id") == workspace_id
+    }
+
+
+async def _undo(store: ElasticsearchStore, workspace_id: str, batch: WriteBatch) -> None:
+    """Erase what ``batch`` wrote (its user was forgotten meanwhile): memories, history events, ledger entries."""
+    if batch.memories:
+        await es_bulk.delete_memories(store, workspace_id, [m.memory_id for m in batch.memories])
+    sides: list[tuple[str, list[str]]] = []
+    if batch.history:
+        sides.append((store._events.name, [q.doc_id(workspace_id, e.event_id) for e in batch.history]))
+    if batch.ledger is not None:
+        user_id, message_ids = batch.ledger
+        sides.append((store._ledger.name, [q.message_doc_id(workspace_id, user_id, m) for m in message_ids]))
+    for index, ids in sides:
+        names = {_id: _id for _id in ids}
+
+        def delete(_id: str, index: str = index) -> dict[str, Any]:
+            return {"_op_type": "delete", "_index": index, "_id": _id}
+
+        await es_bulk.bulk(store, ids, delete, names, index=index, ignore_status=404)
+    await store._refresh([store.index] + [index for index, _ in sides])
+
+
+def _rows(batch: WriteBatch) -> list[Any]:
+    return [] if batch.vectors is None else list(batch.vectors)
+
+
+def _stack(rows: list[Any], batch: WriteBatch) -> Any:
+    import numpy as np
+
+    width = 0 if batch.vectors is None else batch.vectors.shape[1]
+    return np.stack(rows) if rows else np.zeros((0, width), dtype=np.float32)
