@@ -135,6 +135,9 @@ async def import_memories(
 
 
 async def _write(store: VectorStore, workspace: str, memories: list[Memory], reason: str, counts: ImportCounts) -> None:
+    # The fence before the read of what the batch replaces: a forget of one of its users meanwhile refuses the
+    # batch, so an import never writes back a forgotten memory or its text (flowmem.vector_store.erasure).
+    fence = await store.fence(workspace, [m.target for m in memories])
     existing = {m.memory_id: m for m in await store.get(workspace, [m.memory_id for m in memories])}
     events = [
         HistoryEvent.of("update", old=existing[m.memory_id], new=m, reason=reason)
@@ -142,7 +145,7 @@ async def _write(store: VectorStore, workspace: str, memories: list[Memory], rea
         else HistoryEvent.of("add", new=m, reason=reason)
         for m in memories
     ]
-    await store.write(workspace, memories, history=events)
+    await store.write(workspace, memories, history=events, fence=fence)
     updated = sum(1 for m in memories if m.memory_id in existing)
     counts.updated[workspace] += updated
     counts.added[workspace] += len(memories) - updated

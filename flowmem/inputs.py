@@ -93,3 +93,11 @@ define_input("top_k", Annotated[int, Field(ge=1)], "how many memories to return 
 # No dedicated `flowmem run` option: `--input session_id=…` there (`flowmem context` has its own -s/--session).
 define_input("session_id", SessionId, "the chat session whose short-term memory a flow reads and updates")
 define_input("reply", str, "the assistant's answer to the session's previous message (recorded before the new one)")
+# Set by the engine when a flow writes to a store (flow.executor.fence_writes); a caller passes the one of an
+# earlier flow whose reads a later write depends on (a chat turn's flush). Not for users: no CLI option.
+define_input(
+    "write_fences",
+    Any,
+    "the erasure fences the flow's writes are prepared under, per vector store (set by the engine)",
+    default=None,
+)

@@ -37,7 +37,7 @@ from flowmem.embedding.base import EmbeddingModel
 from flowmem.errors import RegistryError
 from flowmem.llm.base import LLM
 from flowmem.registry import Registry, snake_case
-from flowmem.vector_store.base import VectorStore
+from flowmem.vector_store.base import Fence, VectorStore
 
 BackendResolver = Callable[[BackendKind, str], Backend]
 
@@ -147,6 +147,12 @@ class Op:
         backend = self.backend("vector_store")
         assert isinstance(backend, VectorStore)
         return backend
+
+    def write_fence(self, ctx: OpContext) -> Fence | None:
+        """The erasure fence of the op's vector store for this run (:func:`flowmem.flow.executor.fence_writes`), to
+        pass to its writes; an op that writes declares ``write_fences`` in its ``optional_reads``."""
+        fences: Mapping[str, Fence] = ctx.get("write_fences") or {}
+        return fences.get(self._backend_names.get("vector_store", "default"))
 
     # -- documentation -----------------------------------------------------------------------
     @classmethod

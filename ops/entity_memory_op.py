@@ -76,7 +76,7 @@ class EntityMemoryOp(Op):
 
     params: Params
     reads = ("workspace_id", "user_id")
-    optional_reads = ("messages", "query", "timestamp")
+    optional_reads = ("messages", "query", "timestamp", "write_fences")
     writes = ("entities",)
     uses = ("llm", "embedding_model", "vector_store")
     writes_store = True
@@ -190,7 +190,7 @@ class EntityMemoryOp(Op):
             )
             for e, m in zip(changed, memories, strict=True)
         ]
-        await self.vector_store.write(workspace, memories, history=history)
+        await self.vector_store.write(workspace, memories, history=history, fence=self.write_fence(ctx))
         for entity, memory in zip(changed, memories, strict=True):
             entity.stored = memory
 

@@ -53,7 +53,7 @@ class InsightOp(Op):
 
     params: Params
     reads = ("workspace_id", "user_id")
-    optional_reads = ("timestamp",)
+    optional_reads = ("timestamp", "write_fences")
     writes = ("insight_actions", "answer")
     uses = ("llm", "embedding_model", "vector_store")
     writes_store = True
@@ -143,7 +143,9 @@ class InsightOp(Op):
                             reason=a.reason)
             for a in actions
         ]  # fmt: skip
-        await self.vector_store.write(workspace, [a.memory for a in actions], history=history)
+        await self.vector_store.write(
+            workspace, [a.memory for a in actions], history=history, fence=self.write_fence(ctx)
+        )
 
 
 def _stale(sources: dict[str, Any], current: dict[str, Memory]) -> str | None:

@@ -60,7 +60,7 @@ class ShortTermMemoryOp(Op):
 
     params: Params
     reads = ("query", "user_id", "session_id")
-    optional_reads = ("workspace_id", "timestamp", "reply")
+    optional_reads = ("workspace_id", "timestamp", "reply", "write_fences")
     writes = ("chat_history", "summary", "session_flush")
     uses = ("vector_store", "llm")
     writes_store = True  # it stores the session: a read-only API key may not run a flow holding it
@@ -77,7 +77,8 @@ class ShortTermMemoryOp(Op):
             added.append(Message(role="assistant", name="assistant", content=str(ctx["reply"]), time_created=when))
         added.append(Message(role="user", name=user, content=str(ctx["query"]), time_created=when))
         stored = session.next_version(messages=[*session.messages, *added])
-        await store.put_session(stored)  # durable before anything else: a crash after this keeps the turn
+        # durable before anything else: a crash after this keeps the turn
+        await store.put_session(stored, fence=self.write_fence(ctx))
 
         tokens = [message_tokens(_chat(m), self._tokenizer) for m in stored.messages]
         budget = int(self.params.token_limit * self.params.chat_history_token_ratio)

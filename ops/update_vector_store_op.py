@@ -25,7 +25,7 @@ class UpdateVectorStoreOp(Op):
     """
 
     reads = ("memory_actions", "messages", "workspace_id", "user_id")
-    optional_reads = ("slot_backfill",)
+    optional_reads = ("slot_backfill", "write_fences")
     writes = ("answer",)
     uses = ("vector_store",)
     writes_store = True
@@ -46,9 +46,17 @@ class UpdateVectorStoreOp(Op):
                 )
             )
         memorized = [m.message_id for m in messages]
+        # A stored memory this run changes (updated, expired, slots written back) must still be there when the
+        # write lands: one deleted or forgotten meanwhile is not brought back (flowmem.vector_store.erasure).
+        # (A memory this run adds and then changes is not stored yet: it need not be there.)
+        added = {a.memory.memory_id for a in actions if a.action == "add"}
+        stored = {a.memory.memory_id for a in actions if a.old is not None and a.old.memory_id == a.memory.memory_id}
+        stored |= {m.memory_id for m in backfill}
+        must_exist = [i for i in final if i in stored - added]
         await self.vector_store.write(
-            ctx["workspace_id"], list(final.values()), history=history, user_id=ctx["user_id"], memorized=memorized
-        )
+            ctx["workspace_id"], list(final.values()), history=history, user_id=ctx["user_id"], memorized=memorized,
+            fence=self.write_fence(ctx), must_exist=must_exist,
+        )  # fmt: skip
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
         ctx.note("applied", counts)
         if backfill:

@@ -9,7 +9,7 @@ the same time; outputs nobody writes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,16 @@ class ParStep:
 
 
 Step = OpStep | SeqStep | ParStep
+
+
+def op_steps(step: Step) -> Iterator[OpStep]:
+    """Every op occurrence of a compiled flow (or of one of its steps), in order."""
+    if isinstance(step, OpStep):
+        yield step
+        return
+    children = step.steps if isinstance(step, SeqStep) else step.branches
+    for child in children:
+        yield from op_steps(child)
 
 
 @dataclass

@@ -17,8 +17,8 @@ from typing import Any
 
 from flowmem.concurrency import gather_cancelling
 from flowmem.context import Context, OpContext, describe_error
-from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError
-from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
+from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError, WriteConflictError
+from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step, op_steps
 from flowmem.op import BackendResolver
 from flowmem.response import Response
 from flowmem.trace import LLM_CALL_FAILED, RUN_FAILED, RUN_TIMED_OUT, Degradation, OpSpan
@@ -44,6 +44,7 @@ async def run_flow(
         FlowmemError: A backend the user configured is unavailable.
     """
     values = flow.prepare_inputs(inputs)
+    await fence_writes(flow, values, backends)
     ctx = Context(flow.name, values, writers=flow.writers, flow_id=flow_id, secrets=flow.secrets)
     runner = _Runner(ctx, backends, strict)
     try:
@@ -51,6 +52,34 @@ async def run_flow(
     finally:
         ctx.trace.duration_ms = (perf_counter() - runner.started) * 1000.0
     return Response.from_context(ctx, flow.outputs)
+
+
+WRITE_FENCES = "write_fences"
+
+
+async def fence_writes(flow: CompiledFlow, values: dict[str, Any], backends: BackendResolver) -> None:
+    """A flow that writes to a store reads each such store's erasure fence for its user before any op reads
+    (:mod:`flowmem.vector_store.erasure`): its writes are then refused if the user is forgotten meanwhile.
+
+    ``values[WRITE_FENCES]`` becomes {vector store name: fence}; fences the caller gave are kept (an earlier
+    flow's, whose reads this one's writes depend on)."""
+    from flowmem.vector_store.base import VectorStore
+
+    given = values.get(WRITE_FENCES) or {}
+    names = {
+        step.backend_names.get("vector_store", "default")
+        for step in op_steps(flow.root)
+        if step.setting.op_cls.writes_store
+    }
+    workspace, user = values.get("workspace_id"), values.get("user_id")
+    if not names or not isinstance(workspace, str):
+        return
+    fences = dict(given)
+    for name in sorted(names - set(given)):
+        store = backends("vector_store", name)
+        if isinstance(store, VectorStore):
+            fences[name] = await store.fence(workspace, [user] if isinstance(user, str) and user else [])
+    values[WRITE_FENCES] = fences
 
 
 class _Runner:
@@ -90,6 +119,9 @@ class _Runner:
             raise
         except OpExecutionError:
             span.status = "failed"  # the op broke its own contract (undeclared key, missing key): a bug
+            raise
+        except WriteConflictError:
+            span.status = "failed"  # a forget won over this run's writes: never degraded into a write that goes on
             raise
         except Exception as exc:
             error = self._error(step, exc, perf_counter() - started)

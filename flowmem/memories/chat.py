@@ -21,9 +21,10 @@ from annotated_types import Ge
 from pydantic_core import to_jsonable_python
 
 from flowmem.errors import InputError, NotFoundError, Problem
-from flowmem.memories.flows import op_steps, run_in_workspace
+from flowmem.flow.compile import op_steps
+from flowmem.memories.flows import run_in_workspace
 from flowmem.memories.results import AddResult, _scored
-from flowmem.memories.writing import fits, scope
+from flowmem.memories.writing import add_messages, fits, scope
 from flowmem.response import Response
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import ChatSession, SessionFlush
@@ -118,9 +119,14 @@ async def _turn(
     user_id: str,
     session_id: str,
 ) -> ContextResult:
+    # One fence for the turn and its flush: the flushed messages were read from the session at the turn's start,
+    # so a forget of the user since then refuses the flush too (flowmem.vector_store.erasure).
+    fences = {core.store_name: await core.store.fence(workspace_id, [user_id])}
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            response = await run_in_workspace(core.app, flow, inputs, workspace_id=workspace_id, op_params=op_params)
+            response = await run_in_workspace(
+                core.app, flow, {**inputs, "write_fences": fences}, workspace_id=workspace_id, op_params=op_params
+            )
             break
         except SessionConflictError:
             if attempt == ATTEMPTS:
@@ -129,7 +135,11 @@ async def _turn(
     written = None
     warnings = list(response.warnings)
     if plan is not None:
-        written = await core.add(messages=plan.messages, user_id=user_id, workspace_id=workspace_id)
+        from flowmem.memories.service import BATCH, WRITE_FLOW
+
+        written = await add_messages(
+            core, plan.messages, user_id, workspace_id, WRITE_FLOW, BATCH, None, write_fences=fences
+        )
         warnings += [w for w in written.warnings if w not in warnings]
         await _trim(core, workspace_id, user_id, session_id, plan)  # only now: the write was acknowledged
     return ContextResult(

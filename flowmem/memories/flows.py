@@ -9,12 +9,12 @@ see each other's.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from flowmem.config.schema import OpEntry
 from flowmem.errors import InputError, Problem
-from flowmem.flow.compile import CompiledFlow, OpStep, Step, compile_flow
+from flowmem.flow.compile import CompiledFlow, compile_flow, op_steps
 from flowmem.flow.executor import run_flow
 from flowmem.response import Response
 from flowmem.suggest import unknown
@@ -84,13 +84,3 @@ def variant(app: App, flow: str, op_params: OpParams) -> CompiledFlow:
     ops = {label: setting for label, setting in app.resolved.ops.items() if label not in op_params}
     resolved = dataclasses.replace(app.resolved, config=config, ops=ops)
     return compile_flow(flow, base.entry, resolved)
-
-
-def op_steps(step: Step) -> Iterator[OpStep]:
-    """Every op occurrence of a compiled flow, in order."""
-    if isinstance(step, OpStep):
-        yield step
-        return
-    children = step.steps if hasattr(step, "steps") else step.branches
-    for child in children:
-        yield from op_steps(child)

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.errors import InputError, NotFoundError, Problem, WriteConflictError
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.importing import Progress as ImportProgress
 from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
@@ -338,6 +338,9 @@ class Memories:
             raise InputError(Problem("content", "is empty; give the memory's new text (or delete it)"))
         fits(self, content, "content")
         old = await self.get(memory_id, workspace_id=workspace_id, user_id=user_id)
+        # Read before the write and checked when it lands (flowmem.vector_store.erasure): a forget of the user
+        # meanwhile refuses it, and a memory deleted meanwhile is not written back.
+        fence = await self.store.fence(workspace_id, [old.target])
         text = " ".join(content.split())
         said = old.message_time or old.created_at
         new = old.with_event_time(None)
@@ -347,7 +350,13 @@ class Memories:
         )
         new.vector = (await self.app.embedding_model().embed([text], kind="document"))[0]
         event = HistoryEvent.of("update", old=old, new=new, reason="edited")
-        await self.store.write(workspace_id, [new], history=[event])
+        try:
+            await self.store.write(workspace_id, [new], history=[event], fence=fence, must_exist=[memory_id])
+        except (NotFoundError, WriteConflictError) as exc:
+            raise NotFoundError(
+                f"no memory with id '{memory_id}' in workspace '{workspace_id}' any more: it was deleted (or its "
+                "user forgotten) while it was being edited; nothing was changed"
+            ) from exc
         return new
 
     async def delete(
@@ -383,9 +392,15 @@ class Memories:
         doomed = await self.get_many(list(dict.fromkeys(ids)), workspace_id=workspace_id, user_id=user_id)
         if sources:
             reason = f"{reason} (derived from {', '.join(sources)}, messages of {user_id})"
+        if doomed:  # read again under the fence: a forget meanwhile erased them, and their text stays erased
+            fence = await self.store.fence(workspace_id, [m.target for m in doomed])
+            doomed = await self.get_many([m.memory_id for m in doomed], workspace_id=workspace_id, user_id=user_id)
         events = [HistoryEvent.of("delete", old=m, reason=reason) for m in doomed]
         if doomed:
-            await self.store.write(workspace_id, history=events, deleted=[m.memory_id for m in doomed])
+            try:
+                await self.store.write(workspace_id, history=events, deleted=[m.memory_id for m in doomed], fence=fence)
+            except WriteConflictError:
+                return []  # their user was forgotten meanwhile: the forget erased them (and wins)
         return [m.memory_id for m in doomed]
 
     async def forget(self, *, workspace_id: str, user_id: str | None = None, dry_run: bool = False) -> ForgetResult:

@@ -14,6 +14,7 @@ from flowmem.vector_store.rules import id_problems
 
 if TYPE_CHECKING:
     from flowmem.memories.service import Memories
+    from flowmem.vector_store.erasure import Fence
 
 Progress = Callable[[int, int, AddResult], None]
 
@@ -27,7 +28,10 @@ async def add_messages(
     batch: int,
     progress: Progress | None,
     strict: bool = False,
+    write_fences: dict[str, Fence] | None = None,
 ) -> AddResult:
+    """``write_fences``: the erasure fences of an earlier read these messages came from (a chat turn's session);
+    by default each batch's run reads its own (flowmem.flow.executor.fence_writes)."""
     core.app.flow(flow)  # an invalid flow fails before anything is written
     messages = sorted(messages, key=lambda m: m.time_created)
     done = await core.store.memorized(workspace_id, user_id, [m.message_id for m in messages])
@@ -36,8 +40,9 @@ async def add_messages(
     for start in range(0, len(todo), batch):
         chunk = todo[start : start + batch]
         try:
+            extra = {} if write_fences is None else {"write_fences": write_fences}
             response = await core.app.run(
-                flow, strict=strict, messages=chunk, user_id=user_id, workspace_id=workspace_id
+                flow, strict=strict, messages=chunk, user_id=user_id, workspace_id=workspace_id, **extra
             )
         except DegradedError as exc:
             raise strict_stop(exc, result, f"messages {start + 1}-{start + len(chunk)} of {len(todo)}") from exc
