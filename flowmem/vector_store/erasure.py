@@ -11,9 +11,9 @@ in an ``update`` event, a session window. Three rules, each applied by every sto
    (:meth:`VectorStore.fence <flowmem.vector_store.base.VectorStore.fence>`) and hands that :class:`Fence` to its
    write; a write whose fence is no longer current is refused with :class:`~flowmem.errors.WriteConflictError`
    and nothing of it stays. ``local`` checks inside the write's SQLite transaction, so the refusal is atomic;
-   ``memory`` has no await between the check and the write; Elasticsearch, with no transactions, checks before
-   and after writing and erases what it wrote when a forget got in between (see
-   :mod:`~flowmem.vector_store.es_guard`).
+   ``memory`` has no await between the check and the write; Elasticsearch, with no transactions, records a
+   write intent, checks before and after writing, erases what it wrote when a forget got in between, and the
+   forget waits for the intents it finds before erasing (see :mod:`~flowmem.vector_store.es_guard`).
 2. **Must exist.** A write that replaces memories it read names them (``must_exist``); if one is gone when the
    write lands (deleted or forgotten meanwhile) the write is refused with :class:`~flowmem.errors.NotFoundError`
    and nothing of it is written (``local``: in the transaction; Elasticsearch: version-conditioned index
@@ -21,8 +21,7 @@ in an ``update`` event, a session window. Three rules, each applied by every sto
 3. **One process waits.** Within one store object, ``forget`` waits for the fenced writes under way in that
    workspace, and writes that start while a forget runs wait for it (:class:`ErasureGate`); they then meet rule 1
    before writing anything. So on one server no racing write's effects are ever visible after a forget
-   answers; across processes on Elasticsearch, rule 1's check after writing removes them (the store's module
-   says how long they can be seen).
+   answers; across processes, ``local``'s transactions and Elasticsearch's write intents give the same.
 """
 
 from __future__ import annotations

@@ -6,13 +6,16 @@ The rules are :mod:`flowmem.vector_store.erasure`'s; here is how this store keep
   (tenant-proof ``_id`` as everywhere), holding a generation: ``forget`` writes a new one (wall-clock ns)
   before it erases anything. They are read with realtime ``mget`` (a ``GET`` sees a write at once, no refresh
   needed). They hold a user id and a number, nothing anybody said, and ``forget`` never erases them.
-* **A fenced write** checks its fence before writing (a forget that already began: nothing is written) and
-  again after (a forget that began meanwhile). On the second, it erases what it wrote — memories, events,
-  ledger entries — and is refused. Within one store object ``forget`` and fenced writes exclude each other
-  (:class:`~flowmem.vector_store.erasure.ErasureGate`), so a forget never answers while a racing write of the
-  same process is under way; a write from *another process* that lands after the forget's erasure stays
-  readable until that write's own second check removes it (the time between its last bulk request and one
-  ``mget``: milliseconds).
+* **A fenced write** first records an *intent* (a document of the same index naming its workspace and users),
+  then checks its fence (a forget that already began: nothing is written), writes, checks again (a forget that
+  began meanwhile: it erases what it wrote — memories, events, ledger entries — and is refused), and removes
+  its intent. **A forget**, after advancing the fence, makes the intents searchable, takes those of its
+  workspace (and user) that exist at that moment, and waits until each is gone before it erases: a write whose
+  intent it did not see recorded it after the fence moved, so its own first check refuses it. So no write that
+  started before a forget — in this process or any other — is readable once the forget answers. An intent
+  left by a writer that died is waited for at most :func:`lease` seconds (then the forget erases whatever
+  that writer wrote). Within one store object the same holds without a request
+  (:class:`~flowmem.vector_store.erasure.ErasureGate`).
 * **Must-exist memories** are read back with a realtime ``mget`` (their ``_seq_no``/``_primary_term``) and
   written with ``if_seq_no``/``if_primary_term``: a delete landing in between makes the write a 409 and the
   memory stays deleted. A 409 from a concurrent *edit* (the memory still there) is retried with the new
@@ -22,10 +25,15 @@ The rules are :mod:`flowmem.vector_store.erasure`'s; here is how this store keep
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from loguru import logger
 
 from flowmem.errors import WriteConflictError
 from flowmem.vector_store import es_bulk
@@ -41,9 +49,23 @@ ATTEMPTS = 3  # a must-exist write that keeps meeting concurrent edits gives up 
 Version = tuple[int, int]  # (_seq_no, _primary_term)
 
 
+FENCE, INTENT = "fence", "intent"  # the two kinds of document of the fences index
+POLL = 0.05  # seconds between a forget's looks at the intents it waits for
+
+
 def properties() -> dict[str, Any]:
-    """The ``properties`` of the fences index (``dynamic: strict`` like the others)."""
-    return {"workspace_id": {"type": "keyword"}, "user_id": {"type": "keyword"}, "generation": {"type": "long"}}
+    """The ``properties`` of the fences index (``dynamic: strict`` like the others): fences (a user, or the
+    workspace as ``user_id`` ``""``, and a generation) and write intents (the users a write is about, when it began)."""
+    keyword = {"type": "keyword"}
+    return {
+        "workspace_id": keyword, "user_id": keyword, "kind": keyword, "generation": {"type": "long"},
+        "started": {"type": "long"},
+    }  # fmt: skip
+
+
+def lease(store: ElasticsearchStore) -> float:
+    """How long a forget waits for a write intent before taking its writer for dead (seconds)."""
+    return max(30.0, 3 * store.params.request_timeout)
 
 
 def fence_doc_id(workspace_id: str, key: str) -> str:
@@ -71,10 +93,67 @@ async def advance(store: ElasticsearchStore, workspace_id: str, user_id: str | N
     await store._has_side(side, create=True)
     client = await store._ready()
     key = WORKSPACE if user_id is None else user_id
-    document = {"workspace_id": workspace_id, "user_id": key, "generation": time.time_ns()}
+    document = {"workspace_id": workspace_id, "user_id": key, "kind": FENCE, "generation": time.time_ns()}
     await store._call(
         client.index(index=side.name, id=fence_doc_id(workspace_id, key), document=document, refresh=False), side.name
     )
+    await _outwait(store, workspace_id, user_id)
+
+
+async def _outwait(store: ElasticsearchStore, workspace_id: str, user_id: str | None) -> None:
+    """Wait until every write intent of the workspace (about ``user_id``, if given) recorded so far is gone."""
+    side = store._fences
+    client = await store._ready()
+    await store._call(client.indices.refresh(index=side.name), side.name)
+    clauses: list[dict[str, Any]] = [{"term": {"workspace_id": workspace_id}}, {"term": {"kind": INTENT}}]
+    if user_id is not None:
+        clauses.append({"term": {"user_id": user_id}})  # (every intent names WORKSPACE too: not that)
+    found = await store._call(
+        client.search(index=side.name, query={"bool": {"filter": clauses}}, size=10_000, source=False), side.name
+    )
+    waiting = [hit["_id"] for hit in found["hits"]["hits"]]
+    deadline = time.monotonic() + lease(store)
+    while waiting and time.monotonic() < deadline:
+        docs = (await store._call(client.mget(index=side.name, ids=waiting, realtime=True), side.name))["docs"]
+        waiting = [doc["_id"] for doc in docs if doc.get("found")]
+        if waiting:
+            await asyncio.sleep(POLL)
+    if waiting:
+        logger.warning(
+            "forget in workspace '{}': {} write intents still there after {:g} s; their writers are taken for dead",
+            workspace_id, len(waiting), lease(store),
+        )  # fmt: skip
+
+
+@contextlib.asynccontextmanager
+async def fenced(
+    store: ElasticsearchStore, fence: Fence | None, undo: Callable[[], Awaitable[None]]
+) -> AsyncIterator[None]:
+    """A write under ``fence`` (module docstring): its intent recorded, the fence checked before and after,
+    ``undo`` run (and the write refused) if a forget began meanwhile, the intent removed at the end."""
+    if fence is None:
+        yield
+        return
+    side = store._fences
+    await store._has_side(side, create=True)
+    client = await store._ready()
+    intent = q.doc_id(fence.workspace_id, f"intent\x00{uuid.uuid4().hex}")
+    document = {
+        "workspace_id": fence.workspace_id, "user_id": list(fence.generations), "kind": INTENT,
+        "started": time.time_ns(),
+    }  # fmt: skip
+    await store._call(client.index(index=side.name, id=intent, document=document, refresh=False), side.name)
+    try:
+        await check(store, fence)
+        try:
+            yield
+        finally:
+            stale = fence.stale(await generations(store, fence.workspace_id, list(fence.generations)))
+            if stale:
+                await undo()
+                raise refused(fence, stale)
+    finally:
+        await store._call(client.options(ignore_status=404).delete(index=side.name, id=intent), side.name)
 
 
 async def check(store: ElasticsearchStore, fence: Fence | None) -> None:
@@ -89,8 +168,7 @@ async def guarded_write(
     store: ElasticsearchStore, workspace_id: str, batch: WriteBatch, write: Callable[[WriteBatch], Awaitable[int]]
 ) -> int:
     """``write`` (the store's step-wise write) under the batch's fence and must-exist rule (module docstring)."""
-    await check(store, batch.fence)
-    try:
+    async with fenced(store, batch.fence, lambda: _undo(store, workspace_id, batch)):
         rest = batch
         if batch.must_exist:
             await _write_existing(store, workspace_id, batch)
@@ -99,12 +177,7 @@ async def guarded_write(
             memories, vectors = [m for m, _ in kept], _stack([v for _, v in kept], batch)
             rest = replace(batch, memories=memories, vectors=vectors, must_exist=[])
         return await write(rest)
-    finally:
-        if batch.fence is not None:
-            stale = batch.fence.stale(await generations(store, workspace_id, list(batch.fence.generations)))
-            if stale:
-                await _undo(store, workspace_id, batch)
-                raise refused(batch.fence, stale)
+    raise AssertionError("unreachable")  # fenced() re-raises or returns through the block
 
 
 async def _write_existing(store: ElasticsearchStore, workspace_id: str, batch: WriteBatch) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flowmem.errors import WriteConflictError
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store import es_guard
 from flowmem.vector_store import es_query as q
@@ -55,15 +54,13 @@ async def get(store: ElasticsearchStore, workspace_id: str, user_id: str, sessio
 async def put(store: ElasticsearchStore, session: ChatSession, fence: Fence | None = None) -> bool:
     """Store the session over the version before it (see the module docstring), under ``fence`` (es_guard: checked
     before and after; a session written as its user was forgotten is erased again and the write refused)."""
-    await es_guard.check(store, fence)
-    stored = await _put(store, session)
-    if stored and fence is not None:
-        try:
-            await es_guard.check(store, fence)
-        except WriteConflictError:
-            await delete(store, session.workspace_id, session.user_id, session.session_id)
-            raise
-    return stored
+
+    async def undo() -> None:
+        await delete(store, session.workspace_id, session.user_id, session.session_id)
+
+    async with es_guard.fenced(store, fence, undo):
+        return await _put(store, session)
+    raise AssertionError("unreachable")  # fenced() re-raises or returns through the block
 
 
 async def _put(store: ElasticsearchStore, session: ChatSession) -> bool:

@@ -6,9 +6,8 @@ unforced, with the forget started after a random delay (``TRIALS`` per race), so
 After each trial nothing of the forgotten user may be readable by any call: memories (get, list, search),
 history (as events holding their text), the message ledger and chat sessions (:func:`leftovers`).
 
-On Elasticsearch one more race needs two store objects (two server processes): the forget runs from another
-app while the write is paused *inside* the store's write, after its first fence check
-(:func:`test_a_forget_from_another_process`).
+On Elasticsearch the same races run between two store objects (two server processes), the write held before
+or inside the store's write (:func:`test_a_forget_from_another_process`).
 """
 
 from __future__ import annotations
@@ -222,9 +221,14 @@ def test_a_write_after_the_forget_answered_is_stored(overrides: list[str]) -> No
 
 
 @pytest.mark.elasticsearch
-def test_a_forget_from_another_process(es_url: str) -> None:
-    """Two store objects on one index (two servers): no shared lock, only the fences. The write is held inside
-    the store's write, after its first fence check, while the other forgets; its second check erases it again."""
+@pytest.mark.parametrize("held", ["before its write", "inside its write"])
+def test_a_forget_from_another_process(es_url: str, held: str) -> None:
+    """Two store objects on one index (two servers): no shared lock, only the fences and the write intents.
+
+    Held before its write, the write records its intent after the other's forget looked for intents, so its
+    first fence check refuses it. Held inside its write (intent recorded, first check passed), the forget waits
+    for it; once the write goes on, its second check erases what it wrote, and only then does the forget answer:
+    nothing is readable at that moment, nor later."""
     index = f"flowmem-test-races-{uuid.uuid4().hex[:10]}"
     overrides = [
         "embedding_model.default.backend=hash", "llm.default.backend=none",
@@ -237,11 +241,18 @@ def test_a_forget_from_another_process(es_url: str) -> None:
             for race in (update, add_expiring, import_):
                 ws, ids = await seeded(writer)
                 pause = Pause()
-                pause.wrap(writer.store, "_steps")
+                pause.wrap(writer.store, "write" if held == "before its write" else "_steps")
                 task = asyncio.ensure_future(race(writer, ws, ids))
                 await pause.reached.wait()
-                await other.forget(workspace_id=ws, user_id="alice")
+                forget = asyncio.ensure_future(other.forget(workspace_id=ws, user_id="alice"))
+                if held == "inside its write":
+                    await asyncio.sleep(0.5)
+                    assert not forget.done(), "the forget answered while a write it had to wait for was under way"
+                else:
+                    await forget
                 pause.release()
+                await forget
+                assert await leftovers(other, ws, "alice", ids) == [], race.__name__  # the moment it answered
                 with pytest.raises((NotFoundError, WriteConflictError)):
                     await task
                 assert await leftovers(other, ws, "alice", ids) == [], race.__name__
