@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import date, datetime
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
@@ -217,7 +217,9 @@ class ContraRepeatOp(Op):
 
     def _decide_rules(self, memory: Memory, candidates: list[Candidate]) -> list[MemoryAction]:
         key = content_key(memory.content)
-        for old, _ in candidates:
+        # A repeat or a paraphrase is one fact at one time: the same words about another day are another event.
+        same_time = [(old, similarity) for old, similarity in candidates if not other_days(memory, old)]
+        for old, _ in same_time:
             if content_key(old.content) == key:
                 if set(memory.source) <= set(old.source):
                     return [MemoryAction(action="skip", memory=old, reason=f"same as {old.memory_id}")]
@@ -227,7 +229,7 @@ class ContraRepeatOp(Op):
         if contradicted:
             return self._supersede(memory, contradicted)
         mine = _slots(memory, self.rules)
-        for old, similarity in candidates:
+        for old, similarity in same_time:
             theirs = _slots(old, self.rules)
             if mine and theirs and mine.keys() != theirs.keys():
                 continue  # a hamster's name and a rabbit's: alike in words, two facts
@@ -286,6 +288,8 @@ class ContraRepeatOp(Op):
         if action == "add" or index is None:
             return [MemoryAction(action="add", memory=memory, reason="LLM: new")]
         old = candidates[index][0]
+        if action in ("skip", "update") and other_days(memory, old):  # alike, but another day: another event
+            return [MemoryAction(action="add", memory=memory, reason=f"LLM: like {old.memory_id}, on another day")]
         if action == "skip":
             return [MemoryAction(action="skip", memory=old, reason=f"LLM: already known as {old.memory_id}")]
         if action == "update":
@@ -313,6 +317,23 @@ def _slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
     if isinstance(stored, dict):
         return {str(k): str(v) for k, v in stored.items()}
     return read_slots(memory, rules)
+
+
+def other_days(a: Memory, b: Memory) -> bool:
+    """Whether ``a`` and ``b`` are about events on days that do not overlap (both must have an event time):
+    "I went climbing" said of 2 March and of 16 March is two climbing days, however alike the words."""
+    days_a, days_b = _event_days(a), _event_days(b)
+    if days_a is None or days_b is None:
+        return False
+    return days_a[1] < days_b[0] or days_b[1] < days_a[0]
+
+
+def _event_days(memory: Memory) -> tuple[date, date] | None:
+    start = memory.event_time
+    if start is None:
+        return None
+    end = memory.event_end or start
+    return start.date(), end.date()
 
 
 def _expired(memory: Memory, *, by: Memory, at: datetime) -> Memory:

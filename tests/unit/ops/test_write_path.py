@@ -316,3 +316,16 @@ def test_with_an_llm_its_scores_meet_the_ops_threshold_and_unscored_messages_the
     with llm_app({"lasting personal information": '{"0": 3, "1": 1}', "facts worth remembering": "[]"}) as app:
         summarize(app, chat)
         assert sorted(m.source[0] for m in all_memories(app)) == ["m0", "m2"]
+
+
+def test_the_same_activity_on_two_days_is_two_events_and_a_repeat_on_one_day_is_one() -> None:
+    """Issue 23: 'Yesterday I went climbing with Marcus' said on 3 and 17 March is two climbing days, not one
+    memory with the first date; the same words again on the same day are a repeat (one memory)."""
+    climb = "Yesterday I went climbing with Marcus"
+    march3, march17 = datetime(2025, 3, 3, 20), datetime(2025, 3, 17, 20)
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [message("m1", climb, march3), message("m2", climb, march17)])
+        summarize(app, [message("m3", climb, march17 + timedelta(hours=1))])  # the same day again: one event
+        climbs = [m for m in all_memories(app) if "climbing" in m.content and m.status == "valid"]
+    days = sorted((m.event_time.date() if m.event_time else None) for m in climbs)
+    assert [str(d) for d in days] == ["2025-03-02", "2025-03-16"]
