@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from flowmem.scoring.derive import event_time
-from flowmem.timeexpr import extract_time
+from flowmem.timeexpr import extract_all, extract_time
 
 MON = datetime(2025, 3, 24, 10, 0)  # Monday, ISO 2025-W13
 WED = datetime(2025, 3, 26, 10, 0)  # Wednesday
@@ -29,6 +29,7 @@ MAY20 = datetime(2025, 5, 20, 9, 0)  # Tuesday before Memorial Day (26 May)
 JUN2 = datetime(2025, 6, 2, 9, 0)  # Monday after Memorial Day
 JAN10 = datetime(2025, 1, 10, 9, 0)  # Friday, before the Lunar New Year (29 January)
 NOV3 = datetime(2025, 11, 3, 9, 0)  # Monday
+MAR15 = datetime(2025, 3, 15, 10, 0)  # Saturday (issue 23's report was said then)
 
 
 class MessageCase(NamedTuple):
@@ -74,6 +75,11 @@ def expected_range(spec: str) -> tuple[datetime, datetime]:
         return datetime(year, month, 1), datetime(year + month // 12, month % 12 + 1, 1)
     start = datetime.fromisoformat(spec)
     return start, start + timedelta(days=1)
+
+
+def resolved_all(case: MessageCase) -> list[tuple[datetime, datetime]]:
+    """``[start, end)`` of every expression of a message, in text order, as the write path reads them."""
+    return [(found.start, found.end) for found in extract_all(case.text, case.said, lean="neutral", weeks_ahead="day")]
 
 
 def resolved(case: MessageCase) -> tuple[datetime, datetime] | None:
@@ -424,4 +430,42 @@ ZH: list[MessageCase] = [
     C("zh-query", "两周后我有什么安排", WED, "W2025-04-07", "past"),
 ]
 
-ALL: list[MessageCase] = EN + ZH
+# -- several clauses, each with its own tense (issue 23, point 4) ---------------------------------------
+# A date is read with the tense of the clause that holds it, not of another clause of the sentence.
+# ``A | B`` lists every expression of the message in order (:func:`flowmem.timeexpr.extract_all`, as the
+# write path reads it); the memory of the whole message stores the first (:func:`event_time`). Written
+# before the fix; every third case went to CLAUSES_HELD_OUT, which was not run while the fix was made.
+CLAUSES: list[MessageCase] = [
+    C("clauses", "Also I told my manager at Dell, my last day there is March 19", MAR15, "2025-03-19"),
+    C("clauses", "I told my manager that my last day there is March 19.", MAR15, "2025-03-19"),
+    C("clauses", "I already paid the deposit, the wedding is on June 7.", MAR15, "2025-06-07"),
+    C("clauses", "I'll send you the photos we took on Sunday.", MAR15, "2025-03-09"),
+    C("clauses", "I'm going to frame the picture, we took it in January.", MAR15, "2025-01"),
+    C("clauses", "I'll tell you more because I met her last Friday.", MAR15, "2025-03-14"),
+    C("clauses", "When I saw him this Monday, he said he is moving.", MAR15, "2025-03-10"),
+    C("clauses", "The friend who visited me on Monday is moving to Berlin.", MAR15, "2025-03-10"),
+    C("clauses", "The course which I finished in February starts again in May.", MAR15, "2025-02 | 2025-05"),
+    C("clauses", "I met Ana on Monday and we will meet again on Friday.", MAR15, "2025-03-10 | 2025-03-21"),
+    C("clauses", "He mentioned the deadline is April 2.", MAR15, "2025-04-02"),
+    C("clauses", "My lease ends in February, I signed it back in 2024.", MAR15, "2026-02 | 2024"),
+    C("zh-clauses", "跟经理说了，最后一天是3月19号", MAR15, "2025-03-19"),
+    C("zh-clauses", "我已经跟房东说了，25号搬走", MAR15, "2025-03-25"),
+    C("zh-clauses", "我们周一见过面，周五还要再见", MAR15, "2025-03-10 | 2025-03-21"),
+    C("zh-clauses", "我周五要交的报告，周二已经写完了", MAR15, "2025-03-21 | 2025-03-11"),
+    C("zh-clauses", "我们周二看过的那套房子，周日要再去看一次", MAR15, "2025-03-11 | 2025-03-16"),
+    C("zh-clauses", "虽然上周五下了雨，这周日我们还是要去爬山", MAR15, "2025-03-07 | 2025-03-16"),
+    C("zh-clauses", "我们周二吵了一架，他说周日会来道歉", MAR15, "2025-03-11 | 2025-03-16"),
+]
+CLAUSES_HELD_OUT: list[MessageCase] = [
+    C("clauses", "She said the party is on the 28th.", MAR15, "2025-03-28"),
+    C("clauses", "I will return the jacket that I bought on March 2.", MAR15, "2025-03-02"),
+    C("clauses", "She told me that she is leaving next Friday.", MAR15, "2025-03-21"),
+    C("clauses", "The dentist, who I saw on the 3rd, wants to see me again.", MAR15, "2025-03-03"),
+    C("clauses", "The package that was shipped on Tuesday arrives on Friday.", MAR15, "2025-03-11 | 2025-03-21"),
+    C("clauses", "When we met on Monday, she said the results come on the 20th.", MAR15, "2025-03-10 | 2025-03-20"),
+    C("zh-clauses", "她说过派对在28号", MAR15, "2025-03-28"),
+    C("zh-clauses", "因为周三加了班，所以周日要补觉", MAR15, "2025-03-12 | 2025-03-16"),
+    C("zh-clauses", "我跟妈妈说过了，4月2号回家", MAR15, "2025-04-02"),
+]
+
+ALL: list[MessageCase] = EN + ZH + CLAUSES + CLAUSES_HELD_OUT
