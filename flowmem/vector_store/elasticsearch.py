@@ -116,7 +116,10 @@ if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch
 
 # Kept importable from here, where they were defined before es_errors.py.
-__all__ = ["INSTALL_HINT", "BulkWriteError", "ElasticsearchError", "ElasticsearchStore"]
+__all__ = ["INSTALL_HINT", "SIDE_SUFFIXES", "BulkWriteError", "ElasticsearchError", "ElasticsearchStore"]
+
+# Every index a store uses beside its memories index is named `<index><suffix>`, one of these.
+SIDE_SUFFIXES = (q.HISTORY_SUFFIX, q.MESSAGES_SUFFIX, es_sessions.SESSIONS_SUFFIX, es_guard.FENCES_SUFFIX)
 
 T = TypeVar("T")
 # The client is one of flowmem's own dependencies: missing only from an environment set up by hand.

@@ -140,6 +140,14 @@ def requests() -> Iterator[ClientRequests]:
 SCHEDULED_REFRESH_GONE = 1.1
 
 
+def delete_store_indices(url: str, index: str) -> None:
+    """Delete a store's memories index and every side index named from it (history, ledger, sessions, fences)."""
+    from flowmem.vector_store.elasticsearch import SIDE_SUFFIXES
+
+    for suffix in ("", *SIDE_SUFFIXES):
+        delete_index(url, index + suffix)
+
+
 def delete_index(url: str, index: str) -> None:
     """Delete one index by its exact name (wildcards are refused by the server); a missing one is fine."""
     request = urllib.request.Request(f"{url}/{index}", method="DELETE")

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 import pytest
 from loguru import logger
 
-from flowmem.vector_store import es_query, es_sessions
+from flowmem.vector_store import es_query
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
-from tests.integration.conftest import ClientRequests, delete_index
+from tests.integration.conftest import ClientRequests, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -28,8 +28,7 @@ STORES = 4
 def index(es_url: str) -> Iterator[str]:
     name = f"flowmem-test-open-{uuid.uuid4().hex[:10]}"
     yield name
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX, es_sessions.SESSIONS_SUFFIX):
-        delete_index(es_url, name + suffix)
+    delete_store_indices(es_url, name)
 
 
 def test_stores_creating_one_index_at_once_all_open_what_the_winner_made(

@@ -14,7 +14,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.testing.conformance import memory
 from flowmem.vector_store import es_query
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import delete_store_indices
 from tests.unit.ops.test_shared_workspace import ALICE, BOB, by_user, facts, ingest, memories_of, write_chat
 
 pytestmark = pytest.mark.elasticsearch
@@ -24,8 +24,7 @@ pytestmark = pytest.mark.elasticsearch
 def index(es_url: str) -> Iterator[str]:
     name = f"flowmem-test-ledger-{uuid.uuid4().hex[:10]}"
     yield name
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
-        delete_index(es_url, name + suffix)
+    delete_store_indices(es_url, name)
 
 
 def on_es(es_url: str, index: str) -> list[str]:

@@ -15,10 +15,9 @@ import pytest
 
 from flowmem.schema.history import HistoryEvent
 from flowmem.testing.conformance import memory
-from flowmem.vector_store import es_query
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
 from flowmem.vector_store.filters import MemoryFilter
-from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index
+from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -29,8 +28,7 @@ WS = "ws"
 def index(es_url: str) -> Iterator[str]:
     name = f"flowmem-test-refresh-{uuid.uuid4().hex[:10]}"
     yield name
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
-        delete_index(es_url, name + suffix)
+    delete_store_indices(es_url, name)
 
 
 async def _no_scheduled_refresh(store: ElasticsearchStore) -> None:

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from flowmem.app import App
-from flowmem.vector_store import es_query
-from tests.integration.conftest import ClientRequests, delete_index
+from tests.integration.conftest import ClientRequests, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -25,8 +24,7 @@ pytestmark = pytest.mark.elasticsearch
 def index(es_url: str) -> Iterator[str]:
     name = f"flowmem-test-trips-{uuid.uuid4().hex[:10]}"
     yield name
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
-        delete_index(es_url, name + suffix)
+    delete_store_indices(es_url, name)
 
 
 def test_a_time_scoped_search_is_one_msearch(es_url: str, index: str, requests: ClientRequests, tmp_path: Path) -> None:

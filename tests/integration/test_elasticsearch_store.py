@@ -31,7 +31,7 @@ from flowmem.vector_store.base import DimensionMismatchError, VectorStore, norma
 from flowmem.vector_store.elasticsearch import BulkWriteError, ElasticsearchStore
 from flowmem.vector_store.filters import SUBJECT_TYPES, MemoryFilter
 from flowmem.vector_store.local import LocalStore
-from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index
+from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -42,8 +42,7 @@ def _index_name(kind: str) -> str:
 
 def _delete_indices(url: str, index: str) -> None:
     """Delete a store's indices: the memories index and the write path's two named from it."""
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
-        delete_index(url, index + suffix)
+    delete_store_indices(url, index)
 
 
 @pytest.fixture(scope="class")

@@ -20,7 +20,7 @@ from flowmem.testing.conformance import memory
 from flowmem.vector_store import es_query
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
 from flowmem.vector_store.local import LocalStore
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -46,8 +46,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
 def index(es_url: str) -> Iterator[str]:
     name = f"flowmem-test-versions-{uuid.uuid4().hex[:10]}"
     yield name
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
-        delete_index(es_url, name + suffix)
+    delete_store_indices(es_url, name)
 
 
 @pytest.fixture(scope="module")

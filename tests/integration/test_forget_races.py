@@ -27,10 +27,7 @@ from flowmem.app import App
 from flowmem.errors import NotFoundError, WriteConflictError
 from flowmem.memories import Memories
 from flowmem.schema.memory import Memory, Message
-from flowmem.vector_store import es_query
-from flowmem.vector_store.es_guard import FENCES_SUFFIX
-from flowmem.vector_store.es_sessions import SESSIONS_SUFFIX
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import delete_store_indices
 
 TRIALS = 6  # unforced trials per race and store, each with its own random delay
 STORES = ["local", pytest.param("elasticsearch", marks=pytest.mark.elasticsearch)]
@@ -49,8 +46,7 @@ def overrides(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
         *base, "vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={es_url}",
         f"vector_store.default.params.index={index}",
     ]  # fmt: skip
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX, SESSIONS_SUFFIX, FENCES_SUFFIX):
-        delete_index(es_url, index + suffix)
+    delete_store_indices(es_url, index)
 
 
 @asynccontextmanager
@@ -261,5 +257,4 @@ def test_a_forget_from_another_process(es_url: str, held: str) -> None:
     try:
         asyncio.run(main())
     finally:
-        for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX, SESSIONS_SUFFIX, FENCES_SUFFIX):
-            delete_index(es_url, index + suffix)
+        delete_store_indices(es_url, index)

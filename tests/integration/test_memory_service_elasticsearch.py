@@ -8,8 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from flowmem.testing.memory_service import MemoryServiceContract
-from flowmem.vector_store import es_query
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -18,8 +17,7 @@ pytestmark = pytest.mark.elasticsearch
 def service_index(es_url: str) -> Iterator[str]:
     name = f"flowmem-test-service-{uuid.uuid4().hex[:10]}"
     yield name
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
-        delete_index(es_url, name + suffix)
+    delete_store_indices(es_url, name)
 
 
 class TestOnElasticsearch(MemoryServiceContract):

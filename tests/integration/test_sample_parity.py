@@ -17,8 +17,7 @@ import pytest
 from flowmem import App
 from flowmem.eval.questions import load, shipped_questions_path
 from flowmem.samples import DEMO_NOW, load_memories
-from flowmem.vector_store import es_query
-from tests.integration.conftest import delete_index
+from tests.integration.conftest import delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -27,8 +26,7 @@ pytestmark = pytest.mark.elasticsearch
 def index(es_url: str) -> Iterator[str]:
     name = f"flowmem-test-parity-{uuid.uuid4().hex[:10]}"
     yield name
-    for suffix in ("", es_query.HISTORY_SUFFIX, es_query.MESSAGES_SUFFIX):
-        delete_index(es_url, name + suffix)
+    delete_store_indices(es_url, name)
 
 
 async def _answers(overrides: list[str]) -> dict[str, list[str]]:
