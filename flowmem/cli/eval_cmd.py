@@ -1,6 +1,7 @@
 """``flowmem eval locomo PATH``: evidence recall@k of a flow on LoCoMo, with an A/B baseline in the same run.
 
-``flowmem eval updates FILE|shipped``: what the write path stores after chats that change, repeat and date facts.
+``flowmem eval updates FILE|shipped|dev|heldout …``: what the write path stores after chats that change, repeat and
+date facts, and whether search then answers the scenarios' questions; beside a naive baseline, each file on its own.
 
 ``flowmem eval questions FILE|sample``: is the memory that answers a user's question ranked first?
 """
@@ -11,6 +12,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from flowmem.errors import InputError, Problem
@@ -45,23 +47,35 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "updates", parents=[common], help="are superseded facts expired, event dates right, repeats merged?",
         description="Send each scenario's chat through the write flow and check the user's memories after it: "
         "stale-fact rate, wrongly-expired rate, event-date accuracy, duplicate rate and lost facts, per scenario "
-        "and overall, beside a baseline without contra_repeat_op (every new memory added). Scenario format and "
-        "matching rules: flowmem/eval/updates.py.",
+        "and overall; then ask the scenarios' questions with the search flow (right first, in top 5, MRR@10). "
+        "Beside a baseline without contra_repeat_op (every new memory added) and a naive baseline (every user "
+        "turn stored as said, plain vector recall). Several files are each reported on their own. Scenario "
+        "format and matching rules: flowmem/eval/updates.py.",
     )  # fmt: skip
     updates.add_argument(
-        "path", metavar="FILE", help="scenarios (JSONL), or 'shipped' for the 57 that come with flowmem (CC0)"
-    )
+        "paths", nargs="+", metavar="FILE",
+        help="scenario files (JSONL), then any key=value config overrides; 'shipped' for the 57 that come with "
+        "flowmem (CC0), 'dev' / 'heldout' for every file of that half of flowmem/eval/data/scenarios-2026/",
+    )  # fmt: skip
     updates.add_argument("--flow", default="personal_summary", help="the write flow (default personal_summary)")
+    updates.add_argument(
+        "--search-flow",
+        default="personal_retrieve",
+        help="the flow questions are asked with (default personal_retrieve)",
+    )
     updates.add_argument("--batch", type=int, default=50, help="messages per flow run, as ingest (default 50)")
     updates.add_argument("--no-baseline", action="store_true", help="skip the baseline without contra_repeat_op")
+    updates.add_argument(
+        "--naive", action=argparse.BooleanOptionalAction, default=True,
+        help="also run the naive baseline: every user turn stored as said, questions by vector_baseline (default on)",
+    )  # fmt: skip
     updates.add_argument(
         "--compare", nargs="+", action="extend", default=[], metavar="key=value",
         help="also run the write flow with these overrides",
     )  # fmt: skip
     updates.add_argument("--json", action="store_true", help="print JSON (every scenario) instead of markdown")
     updates.add_argument("-o", "--output", metavar="FILE", help="also write the JSON here")
-    updates.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides (every run)")
-    updates.set_defaults(handler=cmd_updates)
+    updates.set_defaults(handler=cmd_updates, overrides=[])
     questions = benchmarks.add_parser(
         "questions", parents=[common], help="right memory first, recall@k and MRR on questions with known answers",
         description="Store the memories in an ephemeral store, ask every question, and report the share whose "
@@ -190,34 +204,59 @@ def cmd_questions(args: argparse.Namespace) -> int:
 
 
 def cmd_updates(args: argparse.Namespace) -> int:
+    """Every file on its own: its runs in ``runs``, the naive baseline in ``naive_baseline``.
+
+    One file: the JSON is that file's report (``path``, ``runs``, ``naive_baseline``) as it was before several
+    files; several: ``files``, a list of them.
+    """
+    from flowmem.cli.store import is_override
     from flowmem.eval.runner import stderr_progress
-    from flowmem.eval.updates import load, shipped_path
-    from flowmem.eval.updates_run import BASELINE_FLOW, UpdatesRun, UpdatesSpec, markdown, run_updates
+    from flowmem.eval.updates import load, resolve
+    from flowmem.eval.updates_run import BASELINE_FLOW, UpdatesRun, UpdatesSpec, markdown, naive_spec, run_updates
 
     if args.batch < 1:
         raise InputError(Problem("--batch", f"must be at least 1, got {args.batch}"))
-    path = str(shipped_path()) if args.path == "shipped" else args.path
-    scenarios = load(path)
-    specs = [UpdatesSpec(args.flow, args.flow, tuple(args.overrides))]
+    overrides = (*args.overrides, *(token for token in args.paths if is_override(token)))
+    names = [token for token in args.paths if not is_override(token)]
+    if not names:
+        raise InputError(Problem("FILE", "give at least one scenario file, or shipped, dev or heldout"))
+    paths = list(dict.fromkeys(str(path) for name in names for path in resolve(name)))
+    files = [(path, load(path)) for path in paths]  # every file checked before any run
+    specs = [UpdatesSpec(args.flow, args.flow, overrides, search_flow=args.search_flow)]
     if not args.no_baseline:
-        specs.append(UpdatesSpec("baseline (no contra_repeat_op)", BASELINE_FLOW, tuple(args.overrides)))
+        specs.append(UpdatesSpec("baseline (no contra_repeat_op)", BASELINE_FLOW, overrides,
+                                 search_flow=args.search_flow))  # fmt: skip
     if args.compare:
-        specs.append(UpdatesSpec("compare", args.flow, (*args.overrides, *args.compare)))
-    progress = stderr_progress()
+        specs.append(UpdatesSpec("compare", args.flow, (*overrides, *args.compare), search_flow=args.search_flow))
+    if args.naive:
+        specs.append(naive_spec(overrides))
+    show = stderr_progress()
 
-    async def run_all() -> list[UpdatesRun]:
-        return [
-            await run_updates(scenarios, spec, config=args.config, plugins=args.plugin, batch=args.batch,
-                              progress=progress)
-            for spec in specs
-        ]  # fmt: skip
+    async def run_all() -> list[list[UpdatesRun]]:
+        results = []
+        for path, scenarios in files:
 
-    runs = asyncio.run(run_all())
+            def progress(message: str, name: str = Path(path).name) -> None:
+                show(message if len(files) == 1 else f"{name}: {message}")
+
+            results.append([await run_updates(scenarios, spec, config=args.config, plugins=args.plugin,
+                                              batch=args.batch, progress=progress) for spec in specs])  # fmt: skip
+        return results
+
+    results = asyncio.run(run_all())
     if sys.stderr.isatty():
         sys.stderr.write("\n")
-    report: dict[str, Any] = {"benchmark": "updates", "path": path, "runs": [run.to_dict() for run in runs]}
+    reports: list[dict[str, Any]] = []
+    sections: list[str] = []
+    for (path, _), runs in zip(files, results, strict=True):
+        written = [run for run in runs if run.spec.ingest == "flow"]
+        naive = next((run.to_dict() for run in runs if run.spec.ingest == "turns"), None)
+        reports.append({"path": path, "runs": [run.to_dict() for run in written], "naive_baseline": naive})
+        sections.append(markdown(runs) if len(files) == 1 else f"## {path}\n\n{markdown(runs)}")
+    report: dict[str, Any] = {"benchmark": "updates", "search_flow": args.search_flow}
+    report.update(reports[0] if len(reports) == 1 else {"files": reports})
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
             json.dump(report, handle, indent=2, ensure_ascii=False)
-    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else markdown(runs))
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else "\n\n".join(sections))
     return 0

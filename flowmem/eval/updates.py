@@ -26,6 +26,18 @@ the day of its ``event_*`` parts, and it must lie inside.
   has its event time inside the expected day or range.
 - ``unique`` fact: duplicated when more than one valid memory holds it.
 - Any expected fact that no memory holds at all (valid or expired) is lost.
+
+**Questions** (optional): ``"questions": [{"question": "where do I live?", "asked_at": "2025-03-25T09:00",
+"answer": ["Turin"]}]``. After the whole chat is stored, each question is asked with a search flow
+(``personal_retrieve`` by default) at ``asked_at``; a retrieved memory answers it when it holds
+``answer`` (the matching above). Figures: *right first* (the first memory answers), *in top 5*, and
+MRR@10 (1 / rank of the first answering memory among the first 10, else 0). What search returns is
+graded as it is: it recalls valid memories only unless configured otherwise, so a superseded memory
+that was never expired can outrank the current one.
+
+**Shortcuts.** ``shipped`` names ``flowmem/eval/data/updates.jsonl``; ``dev`` and ``heldout`` name the
+halves of ``flowmem/eval/data/scenarios-2026/`` (``*.dev.jsonl``, ``*.heldout.jsonl``), every file of
+that half, each reported on its own.
 """
 
 from __future__ import annotations
@@ -40,6 +52,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from flowmem.errors import InputError, Problem
 from flowmem.eval.records import load_records
 from flowmem.schema.memory import Memory
 
@@ -81,6 +94,14 @@ class EventDate(_Strict):
         return self.start, self.end
 
 
+class ScenarioQuestion(_Strict):
+    """A question asked after the chat, and the key words of the memory that answers it."""
+
+    question: str = Field(min_length=1)
+    asked_at: datetime
+    answer: Fact
+
+
 class Scenario(_Strict):
     id: str = Field(min_length=1)
     lang: Literal["en", "zh"]
@@ -91,11 +112,37 @@ class Scenario(_Strict):
     expired: list[Fact] = Field(default_factory=list)
     events: list[EventDate] = Field(default_factory=list)
     unique: list[Fact] = Field(default_factory=list)
+    questions: list[ScenarioQuestion] = Field(default_factory=list)
 
 
 def shipped_path() -> Path:
     """The scenarios shipped with flowmem (``flowmem/eval/data/updates.jsonl``, CC0)."""
     return Path(str(resources.files("flowmem.eval").joinpath("data/updates.jsonl")))
+
+
+SHORTCUTS = {
+    "shipped": "updates.jsonl",
+    "dev": "scenarios-2026/*.dev.jsonl",
+    "heldout": "scenarios-2026/*.heldout.jsonl",
+}
+
+
+def resolve(name: str) -> list[Path]:
+    """The files a command-line name stands for: a shortcut of :data:`SHORTCUTS` (every file of it), else the path.
+
+    Raises:
+        InputError: A shortcut whose files do not exist (yet).
+    """
+    pattern = SHORTCUTS.get(name)
+    if pattern is None:
+        return [Path(name)]
+    if name == "shipped":
+        return [shipped_path()]
+    data = shipped_path().parent
+    found = sorted(data.glob(pattern))
+    if not found:
+        raise InputError(Problem(name, f"names {data / pattern}, and no such file exists"))
+    return found
 
 
 def load(path: str | Path) -> list[Scenario]:
@@ -176,8 +223,13 @@ class Grade:
         return {**{name: getattr(self, name) for name in self.COUNTS}, **self.rates()}
 
 
-def grade(scenario: Scenario, memories: Iterable[Memory]) -> Grade:
-    """How the user's memories after the chat compare with what the scenario expects."""
+def grade(scenario: Scenario, memories: Iterable[Memory], *, dated: bool = True) -> Grade:
+    """How the user's memories after the chat compare with what the scenario expects.
+
+    Args:
+        dated: Whether the memories can carry event times; when not (turns stored as said), event dates are
+            not graded (their facts still count for lost).
+    """
     everything = list(memories)
     valid = [m for m in everything if m.status == "valid"]
     result = Grade()
@@ -203,7 +255,7 @@ def grade(scenario: Scenario, memories: Iterable[Memory]) -> Grade:
         if still:
             result.stale += 1
             result.failures.append(f"stale: {fact} still valid — {shown(still)}")
-    for event in scenario.events:
+    for event in scenario.events if dated else ():
         result.events += 1
         first, last = event.days
         wanted = (
@@ -228,3 +280,8 @@ def grade(scenario: Scenario, memories: Iterable[Memory]) -> Grade:
             result.duplicated += 1
             result.failures.append(f"duplicated: {fact} in {len(found)} valid memories — {shown(found)}")
     return result
+
+
+def answer_rank(retrieved: Sequence[Memory], answer: Sequence[str], depth: int = 10) -> int | None:
+    """The 1-based rank of the first of ``retrieved[:depth]`` that holds ``answer``; None when none does."""
+    return next((rank for rank, m in enumerate(retrieved[:depth], 1) if holds(m, answer)), None)

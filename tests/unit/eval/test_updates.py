@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from flowmem.eval.updates import Scenario, event_days, grade, holds, load, shipped_path
+from flowmem.eval.updates import Scenario, answer_rank, event_days, grade, holds, load, resolve, shipped_path
 from flowmem.schema.memory import Memory
 from tests.unit.cli.test_cli import run_cli
 
@@ -142,6 +142,10 @@ def test_eval_updates_runs_offline_on_the_shipped_scenarios(tmp_path: Path, caps
     # contra_repeat_op is what the eval measures: it must do better than appending where it acts.
     assert main["overall"]["stale"] < baseline["overall"]["stale"]
     assert main["overall"]["duplicated"] < baseline["overall"]["duplicated"]
+    # The naive baseline (every user turn as said) expires nothing either: every superseded fact is stale.
+    naive = report["naive_baseline"]
+    assert naive["scenarios"] == main["scenarios"] and naive["overall"]["stale"] == naive["overall"]["expired"]
+    assert naive["overall"]["wrongly_expired"] == 0 and naive["overall"]["event_date_accuracy"] is None
     # The markdown: the five figures with their targets, both runs, then the failures of the first.
     assert out.startswith("| figure | target | personal_summary | baseline (no contra_repeat_op) |")
     for row in ("| stale facts | ≤ 5 % |", "| wrongly expired | ≤ 2 % |", "| event-date accuracy | ≥ 95 % |",
@@ -163,3 +167,104 @@ def test_json_and_no_baseline(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     scenario_report = report["runs"][0]["per_scenario"][0]
     assert scenario_report["id"] == "moved" and scenario_report["memories"] == 2
     assert (scenario_report["stale"], scenario_report["wrongly_expired"], scenario_report["lost"]) == (0, 0, 0)
+
+
+# -- questions, the naive baseline, several files --------------------------------------------------
+MOVED = {
+    "id": "moved", "lang": "en", "valid": [["Turin"]], "expired": [["live", "Milan"]], "unique": [["Rex"]],
+    "events": [{"fact": ["dentist"], "date": "2025-03-28"}],
+    "messages": [{"content": "I live in Milan with my dog Rex.", "time": "2025-03-01T10:00"},
+                 {"content": "Nice, Milan is lovely.", "time": "2025-03-01T10:01", "role": "assistant"},
+                 {"content": "I moved to Turin today, Rex loves it!", "time": "2025-03-24T18:00"},
+                 {"content": "I have a dentist appointment on Friday.", "time": "2025-03-24T18:05"}],
+    "questions": [{"question": "Which city do I live in?", "asked_at": "2025-03-25T09:00", "answer": ["Turin"]},
+                  {"question": "What is my dog called?", "asked_at": "2025-03-25T09:00", "answer": ["Rex"]}],
+}  # fmt: skip
+
+
+def test_a_question_is_answered_by_the_first_memory_holding_every_key_word() -> None:
+    from flowmem.eval.updates_run import Answer, question_figures
+
+    retrieved = [memory("I live in Milan"), memory("my dog Rex"), memory("I moved to Turin with Rex")]
+    assert answer_rank(retrieved, ["Turin", "Rex"]) == 3
+    assert answer_rank(retrieved, ["rex"]) == 2
+    assert answer_rank(retrieved, ["Turin"], depth=2) is None  # beyond the depth: not found
+    asked = scenario(questions=[{"question": "where?", "asked_at": "2025-03-25T09:00", "answer": ["Turin"]}])
+    question = asked.questions[0]
+    figures = question_figures([Answer(question, rank, None) for rank in (1, 3, None, 6)])
+    assert figures == {"n": 4, "right_first": 0.25, "in_top_5": 0.5, "mrr_at_10": round((1 + 1 / 3 + 1 / 6) / 4, 4)}
+    assert question_figures([])["right_first"] is None
+    with pytest.raises(ValueError, match="answer"):
+        scenario(questions=[{"question": "where?", "asked_at": "2025-03-25T09:00", "answer": []}])
+
+
+def test_questions_are_graded_beside_a_naive_baseline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = write(tmp_path / "one.jsonl", [json.dumps(MOVED)])
+    code, out, err = run_cli(capsys, "eval", "updates", str(one), "--no-baseline", "--json", *HASH)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["path"] == str(one) and report["search_flow"] == "personal_retrieve"
+    (main,) = report["runs"]
+    naive = report["naive_baseline"]
+    assert (main["ingest"], main["search_flow"]) == ("flow", "personal_retrieve")
+    assert (naive["ingest"], naive["flow"], naive["search_flow"]) == ("turns", None, "vector_baseline")
+    # The naive baseline keeps every user turn as said (not the assistant's), expires and merges nothing.
+    assert naive["per_scenario"][0]["memories"] == 3
+    assert naive["overall"]["stale"] == 1 and naive["overall"]["wrongly_expired"] == 0
+    assert naive["overall"]["duplicated"] == 1 and naive["overall"]["lost"] == 0
+    assert naive["overall"]["events"] == 0 and naive["overall"]["event_date_accuracy"] is None  # no event times
+    assert main["overall"]["stale"] == 0 and main["overall"]["events"] == 1
+    for run in (main, naive):
+        figures = run["questions"]["overall"]
+        assert figures["n"] == 2 and run["questions"]["per_language"]["en"] == figures
+        asked = run["per_scenario"][0]["questions"]
+        assert [q["answer"] for q in asked] == [["Turin"], ["Rex"]]
+        assert all(q["rank"] is None or 1 <= q["rank"] <= 10 for q in asked)
+        ranks = [q["rank"] for q in asked]
+        assert figures["right_first"] == sum(r == 1 for r in ranks) / 2
+    # flowmem expired Milan, so search can only return the current city first.
+    assert main["per_scenario"][0]["questions"][0]["rank"] == 1
+
+    code, out, err = run_cli(capsys, "eval", "updates", str(one), *HASH)
+    assert code == 0, err
+    assert out.startswith("| figure | target | personal_summary | baseline (no contra_repeat_op) | naive (turns")
+    assert "| questions: right first (n 2) |" in out and "| questions: MRR@10 (n 2) |" in out
+    assert "n/a (a turn has no event time)" in out
+    code, out, err = run_cli(capsys, "eval", "updates", str(one), "--no-naive", "--json", *HASH)
+    assert code == 0, err
+    assert json.loads(out)["naive_baseline"] is None
+
+
+def test_several_files_are_reported_each_on_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = write(tmp_path / "first.jsonl", [json.dumps(MOVED)])
+    second = write(tmp_path / "second.jsonl", [json.dumps({**MOVED, "id": "other", "questions": []})])
+    code, out, err = run_cli(capsys, "eval", "updates", str(first), str(second), *HASH, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert "runs" not in report
+    assert [f["path"] for f in report["files"]] == [str(first), str(second)]
+    for entry, ids, questions in zip(report["files"], (["moved"], ["other"]), (2, 0), strict=True):
+        assert [s["id"] for s in entry["runs"][0]["per_scenario"]] == ids
+        assert entry["runs"][0]["questions"]["overall"]["n"] == questions
+        assert entry["naive_baseline"]["questions"]["overall"]["n"] == questions
+    code, out, err = run_cli(capsys, "eval", "updates", str(first), str(second), "--no-baseline", *HASH)
+    assert code == 0, err
+    assert f"## {first}\n\n| figure |" in out and f"## {second}\n\n| figure |" in out
+
+
+def test_dev_and_heldout_name_every_file_of_their_half(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import flowmem.eval.updates as updates
+    from flowmem.errors import InputError
+
+    halves = tmp_path / "scenarios-2026"
+    halves.mkdir()
+    for name in ("zh.dev.jsonl", "en.dev.jsonl", "en.heldout.jsonl", "notes.md"):
+        (halves / name).write_text("", encoding="utf-8")
+    monkeypatch.setattr(updates, "shipped_path", lambda: tmp_path / "updates.jsonl")
+    assert resolve("dev") == [halves / "en.dev.jsonl", halves / "zh.dev.jsonl"]
+    assert resolve("heldout") == [halves / "en.heldout.jsonl"]
+    assert resolve("shipped") == [tmp_path / "updates.jsonl"]
+    assert resolve("mine.jsonl") == [Path("mine.jsonl")]
+    (halves / "en.heldout.jsonl").unlink()
+    with pytest.raises(InputError, match="heldout"):
+        resolve("heldout")
