@@ -9,21 +9,28 @@ from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_indexed_scores
 from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
+from flowmem.schema.actions import ALREADY_MEMORIZED, SkippedMessage
 from flowmem.schema.memory import Message
-from flowmem.scoring.info import info_score
+from flowmem.scoring.info import info_score, noise_kind
 
 
 @register_op
 class InfoFilterOp(Op):
     """Keep the user's messages that carry personal information, scored 0–3.
 
-    Only messages from the user (role ``user``, name = ``user_id`` or empty) and not yet memorized
-    are considered. With an LLM, it scores them (0 none … 3 a specific personal fact); a message its
-    reply leaves unscored gets the offline score. Without one, documented heuristics score them
-    (:mod:`flowmem.scoring.info`). Messages scoring at least ``info_score_threshold`` are kept, with
-    their score in ``metadata["info_score"]``; a message scored by the heuristics is held to
-    ``offline_score_threshold`` when that is set (their 0-3 is coarser than an LLM's: a first-person
-    statement is 1, a word from a fixed list of life topics adds 1).
+    Only messages of the user (:meth:`~flowmem.schema.memory.Message.is_users`: role ``user``, name the
+    ``user_id`` or empty), not yet memorized and not empty are considered. With an LLM, it scores them
+    (0 none … 3 a specific personal fact); a message its reply leaves unscored gets the offline score.
+    Without one, documented heuristics score them (:mod:`flowmem.scoring.info`). Messages scoring at least
+    ``info_score_threshold`` are kept, with their score in ``metadata["info_score"]``; a message scored by
+    the heuristics is held to ``offline_score_threshold`` when that is set (their 0-3 is coarser than an
+    LLM's: a first-person statement is 1, a word from a fixed list of life topics adds 1).
+
+    Every message left out is in ``skipped_messages`` with its reason (nothing is dropped silently):
+    ``already memorized``, ``not the user's (name 'bob')``, ``not the user's (role 'assistant')``, ``empty``,
+    or noise: ``noise: pleasantry``, ``noise: question``, ``noise: no first-person statement`` (scored 0 by the
+    heuristics, :func:`~flowmem.scoring.info.noise_kind`), ``noise: scored 1 of 3 (keeps 2+)`` (by the LLM:
+    ``… of 3 by the LLM …``).
     """
 
     class Params(OpParams):
@@ -34,12 +41,12 @@ class InfoFilterOp(Op):
 
     params: Params
     reads = ("messages", "user_id")
-    writes = ("info_messages",)
+    writes = ("info_messages", "skipped_messages")
     uses = ("llm",)
     degradation = "scores the messages with the offline heuristics"
 
     async def execute(self, ctx: OpContext) -> None:
-        candidates = self._candidates(ctx)
+        candidates, skipped = self._candidates(ctx)
         scores = [info_score(m.content) for m in candidates]
         by_llm: set[int] = set()
         if candidates and self.llm.available:
@@ -47,30 +54,46 @@ class InfoFilterOp(Op):
             ctx.note("scorer", "llm")
         else:
             ctx.note("scorer", "heuristics (no LLM)")
-        self._keep(ctx, candidates, scores, by_llm)
+        self._keep(ctx, candidates, skipped, scores, by_llm)
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        candidates = self._candidates(ctx)
-        self._keep(ctx, candidates, [info_score(m.content) for m in candidates], set())
+        candidates, skipped = self._candidates(ctx)
+        self._keep(ctx, candidates, skipped, [info_score(m.content) for m in candidates], set())
 
-    def _candidates(self, ctx: OpContext) -> list[Message]:
-        user = str(ctx["user_id"]).lower()
+    def _candidates(self, ctx: OpContext) -> tuple[list[Message], list[SkippedMessage]]:
+        """The messages to score, and the others with why they are not."""
+        user = str(ctx["user_id"])
         messages: list[Message] = ctx["messages"]
-        return [
-            m
-            for m in messages
-            if m.role == "user" and not m.memorized and m.name.lower() in ("", user) and m.content.strip()
-        ]
+        candidates: list[Message] = []
+        skipped: list[SkippedMessage] = []
+        for m in messages:
+            if m.memorized:
+                skipped.append(SkippedMessage(message_id=m.message_id, reason=ALREADY_MEMORIZED))
+            elif not m.is_users(user):
+                skipped.append(SkippedMessage.not_users(m))
+            elif not m.content.strip():
+                skipped.append(SkippedMessage(message_id=m.message_id, reason="empty"))
+            else:
+                candidates.append(m)
+        return candidates, skipped
 
-    def _keep(self, ctx: OpContext, candidates: list[Message], scores: list[int], by_llm: set[int]) -> None:
+    def _keep(
+        self, ctx: OpContext, candidates: list[Message], skipped: list[SkippedMessage], scores: list[int],
+        by_llm: set[int],
+    ) -> None:  # fmt: skip
         p = self.params
         offline = p.info_score_threshold if p.offline_score_threshold is None else p.offline_score_threshold
         kept = []
         for i, (message, score) in enumerate(zip(candidates, scores, strict=True)):
-            if score >= (p.info_score_threshold if i in by_llm else offline):
+            threshold = p.info_score_threshold if i in by_llm else offline
+            if score >= threshold:
                 kept.append(message.model_copy(update={"metadata": {**message.metadata, "info_score": score}}))
+            else:
+                why = _noise(message, score, threshold, by_llm=i in by_llm)
+                skipped.append(SkippedMessage(message_id=message.message_id, reason=why))
         ctx.note("kept", f"{len(kept)} of {len(candidates)} user messages")
         ctx["info_messages"] = kept
+        ctx["skipped_messages"] = skipped
 
     async def _llm_scores(
         self, ctx: OpContext, candidates: list[Message], fallback: list[int]
@@ -87,6 +110,15 @@ class InfoFilterOp(Op):
         if len(parsed) < len(candidates):
             ctx.warn(f"LLM scored {len(parsed)} of {len(candidates)} messages; the rest got the offline score")
         return scores, set(parsed)
+
+
+def _noise(message: Message, score: int, threshold: int, *, by_llm: bool) -> str:
+    """Why a scored message is not kept: what it is when the heuristics found nothing, else its score."""
+    if by_llm:
+        return f"noise: scored {score} of 3 by the LLM (keeps {threshold}+)"
+    if score == 0:
+        return f"noise: {noise_kind(message.content)}"
+    return f"noise: scored {score} of 3 (keeps {threshold}+)"
 
 
 def _scores(text: str, count: int) -> dict[int, int]:

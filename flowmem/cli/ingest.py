@@ -5,6 +5,12 @@ store already marks memorized *for this user* are skipped (the ledger is per wor
 message id, so two users' files may both use ``m1``), so an interrupted ingest is finished by
 running the same command again. A bad line stops with its line number (``--skip-bad`` skips it instead).
 
+The messages are the user's (``-u``) when their role is ``user`` and their ``name`` is the user id (or empty);
+the others (the assistant's replies, other people's) are not memories of this user, and neither are the
+user's messages filtered as noise. Every message left out is counted after the summary, per reason, with a few
+message ids. A file with no message of the user is an error (exit 2) naming the names it holds: usually a
+wrong ``-u``.
+
 Every degradation of an op (an LLM call that failed, a reply it could not use) is counted over all
 batches and said after the counts, one line per op and kind with the first reason and what was used
 instead. ``--strict`` makes the first degradation an error (exit 1): the batch it happened in is not
@@ -36,7 +42,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "times mix. UTF-8, with or without a byte order mark.",
     )  # fmt: skip
     ingest.add_argument("file", metavar="FILE", help="a JSONL file (- for stdin)")
-    ingest.add_argument("-u", "--user", dest="user_id", help="whose messages (required for messages)")
+    ingest.add_argument(
+        "-u", "--user", dest="user_id",
+        help="whose messages (required for messages): those with role 'user' and this `name` (or no name)",
+    )  # fmt: skip
     add_import_options(ingest)  # -w, and for --memories where lines of other workspaces go
     ingest.add_argument("--flow", default="personal_summary", help="the write flow (default personal_summary)")
     ingest.add_argument("--batch", type=int, default=50, help="messages per flow run (default 50)")
@@ -53,6 +62,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from flowmem.limits import memory_check, message_check
+    from flowmem.schema.actions import ALREADY_MEMORIZED
     from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
     from flowmem.schema.memory import Memory, Message
 
@@ -64,6 +74,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.file == "-" else args.file
     skipped: list[Problem] = []
     degraded: list[str] = []
+    left_out: list[str] = []
     with open_app(args) as app, open_jsonl(args.file) as lines:
         memories = app.memories.sync
         if args.memories:
@@ -96,8 +107,16 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 counts["messages"] = result.messages
             counts["messages already memorized"] = result.already_memorized
             degraded = result.degradation_summary()
+            left = result.skipped.total() - result.already_memorized  # already memorized: said in the counts
+            if left:
+                left_out = [
+                    f"skipped {left} of the {result.messages} messages, by reason:",
+                    *result.skipped_summary(leave_out={ALREADY_MEMORIZED}),
+                ]
     summary = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "nothing to do"
     print(f"\r\033[K{summary}" if sys.stderr.isatty() else summary, file=sys.stderr)
+    for line in left_out:  # every message left out, counted per reason
+        print(line, file=sys.stderr)
     for line in degraded:  # every degradation, counted over the batches, with its first reason
         print(f"warning: degraded: {line}", file=sys.stderr)
     if skipped:

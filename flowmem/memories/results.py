@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,9 +11,11 @@ from pydantic_core import to_jsonable_python
 
 from flowmem.errors import DegradedError
 from flowmem.response import Response
-from flowmem.schema.actions import MemoryAction
+from flowmem.schema.actions import ALREADY_MEMORIZED, MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory
 from flowmem.trace import Degradation, merge_degradations
+
+SKIPPED_IDS_KEPT = 20  # message ids kept per skip reason: examples, not a ledger (2,000 skipped stay small)
 
 
 @dataclass
@@ -23,7 +26,10 @@ class AddResult:
         actions: Every decision of the write path, in order (``add``, ``update``, ``expire``, ``skip``),
             each with the memory it concerns (and the old state for updates and expiries).
         messages: Messages sent through the write flow.
-        already_memorized: Messages skipped because the store already memorized them for this user.
+        skipped: Messages left out, counted by reason: ``already memorized`` (the store memorized them for this
+            user before), and the write flow's (:class:`~flowmem.schema.actions.SkippedMessage`): ``not the
+            user's (name 'bob')``, ``noise: pleasantry``, … Nothing is dropped without being counted here.
+        skipped_ids: The first :data:`SKIPPED_IDS_KEPT` message ids of each reason (examples to look at).
         warnings: Degradations of the write flow's ops (e.g. an LLM call that failed and the offline
             rules that were used instead), each prefixed by the op, each different text once.
         degradations: The same, structured and counted over every batch: one record per (op, kind) with how
@@ -32,7 +38,8 @@ class AddResult:
 
     actions: list[MemoryAction] = field(default_factory=list)
     messages: int = 0
-    already_memorized: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    skipped_ids: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     degradations: list[Degradation] = field(default_factory=list)
 
@@ -51,6 +58,30 @@ class AddResult:
         return Counter(a.action for a in self.actions)
 
     @property
+    def already_memorized(self) -> int:
+        """Messages skipped because the store already memorized them for this user."""
+        return self.skipped[ALREADY_MEMORIZED]
+
+    def skip(self, skipped: Iterable[SkippedMessage]) -> None:
+        """Count messages left out, each under its reason (keeping the first ids of each)."""
+        for one in skipped:
+            self.skipped[one.reason] += 1
+            ids = self.skipped_ids.setdefault(one.reason, [])
+            if len(ids) < SKIPPED_IDS_KEPT:
+                ids.append(one.message_id)
+
+    def skipped_summary(self, examples: int = 3, *, leave_out: Collection[str] = ()) -> list[str]:
+        """One line per reason, most messages first: ``8  not the user's (name 'bob')  e.g. m2, m4, m6``."""
+        lines = []
+        for reason, count in self.skipped.most_common():
+            if reason in leave_out:
+                continue
+            ids = self.skipped_ids.get(reason, [])[:examples]
+            more = ", …" if count > len(ids) else ""
+            lines.append(f"{count:>6}  {reason}" + (f"  e.g. {', '.join(ids)}{more}" if ids else ""))
+        return lines
+
+    @property
     def memory_ids(self) -> list[str]:
         """The ids of the memories added or changed, in order."""
         return list(dict.fromkeys(a.memory.memory_id for a in self.actions if a.action != "skip"))
@@ -58,7 +89,10 @@ class AddResult:
     def merge(self, other: AddResult) -> None:
         self.actions += other.actions
         self.messages += other.messages
-        self.already_memorized += other.already_memorized
+        self.skipped.update(other.skipped)
+        for reason, ids in other.skipped_ids.items():
+            kept = self.skipped_ids.setdefault(reason, [])
+            kept += ids[: SKIPPED_IDS_KEPT - len(kept)]
         self.warnings += [w for w in other.warnings if w not in self.warnings]
         merge_degradations(self.degradations, other.degradations)
 
@@ -73,6 +107,8 @@ class AddResult:
             "counts": dict(self.counts),
             "messages": self.messages,
             "already_memorized": self.already_memorized,
+            "skipped": dict(self.skipped.most_common()),
+            "skipped_ids": {reason: list(ids) for reason, ids in self.skipped_ids.items()},
             "warnings": list(self.warnings),
             "degradations": [d.to_dict() for d in self.degradations],
         }  # fmt: skip

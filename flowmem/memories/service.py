@@ -26,6 +26,7 @@ from flowmem.memories.writing import (
     Progress,
     add_messages,
     add_text,
+    check_users,
     fits,
     now,
     numbered,
@@ -96,6 +97,9 @@ class Memories:
         remembered (updating near-duplicates, expiring superseded single-valued facts) by the write flow
         (``personal_summary`` unless ``flow`` names another), oldest first, ``batch`` at a time; messages
         this user's ledger already holds are skipped, so sending the same messages again adds nothing.
+        A message is the user's when its role is ``user`` and its ``name`` is ``user_id`` (or empty); the others
+        (the assistant's replies, other people's messages), and the user's messages filtered as noise, are
+        skipped and counted by reason in ``result.skipped`` — nothing is dropped silently.
         ``text`` is stored as one ``observation`` memory in its own words (no filter), said at
         ``timestamp`` (default now), and de-duplicated the same way (flow ``personal_add``).
 
@@ -108,7 +112,8 @@ class Memories:
             Every decision taken, with memory ids, and every degradation, counted.
 
         Raises:
-            InputError: Neither or both of ``messages`` and ``text``, an empty user or workspace, a bad message.
+            InputError: Neither or both of ``messages`` and ``text``, an empty user or workspace, a bad message,
+                or messages none of which is the user's (the message names the names found).
             DegradedError: ``strict`` and an op degraded; ``error.partial`` is the ``AddResult`` of what was
                 written before (empty for ``text``).
         """
@@ -120,9 +125,9 @@ class Memories:
         if text is not None:
             return await add_text(self, text, user_id, workspace_id, timestamp, flow or ADD_TEXT_FLOW, strict)
         assert messages is not None
-        return await add_messages(
-            self, parse_messages(messages), user_id, workspace_id, flow or WRITE_FLOW, batch, progress, strict
-        )
+        parsed = parse_messages(messages)
+        check_users(parsed, user_id)
+        return await add_messages(self, parsed, user_id, workspace_id, flow or WRITE_FLOW, batch, progress, strict)
 
     # -- chat turns with short-term memory (flowmem.memories.chat) ------------------------------------
     async def context(

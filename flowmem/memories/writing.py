@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from flowmem.errors import DegradedError, InputError, Problem
 from flowmem.memories.results import AddResult, strict_stop
-from flowmem.schema.actions import MemoryAction
+from flowmem.schema.actions import ALREADY_MEMORIZED, MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory, Message, new_id
 from flowmem.vector_store.rules import id_problems
 
@@ -36,7 +37,12 @@ async def add_messages(
     messages = sorted(messages, key=lambda m: m.time_created)
     done = await core.store.memorized(workspace_id, user_id, [m.message_id for m in messages])
     todo = [m for m in messages if m.message_id not in done and not m.memorized]
-    result = AddResult(already_memorized=len(messages) - len(todo))
+    result = AddResult()
+    result.skip(
+        SkippedMessage(message_id=m.message_id, reason=ALREADY_MEMORIZED)
+        for m in messages
+        if m.message_id in done or m.memorized
+    )
     for start in range(0, len(todo), batch):
         chunk = todo[start : start + batch]
         try:
@@ -47,15 +53,40 @@ async def add_messages(
         except DegradedError as exc:
             raise strict_stop(exc, result, f"messages {start + 1}-{start + len(chunk)} of {len(todo)}") from exc
         actions: list[MemoryAction] = response.outputs.get("memory_actions") or []
+        skipped: list[SkippedMessage] = response.outputs.get("skipped_messages") or []
         result.merge(
             AddResult(
                 actions=list(actions), messages=len(chunk), warnings=list(response.warnings),
                 degradations=list(response.degradations),
             )
         )  # fmt: skip
+        result.skip(skipped)
         if progress is not None:
             progress(start + len(chunk), len(todo), result)
     return result
+
+
+def check_users(messages: Sequence[Message], user_id: str) -> None:
+    """Refuse messages none of which is the user's (:meth:`~flowmem.schema.memory.Message.is_users`), naming the
+    names found: a whole file skipped for a wrong ``-u`` would otherwise store nothing and look like success."""
+    if not messages or any(m.is_users(user_id) for m in messages):
+        return
+    names = Counter(repr(m.name.strip()) for m in messages if m.role == "user")  # none is empty: it would match
+    found = [f"{name} ({n})" for name, n in names.most_common(5)]
+    if len(names) > 5:
+        found.append(f"{len(names) - 5} more")
+    roles = Counter(m.role for m in messages if m.role != "user")
+    others = ", ".join(f"{n} {role} messages" for role, n in roles.items())
+    if others:
+        found.append(f"besides {others}" if found else f"none ({others})")
+    raise InputError(
+        Problem(
+            "messages",
+            f"no message of the {len(messages)} is from user {user_id!r} (role 'user' and name {user_id!r}, or no "
+            f"name); names found: {', '.join(found)}. Choose the user with -u NAME (user_id=NAME), or set each "
+            "message's `name` to the user id",
+        )
+    )
 
 
 async def add_text(

@@ -187,3 +187,10 @@ class Message(BaseModel):
         """
         wanted = user_id.strip().casefold()
         return bool(wanted) and self.name.strip().casefold() == wanted
+
+    def is_users(self, user_id: str) -> bool:
+        """Whether the write path takes this message as ``user_id``'s own: its role is ``user`` and its ``name``
+        is the user's (:meth:`is_from`) or empty (a transcript of one person's side). The assistant's replies
+        and other people's messages are not (they are skipped, and counted as such).
+        """
+        return self.role == "user" and (not self.name.strip() or self.is_from(user_id))

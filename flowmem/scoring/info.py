@@ -93,6 +93,24 @@ def info_score(text: str) -> int:
     return best
 
 
+def noise_kind(text: str) -> str:
+    """Why a message :func:`info_score` scores 0 has nothing to remember, in a word or three: ``question``
+    (every sentence asks the assistant), ``pleasantry`` (pleasantries, maybe with a question: "thanks! any
+    more?"), else ``no first-person statement`` (nor an appointment with its day or hour)."""
+    kinds = set()
+    for sentence in _SENTENCE.findall(text) or [text]:
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        if sentence.endswith(("?", "？")) and _QUESTION_START.search(sentence):
+            kinds.add("question")
+        elif _PLEASANTRY.search(sentence) and len(sentence.split()) <= 4:
+            kinds.add("pleasantry")
+        else:
+            return "no first-person statement"
+    return "pleasantry" if "pleasantry" in kinds else "question" if kinds else "no first-person statement"
+
+
 def _is_appointment(sentence: str) -> bool:
     """An activity with the hour, day, weekend, week or days it happens ("Dinner with Sofia on Friday at 8")."""
     if _ACTIVITY.search(sentence) is None or not has_time_words(sentence):

@@ -15,10 +15,16 @@ class _Body(BaseModel):
 
 
 class AddBody(_Body):
-    """Remember chat ``messages`` (through the write flow) or one ``text`` as given — one of the two."""
+    """Remember chat ``messages`` (through the write flow) or one ``text`` as given — one of the two.
+
+    The answer counts the messages left out by reason (``skipped``, with example ids in ``skipped_ids``);
+    messages none of which is the user's are a 400 naming the names found.
+    """
 
     messages: list[dict[str, Any]] | None = Field(
-        None, description="chat messages: {role, content, name?, message_id?, time_created?}"
+        None,
+        description="chat messages: {role, content, name?, message_id?, time_created?}; the user's are those with "
+        "role 'user' and name user_id (or no name), the others are skipped and counted",
     )
     text: str | None = Field(None, description="one fact to remember in its own words")
     user_id: str = Field(description="whom the memories are about")

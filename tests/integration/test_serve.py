@@ -113,6 +113,24 @@ def test_add_messages_and_search_with_scores(http: httpx.Client) -> None:
     assert "trace" in found["explain"]
 
 
+def test_add_says_which_messages_it_left_out_and_refuses_a_wrong_user(http: httpx.Client) -> None:
+    def said(message_id: str, name: str, content: str, role: str = "user") -> dict[str, Any]:
+        return {"role": role, "name": name, "content": content, "message_id": message_id,
+                "time_created": "2024-06-01T10:00:00"}  # fmt: skip
+
+    messages = [said("d1", "dana", "I moved to Lisbon in May"), said("d2", "erin", "I live in Porto"),
+                said("d3", "dana", "thanks!"), said("d4", "assistant", "Welcome!", role="assistant")]  # fmt: skip
+    added = http.post("/v1/memories", json={"messages": messages, "user_id": "dana", "workspace_id": "wa"}, headers=A)
+    assert added.status_code == 200, added.text
+    body = added.json()
+    assert body["skipped"] == {"not the user's (name 'erin')": 1, "noise: pleasantry": 1,
+                               "not the user's (role 'assistant')": 1}  # fmt: skip
+    assert body["skipped_ids"]["not the user's (name 'erin')"] == ["d2"] and body["counts"] == {"add": 1}
+    wrong = {"messages": [said("f1", "frank", "I live in Faro")], "user_id": "dana", "workspace_id": "wa"}
+    error = _error(http.post("/v1/memories", json=wrong, headers=A), 400, "invalid_input")
+    assert "no message of the 1 is from user 'dana'" in error["message"] and "'frank' (1)" in error["message"]
+
+
 def test_flow_run_with_allowed_overrides_only(http: httpx.Client) -> None:
     _add(http, "My sister Ann lives in Porto", user="dave")
     run = {"inputs": {"query": "where does Ann live", "user_id": "dave"}, "workspace_id": "wa"}

@@ -108,7 +108,7 @@ def test_a_utf8_bom_is_accepted(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     path.write_bytes(b"\xef\xbb\xbf" + message("Alice likes green tea") + message("Alice hikes", "2024-05-05"))
     code, _, err = run_cli(capsys, "ingest", str(path), "-u", "alice", "--skip-bad", *store)
     assert code == 0, err
-    assert "messages 2" in err and "skipped" not in err
+    assert "messages 2" in err and "bad line" not in err
     memories = tmp_path / "memories.jsonl"
     memories.write_bytes(b"\xef\xbb\xbf" + memory("m1", "tea") + b"\xef\xbb\xbf" + memory("m2", "hikes"))  # `cat a b`
     code, _, err = run_cli(capsys, "store", "import", str(memories), *store)

@@ -62,7 +62,7 @@ def by_user(memories: list[Memory]) -> dict[str, set[str]]:
 def ingest(capsys: pytest.CaptureFixture[str], path: Path, user: str, *overrides: str) -> str:
     code, _, err = run_cli(capsys, "ingest", str(path), "-u", user, "-w", "shared", *overrides)
     assert code == 0, err
-    return err.strip().splitlines()[-1]
+    return next(line for line in err.strip().splitlines() if not line.startswith("["))  # the counts, after progress
 
 
 def test_cli_ingest_of_two_users_with_the_same_message_ids_keeps_both(

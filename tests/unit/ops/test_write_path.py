@@ -104,8 +104,13 @@ def test_sample_chat_ingest_is_resumable_and_answers_time_scoped_questions(
     monkeypatch.setenv("FLOWMEM_HOME", str(tmp_path))
     code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
     assert code == 0, err
-    summary = err.strip().splitlines()[-1]
+    lines = err.strip().splitlines()
+    summary = next(line for line in lines if line.startswith("add "))
     assert "messages 261" in summary and "expire 3" in summary
+    # Every message that is no memory is counted after the summary, per reason, with a few ids
+    assert lines[lines.index(summary) + 1] == "skipped 182 of the 261 messages, by reason:"
+    assert "   130  not the user's (role 'assistant')  e.g. chat-0002, chat-0004, chat-0006, …" in lines
+    assert "     6  noise: pleasantry  e.g. chat-0023, chat-0033, chat-0206, …" in lines
     code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
     assert err.strip().splitlines()[-1] == "messages already memorized 261"  # twice adds nothing
     with App() as app:
