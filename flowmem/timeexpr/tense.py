@@ -1,23 +1,42 @@
-"""Which way a bare name points: the tense of the words around it.
+"""Which way a bare name points: the tense of the clause that holds it.
 
-A bare name ("on Saturday", "the 28th", "in June", 周六, 五月, "Christmas") recurs, so it needs a
-direction to become a date. :class:`TenseReader` reads it from the clause the expression stands
-in (a message may speak of yesterday and of next week in one breath: "I met Bob yesterday and
-will see him on Friday"):
+A bare name ("on Saturday", "the 28th", "March 19", 周六, 五月, "Christmas") recurs, so it needs a
+direction to become a date. :class:`TenseReader` reads it from the words of the clause the expression
+stands in, never from another clause of the message: in "Also I told my manager, my last day there is
+March 19" the date is in "my last day there is March 19", a schedule, and "told" is another clause's
+verb. Where clauses begin and end is :mod:`flowmem.timeexpr.clauses`.
+
+Tense cues (each a word or two at a place in the text):
 
 - **future** — plan or future wording: "will", "'ll", "going to", "gonna", "plan to", "want to",
   "can't wait", "looking forward", "booked", "scheduled", "plans", "what's on", a present
-  progressive ("we are having dinner on Friday", "what are we doing on Friday?"); 要, 会, 打算,
-  准备, 计划, 将, 想, 约了, 预约, 记得.
-- **future**, weakly — a present-tense "is"/"are" and no past wording: "my dentist appointment is
-  on the 28th" is a schedule (a past one would be told with "was").
+  progressive ("we are having dinner on Friday", "what are we doing on Friday?"), a timetable
+  present ("the course starts in May", "my lease ends in February", "the package arrives on
+  Friday"); 要, 会, 打算, 准备, 计划, 将, 想, 约了, 预约, 记得.
+- **future** too — a present "is"/"are"/"am": "my dentist appointment is on the 28th", "my last day
+  is March 19" state a schedule (what is over is told with "was").
 - **past** — past wording: "did", "was", "were", "had", "went", "ago", regular past forms ("visited",
   "watched"), common irregular ones ("met", "saw", "took"); 了, 过, 已经, 刚才.
-- **neutral** — neither; the caller's ``lean`` decides (queries lean past: people ask a memory
-  about what happened; messages lean nowhere: :func:`flowmem.timeexpr.pick.choose` reads neutral as the
-  coming occurrence of a near name, else the nearer one).
 
-Future wording wins over past wording in one clause ("I booked the table for Friday").
+The rule, for an expression at a place in the text:
+
+1. Its **segment** (its clause, or the fragment of one it stands in: "On Friday", "and Bob on
+   Friday") decides if it has a cue: the one that governs the date, which is the nearest cue before
+   it in English (an adjunct follows its verb: "the photos we took on Sunday", "she said the party
+   is on the 28th") or, with none before, the first after ("On Friday I went", "the party on
+   Saturday was fun"); in Chinese the first cue after it (a time word stands before its verb and 了/过
+   after: 周二看过的房子, 周日要再去), else the nearest before.
+2. A segment without a cue is a fragment of its **clause** ("I met Anna and Bob on Friday", "On
+   Friday, I went to the gym"): the same reading over the whole clause.
+3. A clause without a cue is **neutral**; the caller's ``lean`` decides (queries lean past: people
+   ask a memory about what happened; messages lean nowhere: :func:`flowmem.timeexpr.pick.choose`
+   reads neutral as today's or the coming occurrence of a near name — a weekday, a day of the month,
+   a date within a month — else the nearer one). So a date in reported speech or a bare deadline with
+   no verb of its own (他说周五来, "25号搬走") is the coming one when it is near.
+
+Why it generalises: the tense that places an event is the one of the verb the date modifies, and
+that verb is in the date's own clause; the words of other clauses (the saying, the reason, the
+relative clause about something else) describe other events.
 """
 
 from __future__ import annotations
@@ -25,11 +44,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from flowmem.timeexpr import clauses
+
 Tense = Literal["past", "future", "neutral"]
 TENSES: tuple[Tense, ...] = ("past", "future", "neutral")
 
-_CLAUSE_BREAK = re.compile(r"[.!?;。！？；\n]|,\s*(?:and|but)\b|\b(?:but|whereas)\b|但是|不过|可是", re.IGNORECASE)
-_END = ".!?。！？ \n"
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 # English is read word by word (sets, not one large regex: a clause costs a few µs, not a dozen).
 _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _EN_FUTURE_WORDS = frozenset(
@@ -41,6 +61,10 @@ _EN_FUTURE_PAIRS = frozenset(
      ("hope", "to"), ("hoping", "to"), ("about", "to"), ("need", "to"), ("have", "to"), ("has", "to"),
      ("can't", "wait"), ("cannot", "wait"), ("looking", "forward"), ("coming", "up"), ("remind", "me"),
      ("don't", "forget"), ("is", "due"), ("are", "due")}
+)  # fmt: skip
+# A timetable present: a scheduled event told in the simple present ("the course starts in May").
+_EN_TIMETABLE = frozenset(
+    {"starts", "begins", "ends", "opens", "closes", "arrives", "departs", "leaves", "expires", "lands", "returns"}
 )  # fmt: skip
 _EN_BE = frozenset({"am", "is", "are", "i'm", "we're", "you're", "they're", "he's", "she's", "it's"})
 _EN_PAST_WORDS = frozenset(
@@ -64,34 +88,52 @@ _ZH_FUTURE = re.compile(
 _ZH_PAST = re.compile(r"了|过|已经|刚才|刚刚|曾经|那天")
 
 
-def clause_tense(clause: str) -> Tense:
-    """The tense of one clause from its words alone: future wording wins, then past, else neutral."""
-    chinese = not clause.isascii()
-    if chinese and _ZH_FUTURE.search(clause):
-        return "future"
-    words = _EN_WORD.findall(clause.lower().replace("’", "'"))
-    past = False
+Cue = tuple[int, Tense]
+"""A tense word at a character offset."""
+
+
+def cues(text: str) -> list[Cue]:
+    """The tense cues of ``text`` in text order (see the module docstring)."""
+    found: list[Cue] = []
+    if not text.isascii():
+        found += [(m.start(), "future") for m in _ZH_FUTURE.finditer(text)]
+        found += [(m.start(), "past") for m in _ZH_PAST.finditer(text)]
+    matches = list(_EN_WORD.finditer(text.lower().replace("’", "'")))
+    words = [m.group() for m in matches]
     for index, word in enumerate(words):
-        if word in _EN_FUTURE_WORDS or word.endswith("'ll"):
-            return "future"
-        following = words[index + 1 : index + 3]
-        if following and (word, following[0]) in _EN_FUTURE_PAIRS:
-            return "future"
-        if word in _EN_BE and any(len(w) > 4 and w.endswith("ing") for w in following):
-            return "future"  # a present progressive of a plan: "we are having dinner", "are we doing"
-        if not past and (
-            word in _EN_PAST_WORDS or (word.endswith("ed") and len(word) > 3 and word not in _EN_NOT_PAST)
-        ):
-            past = True
-    if past or (chinese and _ZH_PAST.search(clause)):
+        tense = _en_cue(word, words[index + 1 : index + 3])
+        if tense is not None:
+            found.append((matches[index].start(), tense))
+    found.sort(key=lambda cue: cue[0])
+    return found
+
+
+def _en_cue(word: str, following: list[str]) -> Tense | None:
+    if word in _EN_FUTURE_WORDS or word in _EN_TIMETABLE or word.endswith("'ll"):
+        return "future"
+    if following and (word, following[0]) in _EN_FUTURE_PAIRS:
+        return "future"
+    if word in _EN_PAST_WORDS or (word.endswith("ed") and len(word) > 3 and word not in _EN_NOT_PAST):
         return "past"
-    if any(word in _EN_BE for word in words):
-        return "future"  # "my appointment is on the 28th": what is over is told with "was"
+    if word in _EN_BE:
+        return "future"  # a present progressive of a plan ("we are having dinner"), or a schedule ("is on the 28th")
+    return None
+
+
+def governing(found: list[Cue], offset: int, chinese: bool) -> Tense:
+    """The tense of the cue that governs an expression at ``offset``: English the nearest before, else the
+    first after; Chinese the first after, else the nearest before; ``"neutral"`` without cues."""
+    before = [tense for at, tense in found if at < offset]
+    after = [tense for at, tense in found if at >= offset]
+    order = (after[:1], before[-1:]) if chinese else (before[-1:], after[:1])
+    for side in order:
+        if side:
+            return side[0]
     return "neutral"
 
 
 class TenseReader:
-    """The tense at any offset of a text: fixed, or read from the clause there (cached per clause).
+    """The tense at any offset of a text: fixed, or read from the clause there (cues cached per stretch).
 
     Args:
         text: The whole text.
@@ -103,28 +145,18 @@ class TenseReader:
 
     def __init__(self, text: str, tense: Tense | None, lean: Tense) -> None:
         self._text, self._tense, self._lean = text, tense, lean
-        self._cache: dict[tuple[int, int], Tense] = {}
+        self._cache: dict[tuple[int, int], list[Cue]] = {}
 
     def at(self, offset: int) -> Tense:
-        """The tense that applies to an expression starting at ``offset``."""
+        """The tense at an expression starting at ``offset``: its segment's, else its clause's, else the lean."""
         if self._tense is not None:
             return self._tense
-        start, end = _clause_around(self._text, offset)
-        found = self._cache.get((start, end))
-        if found is None:
-            found = clause_tense(self._text[start:end])
-            self._cache[(start, end)] = found
-        return self._lean if found == "neutral" else found
-
-
-def _clause_around(text: str, offset: int) -> tuple[int, int]:
-    end = len(text.rstrip(_END))
-    if _CLAUSE_BREAK.search(text, 0, end) is None:
-        return 0, end  # one clause (most questions): no need to walk the breaks
-    start = 0
-    for match in _CLAUSE_BREAK.finditer(text):
-        if match.end() <= offset:
-            start = match.end()
-        elif match.start() >= offset:
-            return start, match.start()
-    return start, len(text)
+        for breaks in (clauses.SEGMENT_BREAK, clauses.CLAUSE_BREAK):
+            start, end = clauses.around(self._text, offset, breaks)
+            found = self._cache.get((start, end))
+            if found is None:
+                found = self._cache[(start, end)] = [(start + at, t) for at, t in cues(self._text[start:end])]
+            tense = governing(found, offset, _CJK.search(self._text, start, end) is not None)
+            if tense != "neutral":
+                return tense
+        return self._lean

@@ -77,6 +77,14 @@ def expected_range(spec: str) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
+def is_right(case: MessageCase) -> bool:
+    """Whether flowmem reads ``case`` as labelled: its (first) time, and every time when it lists several."""
+    specs = case.expected.split(" | ")
+    if resolved(case) != expected_range(specs[0]):
+        return False
+    return len(specs) == 1 or resolved_all(case) == [expected_range(spec) for spec in specs]
+
+
 def resolved_all(case: MessageCase) -> list[tuple[datetime, datetime]]:
     """``[start, end)`` of every expression of a message, in text order, as the write path reads them."""
     return [(found.start, found.end) for found in extract_all(case.text, case.said, lean="neutral", weeks_ahead="day")]
@@ -455,6 +463,8 @@ CLAUSES: list[MessageCase] = [
     C("zh-clauses", "我们周二看过的那套房子，周日要再去看一次", MAR15, "2025-03-11 | 2025-03-16"),
     C("zh-clauses", "虽然上周五下了雨，这周日我们还是要去爬山", MAR15, "2025-03-07 | 2025-03-16"),
     C("zh-clauses", "我们周二吵了一架，他说周日会来道歉", MAR15, "2025-03-11 | 2025-03-16"),
+    # added with the fix: a verb of saying with a run of aspect markers (说过了) ends at the last one
+    C("zh-clauses", "老板已经说过了周五不用来", MAR15, "2025-03-21"),
 ]
 CLAUSES_HELD_OUT: list[MessageCase] = [
     C("clauses", "She said the party is on the 28th.", MAR15, "2025-03-28"),
@@ -467,5 +477,11 @@ CLAUSES_HELD_OUT: list[MessageCase] = [
     C("zh-clauses", "因为周三加了班，所以周日要补觉", MAR15, "2025-03-12 | 2025-03-16"),
     C("zh-clauses", "我跟妈妈说过了，4月2号回家", MAR15, "2025-04-02"),
 ]
+KNOWN_MISSES: dict[str, str] = {
+    "When we met on Monday, she said the results come on the 20th.": (
+        "reported speech with no 'that' and no tense word of its own: the nearest cue is 'said', the saying's"
+    ),
+}
+"""Cases the rules still get wrong (text → why); the table marks them as expected failures."""
 
 ALL: list[MessageCase] = EN + ZH + CLAUSES + CLAUSES_HELD_OUT
