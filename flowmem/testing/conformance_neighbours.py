@@ -6,12 +6,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from flowmem.schema.memory import Memory
+from flowmem.testing.read_counter import BACKEND_READS, count_reads
 from flowmem.testing.store_harness import StoreHarness, memory
 from flowmem.vector_store.base import VectorStore
-from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.filters import MemoryFilter, second
 from flowmem.vector_store.neighbours import said_around
 
 T0 = datetime(2024, 5, 7, 18, 0)
@@ -27,6 +30,12 @@ def turn(workspace: str, memory_id: str, seconds: int, seed: int, **fields: obje
 
 class NeighbourConformance(StoreHarness):
     """Context around a memory (mixed into the whole suite)."""
+
+    @contextmanager
+    def request_sizes(self, store: VectorStore) -> Iterator[list[int]]:
+        """The ``size`` of each search request ``store`` sends while the block runs; a store with a server
+        overrides this (in-process stores send none, and are held to the records they read instead)."""
+        yield []
 
     def test_said_around_in_order_within_the_conversation(self) -> None:
         async def case(store: VectorStore) -> None:
@@ -73,5 +82,49 @@ class NeighbourConformance(StoreHarness):
             assert [
                 n.memory.memory_id for n in await said_around(store, ws, b1, flt, before=3, after=3, max_gap=GAP)
             ] == []
+
+        self.run_case(case)
+
+    def test_adjacent_reads_only_the_nearest_of_thousands_said_at_once(self) -> None:
+        # A bulk load: thousands of memories in one second. The read around one of them is the k nearest by
+        # (said-at, id), and reads those k, not the second's thousands.
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            bulk = [
+                turn(ws, f"n{i:05d}", 0, i, target="bob" if i % 7 == 0 else "alice",
+                     status="expired" if i % 11 == 0 else "valid")
+                for i in range(3_000)
+            ]  # fmt: skip
+            edges = [turn(ws, "a-second-before", -1, 1), turn(ws, "z-second-after", 1, 2)]
+            await store.upsert(ws, bulk + edges)
+            flt = MemoryFilter(target="alice", status="valid")
+            order = sorted(
+                (m for m in bulk + edges if flt.matches(m)), key=lambda m: (second(m.created_at), m.memory_id)
+            )
+            ids = [m.memory_id for m in order]
+            hit = next(m for m in bulk if m.memory_id == "n01500")
+            at = ids.index("n01500")
+            with count_reads(store, BACKEND_READS) as reads, self.request_sizes(store) as sizes:
+                earlier, later = await store.adjacent(ws, hit.created_at, hit.memory_id, flt, before=3, after=4)
+            assert [m.memory_id for m in earlier] == ids[at - 3 : at][::-1]
+            assert [m.memory_id for m in later] == ids[at + 1 : at + 5]
+            assert reads.total <= 3 + 4 + 2, reads  # the k asked for (and the hit itself at most, per side)
+            assert all(size <= 4 + 1 for size in sizes), sizes
+            # A place no memory holds (between n01500 and n01501), and the ends of the second.
+            earlier, later = await store.adjacent(ws, hit.created_at, "n01500a", flt, before=1, after=1)
+            assert [m.memory_id for m in earlier + later] == ["n01500", ids[at + 1]]
+            first, last = order[1], order[-2]
+            earlier, _ = await store.adjacent(ws, first.created_at, first.memory_id, flt, before=2, after=0)
+            assert [m.memory_id for m in earlier] == ["a-second-before"]
+            _, later = await store.adjacent(ws, last.created_at, last.memory_id, flt, before=0, after=2)
+            assert [m.memory_id for m in later] == ["z-second-after"]
+            # said_around on top of it: one read of the turns wanted.
+            with count_reads(store, BACKEND_READS) as reads, self.request_sizes(store) as sizes:
+                found = await said_around(store, ws, hit, flt, before=2, after=3, max_gap=GAP)
+            assert [(n.memory.memory_id, n.offset) for n in found] == [
+                (ids[at - 1], -1), (ids[at + 1], 1), (ids[at - 2], -2), (ids[at + 2], 2), (ids[at + 3], 3),
+            ]  # fmt: skip
+            assert reads.total <= 2 + 3 + 2 and sum(reads.calls.values()) == 1, reads
+            assert all(size <= 3 + 1 for size in sizes), sizes
 
         self.run_case(case)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Iterable, Sequence
+from datetime import datetime
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,7 +31,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import expanded_key
 from flowmem.scoring.tokens import query_terms
-from flowmem.vector_store.batch import Ledger, WriteBatch
+from flowmem.vector_store.batch import AdjacentRead, Ledger, WriteBatch
 from flowmem.vector_store.bulk_load import BulkLoadStore
 from flowmem.vector_store.erasure import ErasureGate, Fence, fence_keys
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
@@ -57,6 +58,7 @@ __all__ = [
 ]  # fmt: skip
 
 SIMILARITY = "similarity"
+MAX_ADJACENT = 1_000  # memories per side of one adjacent() read: "around a memory" is a handful
 # The keys of stats() that say nothing about any tenant: an allow-list, so a new store-wide figure
 # is not shown to a caller scoped to one workspace until someone decides it may be.
 SHARED_STATS = frozenset(
@@ -67,7 +69,7 @@ SHARED_STATS = frozenset(
 
 class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
-    ``_search``, ``_lexical_search``, ``_iterate``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and
+    ``_search``, ``_lexical_search``, ``_iterate``, ``_adjacent``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and
     declare ``filter_subjects``.
 
     What every store must do alike happens here, before and after the backend's part: the scope
@@ -302,6 +304,44 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
             if mine:
                 yield mine
 
+    async def adjacent(
+        self,
+        workspace_id: str,
+        at: datetime,
+        memory_id: str,
+        filters: MemoryFilter | None = None,
+        *,
+        before: int,
+        after: int,
+        with_vectors: bool = False,
+    ) -> tuple[list[Memory], list[Memory]]:
+        """The ``before`` matching memories just before the place ``(at, memory_id)`` in the order of
+        :meth:`iterate` and the ``after`` just after it, nearest first on each side; ``memory_id`` is on neither
+        side (it need not be stored). One ordered, limited read per side: its cost does not grow with the
+        memories stored at the same time (a bulk load creates thousands within a second).
+
+        Ties of ``created_at`` are ordered by ``memory_id``; ``created_at`` compares to the second on the
+        ``memory`` and ``local`` stores (their index keeps seconds), to the millisecond on Elasticsearch.
+
+        Raises:
+            InputError: ``before`` or ``after`` is negative or over :data:`MAX_ADJACENT`.
+        """
+        check_scope(workspace_id)
+        check_ids("memory", [memory_id])
+        checked = self._checked(filters)
+        for side, count in (("before", before), ("after", after)):
+            if not 0 <= count <= MAX_ADJACENT:
+                raise InputError(Problem("adjacent", f"{side} must be 0 to {MAX_ADJACENT}, got {count}"))
+        if before == after == 0:
+            return [], []
+        earlier, later = await self._adjacent(
+            workspace_id, AdjacentRead(at, memory_id, checked, before, after, with_vectors)
+        )
+        return (
+            [m for m in earlier if m.workspace_id == workspace_id and m.memory_id != memory_id][:before],
+            [m for m in later if m.workspace_id == workspace_id and m.memory_id != memory_id][:after],
+        )
+
     async def count(self, workspace_id: str, filters: MemoryFilter | None = None) -> int:
         """How many memories of ``workspace_id`` match."""
         check_scope(workspace_id)
@@ -398,6 +438,10 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         raise NotImplementedError
 
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
+        raise NotImplementedError
+
+    async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
+        """Up to ``read.before`` memories just before its place, nearest first, and ``read.after`` just after."""
         raise NotImplementedError
 
 

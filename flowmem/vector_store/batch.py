@@ -1,14 +1,17 @@
-"""One write as the store base hands it to a backend: :class:`WriteBatch` (every rule already applied)."""
+"""What the store base hands a backend, every rule already applied: one write (:class:`WriteBatch`), one read
+around a place (:class:`AdjacentRead`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import numpy as np
 
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.erasure import Fence
+from flowmem.vector_store.filters import MemoryFilter
 
 # What a write marks memorized: (user id, message ids). A message is identified by (workspace, user, message id).
 Ledger = tuple[str, list[str]]
@@ -36,3 +39,24 @@ class WriteBatch:
     deleted: list[str]
     fence: Fence | None = None
     must_exist: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AdjacentRead:
+    """What one :meth:`VectorStore.adjacent <flowmem.vector_store.base.VectorStore.adjacent>` reads, checked.
+
+    Attributes:
+        at: The place's ``created_at``.
+        memory_id: The place's id (never among the memories read).
+        filters: Which memories may be read (checked against what the store can filter on).
+        before: How many memories before the place, nearest first (0 to ``MAX_ADJACENT``).
+        after: How many after it, nearest first.
+        with_vectors: Read their vectors too.
+    """
+
+    at: datetime
+    memory_id: str
+    filters: MemoryFilter
+    before: int
+    after: int
+    with_vectors: bool = False

@@ -105,6 +105,7 @@ from flowmem.vector_store import (
 )  # fmt: skip
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.erasure import Fence
 from flowmem.vector_store.es_errors import BulkWriteError, ElasticsearchError, translate
 from flowmem.vector_store.es_index import SideIndex
@@ -295,6 +296,9 @@ class ElasticsearchStore(VectorStore):
 
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         return await es_reads.count(self, workspace_id, filters)
+
+    async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
+        return await es_reads.adjacent(self, workspace_id, read)
 
     # -- the write path's history and message ledger -------------------------------------------
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:

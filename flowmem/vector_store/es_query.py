@@ -278,6 +278,11 @@ def iso(value: datetime) -> str:
     return value.isoformat()
 
 
+def epoch_millis(value: datetime) -> int:
+    """A naive wall-clock datetime as the milliseconds a ``date`` field sorts by (read as UTC, as :func:`iso`)."""
+    return (value - datetime(1970, 1, 1)) // timedelta(milliseconds=1)
+
+
 def filter_clauses(workspace_id: str, filters: MemoryFilter) -> list[dict[str, Any]]:
     """The query clauses (ANDed, non-scoring) for a workspace scope plus a :class:`MemoryFilter`,
     each condition built from its :class:`~flowmem.vector_store.filters.FilterSpec`.

@@ -17,6 +17,7 @@ from flowmem.errors import InputError, Problem
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY
+from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.es_errors import ElasticsearchError
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -84,13 +85,16 @@ async def search_many(
     response = await store._call(client.msearch(searches=body))
     results = []
     for answer in response["responses"]:
-        if "error" in answer:  # one search of the batch failed: as if it had been sent alone
-            status, reason = answer.get("status", "?"), q.short_reason(answer["error"])
-            raise ElasticsearchError(
-                f"Elasticsearch at {store.url} answered {status} for index '{store.index}': {reason}"
-            )
-        results.append(knn_hits(store, answer))
+        results.append(knn_hits(store, answered(store, answer)))
     return results
+
+
+def answered(store: ElasticsearchStore, answer: dict[str, Any]) -> dict[str, Any]:
+    """One answer of an ``_msearch``; raises as if that search had been sent alone when it failed."""
+    if "error" in answer:
+        status, reason = answer.get("status", "?"), q.short_reason(answer["error"])
+        raise ElasticsearchError(f"Elasticsearch at {store.url} answered {status} for index '{store.index}': {reason}")
+    return answer
 
 
 def checked_knn(
@@ -144,6 +148,36 @@ async def iterate(
         request["search_after"] = hits[-1]["sort"]
     if pending:
         yield pending
+
+
+async def adjacent(
+    store: ElasticsearchStore, workspace_id: str, read: AdjacentRead
+) -> tuple[list[Memory], list[Memory]]:
+    """The memories just before and just after ``(at, memory_id)`` in :func:`iterate`'s order, nearest first:
+    per side one search sorted away from that place (``search_after`` it), of ``size`` that side's count,
+    both in one ``_msearch``."""
+    if not await store._has_index():
+        return [], []
+    client = await store._ready()
+    place, sides = [q.epoch_millis(read.at), read.memory_id], (read.before, read.after)
+    body: list[dict[str, Any]] = []
+    for count, direction in zip(sides, ("desc", "asc"), strict=True):
+        if count > 0:
+            body += [{"index": store.index}, {
+                "query": q.bool_query(workspace_id, read.filters),
+                "sort": [{"created_at": direction}, {"memory_id": direction}],
+                "search_after": place,
+                "size": count,
+                "track_total_hits": False,
+                "_source": q.search_source(read.with_vectors, store._vectors_excluded),
+            }]  # fmt: skip
+    response = await store._call(client.msearch(searches=body))
+    answers = iter(response["responses"])
+    found: list[list[Memory]] = []
+    for count in sides:
+        answer = answered(store, next(answers)) if count > 0 else {"hits": {"hits": []}}
+        found.append([q.from_source(hit["_source"]) for hit in answer["hits"]["hits"]])
+    return found[0], found[1]
 
 
 async def count(store: ElasticsearchStore, workspace_id: str, filters: MemoryFilter) -> int:

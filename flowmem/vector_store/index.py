@@ -8,6 +8,7 @@ once more than half the rows are dead.
 
 from __future__ import annotations
 
+import bisect
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ NO_TIME = -(2**62)  # "unknown" in the time columns: matches no range
 # What this index can filter on (the stores built on it declare these to the base's filter check).
 SUBJECTS = frozenset({"target", "memory_type", "status", "parts", "created_at", "said_at", "event_span", "source"})
 _parts = operator.attrgetter(*PART_FIELDS)
+# A put of at most this many new rows inserts each into the kept (created, id) order; a larger one
+# (a bulk load) drops the order, to be sorted once when next read.
+ORDER_INSERTS = 64
 
 
 def time_columns(memory: Memory) -> tuple[int, int, int]:
@@ -86,6 +90,10 @@ class WorkspaceIndex:
         self.sources: list[tuple[str, ...]] = []
         self.row_of: dict[str, int] = {}
         self._target_codes: dict[str, int] = {}
+        # Row positions ordered by (created, id), dead rows included (masks leave them out), and their created
+        # column in that order: what adjacent() searches. None until first needed after a large or reordering put.
+        self._order: np.ndarray | None = None
+        self._order_created: np.ndarray | None = None
 
     def __len__(self) -> int:
         return self.n - self.dead
@@ -95,6 +103,8 @@ class WorkspaceIndex:
         """Insert or overwrite ``rows`` with their unit ``vectors``."""
         fresh = sum(1 for row in rows if row.memory_id not in self.row_of)
         self._reserve(self.n + fresh)
+        if fresh > ORDER_INSERTS:
+            self._order = None  # many rows: sorting them all once, when next needed, is cheaper than inserting each
         for row, vector in zip(rows, vectors, strict=True):
             at = self.row_of.get(row.memory_id)
             if at is None:
@@ -103,8 +113,12 @@ class WorkspaceIndex:
                 self.row_of[row.memory_id] = at
                 self.ids.append(row.memory_id)
                 self.sources.append(row.sources)
+                self.created[at] = row.created
+                self._ordered_insert(at)
             else:
                 self.sources[at] = row.sources
+                if self.created[at] != row.created:
+                    self._order = None  # its place in the order moves
             self.vectors[at] = vector
             self.alive[at] = True
             self.target[at] = self._target_code(row.target)
@@ -205,14 +219,53 @@ class WorkspaceIndex:
 
     def matching_ids(self, flt: MemoryFilter) -> list[str]:
         """Ids of rows meeting ``flt``, ordered by (created_at, memory_id)."""
-        rows = np.flatnonzero(self.mask(flt))
-        ids = [self.ids[i] for i in rows]
-        created = self.created[rows].tolist()
-        order = sorted(range(len(ids)), key=lambda j: (created[j], ids[j]))
-        return [ids[j] for j in order]
+        order, _ = self._sorted()
+        return [self.ids[i] for i in order[self.mask(flt)[order]]]
 
     def count(self, flt: MemoryFilter) -> int:
         return len(self) if flt.is_empty else int(self.mask(flt).sum())
+
+    def adjacent(
+        self, created: int, memory_id: str, flt: MemoryFilter, before: int, after: int
+    ) -> tuple[list[str], list[str]]:
+        """Ids of the ``before`` rows meeting ``flt`` just before ``(created, memory_id)`` and the ``after`` just
+        after, in the order of :meth:`matching_ids`, nearest first on each side; ``memory_id`` is on neither.
+
+        A binary search in the kept order and one mask: no row is looked at one by one beyond those returned.
+        """
+        order, order_created = self._sorted()
+        keep = self.mask(flt)[order]
+        start = int(np.searchsorted(order_created, created, side="left"))
+        end = int(np.searchsorted(order_created, created, side="right"))
+        # Within the second, rows are ordered by id: the place of memory_id among them.
+        place = start + bisect.bisect_left(range(start, end), memory_id, key=lambda j: self.ids[order[j]])
+        earlier = np.flatnonzero(keep[:place])[::-1] if before > 0 else np.zeros(0, dtype=np.int64)
+        later = place + np.flatnonzero(keep[place:]) if after > 0 else np.zeros(0, dtype=np.int64)
+        return self._ids_but(order, earlier, memory_id, before), self._ids_but(order, later, memory_id, after)
+
+    def _ids_but(self, order: np.ndarray, positions: np.ndarray, memory_id: str, limit: int) -> list[str]:
+        found = [self.ids[order[j]] for j in positions[: limit + 1]]
+        return [i for i in found if i != memory_id][:limit]
+
+    def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
+        """Row positions ordered by (created, id), and the created column in that order (rebuilt when stale)."""
+        if self._order is None or self._order_created is None:
+            order = np.lexsort((np.array(self.ids[: self.n], dtype=str), self.created[: self.n])) if self.n else None
+            self._order = np.zeros(0, dtype=np.int64) if order is None else order.astype(np.int64)
+            self._order_created = self.created[self._order]
+        return self._order, self._order_created
+
+    def _ordered_insert(self, at: int) -> None:
+        """Put new row ``at`` in its place in the kept order (when there is one to keep current)."""
+        if self._order is None or self._order_created is None:
+            return
+        created, memory_id = self.created[at], self.ids[at]
+        start = int(np.searchsorted(self._order_created, created, side="left"))
+        end = int(np.searchsorted(self._order_created, created, side="right"))
+        order = self._order
+        place = start + bisect.bisect_left(range(start, end), memory_id, key=lambda j: self.ids[order[j]])
+        self._order = np.insert(self._order, place, at)
+        self._order_created = np.insert(self._order_created, place, created)
 
     # -- internals -----------------------------------------------------------------------------
     def _target_code(self, target: str) -> int:
@@ -250,6 +303,7 @@ class WorkspaceIndex:
         self.row_of = {memory_id: i for i, memory_id in enumerate(self.ids)}
         self.n = len(rows)
         self.dead = 0
+        self._order = None
 
 
 def _grow(array: np.ndarray, capacity: int) -> np.ndarray:

@@ -38,8 +38,9 @@ from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store import local_check, local_forget, local_sessions
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.erasure import Fence
-from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.filters import MemoryFilter, created_epoch
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
 from flowmem.vector_store.local_db import FILE_NAME, LocalDB
@@ -198,6 +199,16 @@ class LocalStore(VectorStore):
         cached = self._cached(workspace_id)
         return [] if cached is None else cached.index.matching_ids(filters)
 
+    def _adjacent_sync(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
+        cached = self._cached(workspace_id)
+        if cached is None:
+            return [], []
+        at = created_epoch(read.at)
+        earlier, later = cached.index.adjacent(at, read.memory_id, read.filters, read.before, read.after)
+        # Only the records of the ids the index chose are read (one query for both sides).
+        found = {m.memory_id: m for m in self._open().records(workspace_id, earlier + later, read.with_vectors)}
+        return [found[i] for i in earlier if i in found], [found[i] for i in later if i in found]
+
     def _count_sync(self, workspace_id: str, filters: MemoryFilter) -> int:
         cached = self._cached(workspace_id)
         return 0 if cached is None else cached.index.count(filters)
@@ -274,6 +285,9 @@ class LocalStore(VectorStore):
 
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         return await self._call(self._count_sync, workspace_id, filters)
+
+    async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
+        return await self._call(self._adjacent_sync, workspace_id, read)
 
     async def stats(self) -> dict[str, Any]:
         return await self._call(self._stats_sync)

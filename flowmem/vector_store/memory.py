@@ -13,8 +13,9 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.erasure import WORKSPACE, Fence, gone, refused
-from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.filters import MemoryFilter, created_epoch
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
 
@@ -112,6 +113,16 @@ class MemoryStore(VectorStore):
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         index = self._indexes.get(workspace_id)
         return 0 if index is None else index.count(filters)
+
+    async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
+        index = self._indexes.get(workspace_id)
+        if index is None:
+            return [], []
+        earlier, later = index.adjacent(created_epoch(read.at), read.memory_id, read.filters, read.before, read.after)
+        records = self._records[workspace_id]
+        return [_out(records[i], read.with_vectors) for i in earlier], [
+            _out(records[i], read.with_vectors) for i in later
+        ]
 
     async def _write(self, workspace_id: str, batch: WriteBatch) -> int:
         # No await before the checks pass and none between the steps' effects: all of it happens, or none.

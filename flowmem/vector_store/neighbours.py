@@ -1,10 +1,10 @@
 """The memories said just before and after a memory, in the same conversation: context around a hit.
 
-Built on what every store already does alike (the conformance suite proves it): :meth:`VectorStore.iterate`
-with a ``created_after``/``created_before`` window, in scope, ordered by ``(created_at, memory_id)``. A
-memory made from a message is created at the message's time (to the second; the ``msg_*`` parts
-keep only the hour), so that order is the order things were said, and no store needs a new
-method or column.
+One read per memory: :meth:`VectorStore.adjacent` — the nearest memories before and after it in the order
+of :meth:`VectorStore.iterate`, ``(created_at, memory_id)``, in scope, with a limit per side — so its cost is
+the few turns wanted, however many memories were created in the same second (a bulk load). A memory made
+from a message is created at the message's time (to the second; the ``msg_*`` parts keep only the hour),
+so that order is the order things were said.
 
 What counts as the same conversation: walking outwards from the memory, each next memory must
 be said within ``max_gap`` of the one before it (a pause longer than that starts another
@@ -16,17 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.filters import MemoryFilter
 
 SESSION_KEY = "session"
-# The first read looks this far per wanted turn (chat turns are usually seconds apart), then WIDEN times
-# further each time a side runs out before its conversation ends, up to max_gap per turn.
-FIRST_STEP = timedelta(seconds=15)
-WIDEN = 8
 
 
 @dataclass(frozen=True)
@@ -68,62 +64,37 @@ async def said_around(
     Returns:
         The neighbours, nearest first on each side (offsets -1, 1, -2, 2, …), without ``memory`` itself.
     """
-    if before <= 0 and after <= 0:
+    before, after = max(before, 0), max(after, 0)
+    if before == after == 0:
         return []
     said = memory.created_at
-    # No neighbour n steps away can be further than n pauses of at most max_gap; but reading that
-    # whole window (an hour of a busy chat) costs more than the few turns wanted, so the read starts
-    # narrow and widens only while a side runs out of memories before the conversation ends.
-    full_before, full_after = max_gap * max(before, 0), max_gap * max(after, 0)
-    step = min(FIRST_STEP, max_gap)
-    while True:
-        span_before, span_after = min(step * before, full_before), min(step * after, full_after)
-        around = await _read(store, workspace_id, filters, said - span_before, said + span_after, with_vectors)
-        at = next((i for i, m in enumerate(around) if m.memory_id == memory.memory_id), None)
-        if at is None:  # not stored (or filtered out): place it by time among the others
-            at = sum(1 for m in around if (m.created_at, m.memory_id) < (said, memory.memory_id))
-            around.insert(at, memory)
-        earlier, ended_before = _walk(memory, reversed(around[:at]), before, max_gap, -1)
-        later, ended_after = _walk(memory, around[at + 1 :], after, max_gap, 1)
-        if (ended_before or span_before >= full_before) and (ended_after or span_after >= full_after):
-            break
-        if (not earlier and not ended_before) or (not later and not ended_after):
-            # Nothing at all near on a side that goes on: the memory is said apart from others (a note, not a
-            # chat), so widening step by step would read an empty window several times; read the whole one.
-            step = max(step * WIDEN, max_gap)
-        else:
-            step *= WIDEN
-    found = [n for pair in zip(earlier, later, strict=False) for n in pair]
-    longer = earlier if len(earlier) > len(later) else later
-    return found + longer[min(len(earlier), len(later)) :]
+    # No neighbour n steps away can be further than n pauses of at most max_gap: a window that lets the
+    # store skip what the walk would stop at anyway (the limits bound the read either way).
+    reach = filters.model_copy(
+        update={
+            "created_after": said - max_gap * before,
+            "created_before": said + max_gap * after + timedelta(seconds=1),
+        }
+    )
+    earlier, later = await store.adjacent(
+        workspace_id, said, memory.memory_id, reach, before=before, after=after, with_vectors=with_vectors
+    )
+    sooner, afterwards = _walk(memory, earlier, max_gap, -1), _walk(memory, later, max_gap, 1)
+    found = [n for pair in zip(sooner, afterwards, strict=False) for n in pair]
+    longer = sooner if len(sooner) > len(afterwards) else afterwards
+    return found + longer[min(len(sooner), len(afterwards)) :]
 
 
-async def _read(
-    store: VectorStore, workspace_id: str, filters: MemoryFilter, low: datetime, high: datetime, with_vectors: bool
-) -> list[Memory]:
-    """The memories created in ``[low, high]`` (to the second), ordered by (created_at, memory_id)."""
-    window = filters.model_copy(update={"created_after": low, "created_before": high + timedelta(seconds=1)})
-    found: list[Memory] = []
-    async for batch in store.iterate(workspace_id, window, with_vectors=with_vectors):
-        found.extend(batch)
-    return found
-
-
-def _walk(
-    start: Memory, memories: Iterable[Memory], count: int, max_gap: timedelta, step: int
-) -> tuple[list[Neighbour], bool]:
-    """Up to ``count`` memories one side of ``start``, nearest first, while the conversation goes on; and
-    whether the walk ended (enough found, a long pause, another session) rather than ran out of memories."""
+def _walk(start: Memory, memories: Iterable[Memory], max_gap: timedelta, step: int) -> list[Neighbour]:
+    """The memories one side of ``start`` (given nearest first) while the conversation goes on."""
     found: list[Neighbour] = []
     previous = start
     for memory in memories:
-        if len(found) >= count or abs(memory.created_at - previous.created_at) > max_gap:
-            return found, True
-        if not same_session(start, memory):
-            return found, True
+        if abs(memory.created_at - previous.created_at) > max_gap or not same_session(start, memory):
+            break
         found.append(Neighbour(memory, step * (len(found) + 1)))
         previous = memory
-    return found, len(found) >= count
+    return found
 
 
 def same_session(a: Memory, b: Memory) -> bool:

@@ -15,6 +15,7 @@ import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,28 @@ class TestElasticsearchStore(VectorStoreConformance):
 
     async def open_store(self) -> VectorStore:
         return _store(self.es_url, self.es_index)
+
+    @contextmanager
+    def request_sizes(self, store: VectorStore) -> Iterator[list[int]]:
+        """The ``size`` of every search the store sends (alone or in an ``_msearch``) while the block runs."""
+        assert isinstance(store, ElasticsearchStore) and store._client is not None
+        client, sizes = store._client, []
+        search, msearch = client.search, client.msearch
+
+        def sized_search(**request: Any) -> Any:
+            sizes.append(request.get("size", 10))
+            return search(**request)
+
+        def sized_msearch(**request: Any) -> Any:
+            sizes.extend(body.get("size", 10) for body in request["searches"][1::2])
+            return msearch(**request)
+
+        client.search, client.msearch = sized_search, sized_msearch  # type: ignore[method-assign]
+        try:
+            yield sizes
+        finally:
+            del client.search, client.msearch
+        assert sizes, "the store sent no search: the sizes prove nothing"
 
 
 class TestElasticsearchSpecifics:
