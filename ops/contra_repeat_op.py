@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import date, datetime
 from functools import cached_property, lru_cache
 from typing import Any, Literal
@@ -21,6 +22,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
+from flowmem.scoring.tokens import query_terms
 from flowmem.vector_store.filters import MemoryFilter
 
 Candidate = tuple[Memory, float]
@@ -57,6 +59,13 @@ class ContraRepeatOp(Op):
         )
         duplicate_similarity: float = Field(
             0.95, ge=0, le=1, description="cosine at or above which a new memory updates an existing one"
+        )
+        paraphrase_overlap: float = Field(
+            0.5,
+            ge=0,
+            le=1,
+            description="a near-duplicate must also share this part of the shorter text's content words (0: the "
+            "cosine alone decides)",
         )
         top_k: int = Field(5, ge=1, le=100, description="how many nearest existing memories to compare with")
         slots: dict[str, list[str]] = Field(
@@ -233,7 +242,9 @@ class ContraRepeatOp(Op):
             theirs = _slots(old, self.rules)
             if mine and theirs and mine.keys() != theirs.keys():
                 continue  # a hamster's name and a rabbit's: alike in words, two facts
-            if similarity >= self.params.duplicate_similarity:
+            if similarity >= self.params.duplicate_similarity and same_words(
+                memory, old, self.params.paraphrase_overlap
+            ):
                 reason = f"near-duplicate of {old.memory_id} (cosine {similarity:.3f})"
                 return [
                     MemoryAction(action="update", memory=_merge(old, memory, keep_text=False), old=old, reason=reason)
@@ -317,6 +328,31 @@ def _slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
     if isinstance(stored, dict):
         return {str(k): str(v) for k, v in stored.items()}
     return read_slots(memory, rules)
+
+
+def same_words(a: Memory, b: Memory, overlap: float) -> bool:
+    """Whether ``a`` and ``b`` say the same thing in mostly the same content words (stop words left out).
+
+    A near-duplicate by the vectors alone merges turns that only sound alike: small embedding models put every
+    "Thanks, Mel! Your words mean a lot…" turn above 0.93 of the next, and LoCoMo's "I just signed up for a
+    pottery class" was replaced by "I'm getting creative too, just learning the piano". A repeat or a paraphrase
+    of one fact keeps most of its words (the names, the things, the places) whatever the order and the filler:
+    at least ``overlap`` of the shorter text's content words are the other's too."""
+    if overlap <= 0:
+        return True
+    mine, theirs = _content_words(a.content), _content_words(b.content)
+    if not mine or not theirs:
+        return False
+    return len(mine & theirs) >= overlap * min(len(mine), len(theirs))
+
+
+_CJK_PAIR = re.compile(r"^[\u3400-\u9fff]{2,}$")
+
+
+def _content_words(text: str) -> set[str]:
+    """The text's search terms; for Chinese its characters only (the terms' character pairs would make a paraphrase,
+    我吃素 of 我是素食者, share almost none)."""
+    return {term for term in query_terms(text) if not _CJK_PAIR.match(term)}
 
 
 def other_days(a: Memory, b: Memory) -> bool:

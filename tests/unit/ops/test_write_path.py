@@ -334,3 +334,19 @@ def test_the_same_activity_on_two_days_is_two_events_and_a_repeat_on_one_day_is_
         climbs = [m for m in all_memories(app) if "climbing" in m.content and m.status == "valid"]
     days = sorted((m.event_time.date() if m.event_time else None) for m in climbs)
     assert [str(d) for d in days] == ["2025-03-02", "2025-03-16"]
+
+
+def test_a_near_duplicate_must_share_its_content_words_not_only_its_vector() -> None:
+    """Turns that only sound alike are two records (LoCoMo's pottery class was replaced by the piano at cosine
+    0.93); a paraphrase of one fact shares most of its content words, in English and in Chinese."""
+    from flowmem.ops.contra_repeat_op import same_words
+
+    def said(text: str) -> Memory:
+        return Memory(workspace_id="w", content=text)
+
+    pottery = said("Melanie: Wow, Caroline! That's great! I just signed up for a pottery class")
+    piano = said("Caroline: Wow, Melanie! I'm getting creative too, just learning the piano")
+    assert not same_words(pottery, piano, 0.5)
+    assert same_words(pottery, piano, 0.0)  # 0: the cosine alone decides, as before
+    assert same_words(said("My sister Emma lives in Berlin."), said("Emma, my sister, is based in Berlin."), 0.5)
+    assert same_words(said("我是素食者。"), said("我吃素。"), 0.5)
