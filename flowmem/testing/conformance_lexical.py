@@ -75,7 +75,9 @@ class LexicalConformance(StoreHarness):
             texts = {
                 "all": "Caroline went to the pottery{t} class{t} on Sunday",
                 "part": "Caroline likes her class{t} at school",
-                "common": "A class{t} about cooking",
+                # longer than "rare": the rarer word must win on its own, whatever the index's average length
+                # (an index shared with other cases — thousands of short turns — changes it)
+                "common": "A class{t} about cooking for the whole family",
                 "rare": "A pottery{t} wheel for the studio",
             }
             more = {f"filler{i}": f"another class{{t}} number {i}" for i in range(6)}  # class{t} is common
