@@ -120,7 +120,9 @@ if TYPE_CHECKING:
 __all__ = ["INSTALL_HINT", "SIDE_SUFFIXES", "BulkWriteError", "ElasticsearchError", "ElasticsearchStore"]
 
 # Every index a store uses beside its memories index is named `<index><suffix>`, one of these.
-SIDE_SUFFIXES = (q.HISTORY_SUFFIX, q.MESSAGES_SUFFIX, es_sessions.SESSIONS_SUFFIX, es_guard.FENCES_SUFFIX)
+SIDE_SUFFIXES = (
+    q.HISTORY_SUFFIX, q.MESSAGES_SUFFIX, es_sessions.SESSIONS_SUFFIX, es_guard.FENCES_SUFFIX, es_guard.INTENTS_SUFFIX,
+)  # fmt: skip
 
 T = TypeVar("T")
 # The client is one of flowmem's own dependencies: missing only from an environment set up by hand.
@@ -160,10 +162,15 @@ class ElasticsearchStore(VectorStore):
         self._ledger = SideIndex(self.messages_index, "message ledger", "message_id", q.messages_properties())
         self.sessions_index = f"{self.index}{es_sessions.SESSIONS_SUFFIX}"
         self._sessions = SideIndex(self.sessions_index, "chat sessions", "session_id", es_sessions.properties())
-        # erasure fences (es_guard): read with realtime GETs, never searched, so never refreshed
+        # erasure fences and write intents (es_guard): fences read with realtime GETs, never refreshed; intents
+        # refreshed by the forget that looks for them, and kept without a translog fsync per request (es_guard)
         self._fences = SideIndex(
             f"{self.index}{es_guard.FENCES_SUFFIX}", "erasure fences", "user_id", es_guard.properties()
         )
+        self._intents = SideIndex(
+            f"{self.index}{es_guard.INTENTS_SUFFIX}", "write intents", "user_id", es_guard.properties(),
+            settings=es_guard.INTENT_SETTINGS,
+        )  # fmt: skip
         self._last_seq = 0
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
         self._lexical_pending: dict[str, Any] | None = None  # the index's mapping _meta, while its lexical text is due

@@ -16,7 +16,7 @@ ledger's legacy entries are migrated on first use (:mod:`~flowmem.vector_store.e
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,7 @@ class SideIndex:
     properties: dict[str, Any]
     exists: bool = False
     refreshed_by_reads: bool = False
+    settings: dict[str, Any] = field(default_factory=dict)  # index settings beyond the store's own, at creation
 
 
 def index_settings(params: ElasticsearchStoreParams) -> dict[str, Any]:
@@ -76,6 +77,7 @@ async def open_index(
     create: dict[str, Any] | None = None,
     created: str = "",
     read_back: bool = False,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Open index ``name``: read its mapping (creating the index first if missing), check it, add missing fields.
 
@@ -102,7 +104,7 @@ async def open_index(
             return None
         made = await store._call(
             client.options(ignore_status=400).indices.create(
-                index=name, mappings=create, settings=index_settings(store.params)
+                index=name, mappings=create, settings={**index_settings(store.params), **(settings or {})}
             ),
             name,
         )
@@ -155,7 +157,7 @@ async def has_side(store: ElasticsearchStore, side: SideIndex, *, create: bool) 
 
     mappings = {"dynamic": "strict", "properties": side.properties} if create else None
     created = f"{side.kind} index '{side.name}'"
-    made = await open_index(store, client, side.name, check, create=mappings, created=created)
+    made = await open_index(store, client, side.name, check, create=mappings, created=created, settings=side.settings)
     side.exists = made is not None
     return side.exists
 
