@@ -242,7 +242,14 @@ def test_a_forget_from_another_process(es_url: str, held: str) -> None:
                 await pause.reached.wait()
                 forget = asyncio.ensure_future(other.forget(workspace_id=ws, user_id="alice"))
                 if held == "inside its write":
-                    await asyncio.sleep(0.5)
+                    # Once the forget has advanced the fence it looks for intents, finds the held write's, and waits.
+                    # (Waiting a fixed time instead let a slow machine release the write before the forget began:
+                    # the write then ended first, a legitimate order that proves nothing.)
+                    deadline = asyncio.get_running_loop().time() + 30
+                    while (await writer.store.fence(ws, ["alice"])).generations["alice"] == 0:
+                        assert asyncio.get_running_loop().time() < deadline, "the forget never advanced the fence"
+                        await asyncio.sleep(0.02)
+                    await asyncio.sleep(0.3)
                     assert not forget.done(), "the forget answered while a write it had to wait for was under way"
                 else:
                     await forget
