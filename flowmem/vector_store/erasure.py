@@ -58,6 +58,12 @@ class Fence:
         """The keys whose generation moved on (``current`` lacks a key: generation 0)."""
         return [key for key, seen in self.generations.items() if current.get(key, 0) != seen]
 
+    def check(self, current: Mapping[str, int]) -> None:
+        """Raise :class:`~flowmem.errors.WriteConflictError` (naming who was forgotten) if a key moved on."""
+        stale = self.stale(current)
+        if stale:
+            raise refused(self, stale)
+
 
 def fence_keys(users: Iterable[str]) -> list[str]:
     """The keys a fence for ``users`` reads: the workspace-wide one first, then each user once."""
@@ -95,31 +101,36 @@ class ErasureGate:
         changed = self._condition()
         async with changed:
             await changed.wait_for(lambda: not self._erasing.get(workspace_id))
-            self._writers[workspace_id] = self._writers.get(workspace_id, 0) + 1
+            _count(self._writers, workspace_id, +1)
         try:
             yield
         finally:
-            async with changed:
-                self._writers[workspace_id] -= 1
-                if not self._writers[workspace_id]:
-                    del self._writers[workspace_id]
-                changed.notify_all()
+            await self._leave(self._writers, workspace_id)
 
     @contextlib.asynccontextmanager
     async def erasing(self, workspace_id: str) -> AsyncIterator[None]:
         """A forget: new fenced writes of the workspace wait from now on; waits for those under way."""
         changed = self._condition()
         async with changed:
-            self._erasing[workspace_id] = self._erasing.get(workspace_id, 0) + 1
+            _count(self._erasing, workspace_id, +1)
             await changed.wait_for(lambda: not self._writers.get(workspace_id))
         try:
             yield
         finally:
-            async with changed:
-                self._erasing[workspace_id] -= 1
-                if not self._erasing[workspace_id]:
-                    del self._erasing[workspace_id]
-                changed.notify_all()
+            await self._leave(self._erasing, workspace_id)
+
+    async def _leave(self, counts: dict[str, int], workspace_id: str) -> None:
+        changed = self._condition()
+        async with changed:
+            _count(counts, workspace_id, -1)
+            changed.notify_all()
+
+
+def _count(counts: dict[str, int], workspace_id: str, step: int) -> None:
+    """Add ``step`` to the workspace's count; a count back at 0 is dropped (the dicts hold only workspaces busy now)."""
+    counts[workspace_id] = counts.get(workspace_id, 0) + step
+    if not counts[workspace_id]:
+        del counts[workspace_id]
 
 
 def gone(workspace_id: str, memory_ids: Iterable[str]) -> NotFoundError:

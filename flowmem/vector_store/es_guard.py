@@ -33,13 +33,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from loguru import logger
 
 from flowmem.errors import WriteConflictError
+from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.batch import WriteBatch
-from flowmem.vector_store.erasure import WORKSPACE, Fence, gone, refused
+from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 
 if TYPE_CHECKING:
     from flowmem.vector_store.elasticsearch import ElasticsearchStore
@@ -161,10 +163,11 @@ async def fenced(
         try:
             yield
         finally:
-            stale = fence.stale(await generations(store, fence.workspace_id, list(fence.generations)))
-            if stale:
+            try:
+                await check(store, fence)
+            except WriteConflictError:
                 await undo()
-                raise refused(fence, stale)
+                raise
     finally:
         await store._call(client.options(ignore_status=404).delete(index=side.name, id=intent), side.name)
 
@@ -172,9 +175,7 @@ async def fenced(
 async def check(store: ElasticsearchStore, fence: Fence | None) -> None:
     """Raise :class:`~flowmem.errors.WriteConflictError` if ``fence`` is stale."""
     if fence is not None:
-        stale = fence.stale(await generations(store, fence.workspace_id, list(fence.generations)))
-        if stale:
-            raise refused(fence, stale)
+        fence.check(await generations(store, fence.workspace_id, list(fence.generations)))
 
 
 async def guarded_write(
@@ -185,36 +186,32 @@ async def guarded_write(
         rest = batch
         if batch.must_exist:
             await _write_existing(store, workspace_id, batch)
-            must = set(batch.must_exist)
-            kept = [(m, v) for m, v in zip(batch.memories, _rows(batch), strict=True) if m.memory_id not in must]
-            memories, vectors = [m for m, _ in kept], _stack([v for _, v in kept], batch)
+            memories, vectors = _selected(batch, lambda memory_id: memory_id not in batch.must_exist)
             rest = replace(batch, memories=memories, vectors=vectors, must_exist=[])
-        return await write(rest)
-    raise AssertionError("unreachable")  # fenced() re-raises or returns through the block
+        existed = await write(rest)
+    return existed
 
 
 async def _write_existing(store: ElasticsearchStore, workspace_id: str, batch: WriteBatch) -> None:
     """Write the batch's must-exist memories, each only over the stored version read just before."""
     from flowmem.vector_store.es_errors import BulkWriteError
 
-    must = set(batch.must_exist)
-    todo = [(m, v) for m, v in zip(batch.memories, _rows(batch), strict=True) if m.memory_id in must]
+    todo = set(batch.must_exist)
     for _ in range(ATTEMPTS):
-        versions = await _versions(store, workspace_id, [m.memory_id for m, _ in todo])
-        missing = [m.memory_id for m, _ in todo if m.memory_id not in versions]
+        memories, vectors = _selected(batch, todo.__contains__)
+        versions = await _versions(store, workspace_id, [m.memory_id for m in memories])
+        missing = [m.memory_id for m in memories if m.memory_id not in versions]
         if missing:
             raise gone(workspace_id, missing)
         try:
-            await es_bulk.upsert(
-                store, workspace_id, [m for m, _ in todo], _stack([v for _, v in todo], batch), versions=versions
-            )
+            await es_bulk.upsert(store, workspace_id, memories, vectors, versions=versions)
             return
         except BulkWriteError as exc:
             conflicted = {i for i, reason in exc.failures.items() if "version_conflict" in reason}
             if conflicted != set(exc.failures):
                 raise
-            todo = [(m, v) for m, v in todo if m.memory_id in conflicted]
-    ids = ", ".join(repr(m.memory_id) for m, _ in todo)
+            todo = conflicted
+    ids = ", ".join(repr(i) for i in sorted(todo))
     raise WriteConflictError(f"memory {ids} kept changing while this write was under way; try again")
 
 
@@ -254,12 +251,9 @@ async def _undo(store: ElasticsearchStore, workspace_id: str, batch: WriteBatch)
     await store._refresh([store.index] + [index for index, _ in sides])
 
 
-def _rows(batch: WriteBatch) -> list[Any]:
-    return [] if batch.vectors is None else list(batch.vectors)
-
-
-def _stack(rows: list[Any], batch: WriteBatch) -> Any:
-    import numpy as np
-
-    width = 0 if batch.vectors is None else batch.vectors.shape[1]
-    return np.stack(rows) if rows else np.zeros((0, width), dtype=np.float32)
+def _selected(batch: WriteBatch, chosen: Callable[[str], bool]) -> tuple[list[Memory], np.ndarray]:
+    """The batch's memories whose ids are ``chosen``, and their vector rows."""
+    rows = [i for i, memory in enumerate(batch.memories) if chosen(memory.memory_id)]
+    assert batch.vectors is not None or not rows
+    vectors = np.zeros((0, 0), dtype=np.float32) if batch.vectors is None else batch.vectors[rows]
+    return [batch.memories[i] for i in rows], vectors

@@ -59,8 +59,8 @@ async def put(store: ElasticsearchStore, session: ChatSession, fence: Fence | No
         await delete(store, session.workspace_id, session.user_id, session.session_id)
 
     async with es_guard.fenced(store, fence, undo):
-        return await _put(store, session)
-    raise AssertionError("unreachable")  # fenced() re-raises or returns through the block
+        stored = await _put(store, session)
+    return stored
 
 
 async def _put(store: ElasticsearchStore, session: ChatSession) -> bool:

@@ -32,7 +32,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import local_check, local_lexical, local_sessions
 from flowmem.vector_store.batch import WriteBatch
-from flowmem.vector_store.erasure import WORKSPACE, Fence, gone, refused
+from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
 from flowmem.vector_store.local_migrate import can_migrate, migrate
@@ -240,9 +240,7 @@ class LocalDB:
     def check_fence(self, fence: Fence | None) -> None:
         """Raise :class:`~flowmem.errors.WriteConflictError` if ``fence`` is stale (inside the write's transaction)."""
         if fence is not None:
-            stale = fence.stale(self.generations(fence.workspace_id, list(fence.generations)))
-            if stale:
-                raise refused(fence, stale)
+            fence.check(self.generations(fence.workspace_id, list(fence.generations)))
 
     def advance_fence(self, workspace_id: str, user_id: str | None) -> None:
         """A forget of ``user_id`` (the workspace without one) starts: writes prepared before it are refused."""

@@ -14,7 +14,7 @@ from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
 from flowmem.vector_store.batch import AdjacentRead
-from flowmem.vector_store.erasure import WORKSPACE, Fence, gone, refused
+from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 from flowmem.vector_store.filters import MemoryFilter, created_epoch
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
@@ -140,10 +140,7 @@ class MemoryStore(VectorStore):
 
     def _check_fence(self, fence: Fence | None) -> None:
         if fence is not None:
-            current = {key: self._fences.get((fence.workspace_id, key), 0) for key in fence.generations}
-            stale = fence.stale(current)
-            if stale:
-                raise refused(fence, stale)
+            fence.check({key: self._fences.get((fence.workspace_id, key), 0) for key in fence.generations})
 
     async def _generations(self, workspace_id: str, keys: list[str]) -> dict[str, int]:
         return {key: self._fences.get((workspace_id, key), 0) for key in keys}
