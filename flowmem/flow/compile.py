@@ -84,6 +84,8 @@ class CompiledFlow:
         writers: For each context key, the ops that write it (used in messages).
         outputs: Extra context keys returned in ``Response.outputs``.
         secrets: The config's secret values, redacted from every warning and error of a run.
+        stores_written: The vector stores its ops write to (``writes_store``), by config name: each run of the
+            flow reads their erasure fences first (:func:`flowmem.flow.executor.fence_writes`).
     """
 
     name: str
@@ -98,6 +100,7 @@ class CompiledFlow:
     written: Node | None = None
     includes: tuple[str, ...] = ()
     secrets: frozenset[str] = frozenset()
+    stores_written: frozenset[str] = frozenset()
 
     @property
     def text(self) -> str:
@@ -201,6 +204,11 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
         written=expansion.written,
         includes=expansion.includes,
         secrets=frozenset(resolved.secret_values),
+        stores_written=frozenset(
+            step.backend_names.get("vector_store", "default")
+            for step in op_steps(root)
+            if step.setting.op_cls.writes_store
+        ),
     )
     return compiled, []
 

@@ -18,7 +18,7 @@ from typing import Any
 from flowmem.concurrency import gather_cancelling
 from flowmem.context import Context, OpContext, describe_error
 from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError, WriteConflictError
-from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step, op_steps
+from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
 from flowmem.op import BackendResolver
 from flowmem.response import Response
 from flowmem.trace import LLM_CALL_FAILED, RUN_FAILED, RUN_TIMED_OUT, Degradation, OpSpan
@@ -66,11 +66,7 @@ async def fence_writes(flow: CompiledFlow, values: dict[str, Any], backends: Bac
     from flowmem.vector_store.base import VectorStore
 
     given = values.get(WRITE_FENCES) or {}
-    names = {
-        step.backend_names.get("vector_store", "default")
-        for step in op_steps(flow.root)
-        if step.setting.op_cls.writes_store
-    }
+    names = flow.stores_written  # found once, when the flow was compiled
     workspace, user = values.get("workspace_id"), values.get("user_id")
     if not names or not isinstance(workspace, str):
         return
