@@ -93,6 +93,9 @@ define_input("top_k", Annotated[int, Field(ge=1)], "how many memories to return 
 # No dedicated `flowmem run` option: `--input session_id=…` there (`flowmem context` has its own -s/--session).
 define_input("session_id", SessionId, "the chat session whose short-term memory a flow reads and updates")
 define_input("reply", str, "the assistant's answer to the session's previous message (recorded before the new one)")
+define_input(
+    "session_messages", list[Message], "messages appended to the chat session as given, instead of query and reply"
+)
 # Set by the engine when a flow writes to a store (flow.executor.fence_writes); a caller passes the one of an
 # earlier flow whose reads a later write depends on (a chat turn's flush). Not for users: no CLI option.
 define_input(

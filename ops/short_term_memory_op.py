@@ -25,7 +25,9 @@ class ShortTermMemoryOp(Op):
 
     The session (per workspace, user and ``session_id``) is read from the store, the assistant's
     ``reply`` to the previous message (when given) and the new user message (``query``) are
-    appended, and the window is stored at once, so a restart never loses a turn. When the window's
+    appended — or, instead, ``session_messages`` as they are (any roles: an agent's tool calls and
+    results too; ``app.memories.add_to_session``) — and the window is stored at once, so a restart
+    never loses a turn. When the window's
     tokens (OpenAI chat framing included, :func:`flowmem.tokens.count_message_tokens`) exceed
     ``chat_history_token_ratio`` × ``token_limit``, the oldest messages — at least
     ``token_flush_size`` tokens of them, and as many more as bring the window under the ratio, never
@@ -59,8 +61,9 @@ class ShortTermMemoryOp(Op):
             return value if value is None else check_tokenizer_name(value)
 
     params: Params
-    reads = ("query", "user_id", "session_id")
-    optional_reads = ("workspace_id", "timestamp", "reply", "write_fences")
+    reads = ("user_id", "session_id")
+    # query (a chat turn) or session_messages (appended as given): one of them, said when both are missing.
+    optional_reads = ("query", "session_messages", "workspace_id", "timestamp", "reply", "write_fences")
     writes = ("chat_history", "summary", "session_flush")
     uses = ("vector_store", "llm")
     writes_store = True  # it stores the session: a read-only API key may not run a flow holding it
@@ -72,10 +75,11 @@ class ShortTermMemoryOp(Op):
         store = self.vector_store
         read = await store.get_session(workspace, user, session_id)
         session = read or ChatSession(workspace_id=workspace, user_id=user, session_id=session_id)
-        added = []
-        if ctx.get("reply"):
-            added.append(Message(role="assistant", name="assistant", content=str(ctx["reply"]), time_created=when))
-        added.append(Message(role="user", name=user, content=str(ctx["query"]), time_created=when))
+        added: list[Message] = list(ctx.get("session_messages") or [])
+        if not added:
+            if ctx.get("reply"):
+                added.append(Message(role="assistant", name="assistant", content=str(ctx["reply"]), time_created=when))
+            added.append(Message(role="user", name=user, content=str(ctx["query"]), time_created=when))
         stored = session.next_version(messages=[*session.messages, *added])
         # durable before anything else: a crash after this keeps the turn
         await store.put_session(stored, fence=self.write_fence(ctx))

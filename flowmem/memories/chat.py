@@ -104,10 +104,55 @@ async def context(
     if timestamp is not None:
         inputs["timestamp"] = timestamp
     op_params = _budget(core, flow, token_limit)
-    key = (id(core.store), workspace_id, user_id, session_id)
-    lock = _LOCKS.get(key) or _LOCKS.setdefault(key, asyncio.Lock())
-    async with lock:  # a turn sees the one before it whole, its flush included
+    async with _lock(core, workspace_id, user_id, session_id):  # a turn sees the one before it whole, its flush too
         return await _turn(core, flow, inputs, op_params, workspace_id, user_id, session_id)
+
+
+async def append(
+    core: Memories,
+    messages: list[Message],
+    *,
+    user_id: str,
+    workspace_id: str,
+    session_id: str,
+    token_limit: int | None,
+    flow: str,
+) -> ContextResult:
+    """Messages joined to the session's window as given, flushed as a turn's are; no retrieval (``messages`` and
+    ``memories`` of the result are empty unless ``flow`` gathers them)."""
+    scope(workspace_id, user_id)
+    check_session_id(session_id)
+    if not messages:
+        raise InputError(Problem("messages", "is empty; give the messages to add to the session"))
+    for message in messages:
+        fits(core, message.content, "messages.content")
+    op_params = _budget(core, flow, token_limit)
+    inputs: dict[str, Any] = {"user_id": user_id, "session_id": session_id, "session_messages": messages}
+    async with _lock(core, workspace_id, user_id, session_id):
+        return await _turn(core, flow, inputs, op_params, workspace_id, user_id, session_id)
+
+
+async def pop(core: Memories, session_id: str, user_id: str, workspace_id: str) -> Message | None:
+    """Take the newest message out of the session's window; ``None`` when there is none."""
+    scope(workspace_id, user_id)
+    check_session_id(session_id)
+    async with _lock(core, workspace_id, user_id, session_id):
+        fence = await core.store.fence(workspace_id, [user_id])
+        for _ in range(ATTEMPTS * 2):
+            current = await core.store.get_session(workspace_id, user_id, session_id)
+            if current is None or not current.messages:
+                return None
+            try:
+                await core.store.put_session(current.next_version(messages=current.messages[:-1]), fence=fence)
+            except SessionConflictError:
+                continue  # another process wrote it meanwhile: read again
+            return current.messages[-1]
+    raise SessionConflictError(f"chat session '{session_id}' kept changing while its newest message was taken out")
+
+
+def _lock(core: Memories, workspace_id: str, user_id: str, session_id: str) -> asyncio.Lock:
+    key = (id(core.store), workspace_id, user_id, session_id)
+    return _LOCKS.get(key) or _LOCKS.setdefault(key, asyncio.Lock())
 
 
 async def _turn(

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 WRITE_FLOW = "personal_summary"
 ADD_TEXT_FLOW = "personal_add"
 CONTEXT_FLOW = "chat_context"
+APPEND_FLOW = "session_append"
 SEARCH_FLOW = "personal_retrieve"
 BATCH = 50
 
@@ -171,6 +172,45 @@ class Memories:
             self, message, user_id=user_id, workspace_id=workspace_id, session_id=session_id,
             token_limit=token_limit, reply=reply, timestamp=timestamp, flow=flow,
         )  # fmt: skip
+
+    async def add_to_session(
+        self,
+        session_id: str,
+        messages: Sequence[Message | dict[str, Any]],
+        *,
+        user_id: str,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        token_limit: int | None = None,
+        flow: str = APPEND_FLOW,
+    ) -> ContextResult:
+        """Append ``messages`` to a chat session's window as given, flushing the oldest as :meth:`context` does.
+
+        For callers that keep their own turns (an agent framework's session: tool calls and results, several
+        messages at once): nothing is retrieved. The user's own messages (role ``user``, ``name`` the user or
+        empty) become long-term memories when they are flushed; the others stay only in the window.
+
+        Returns:
+            The window, the summary and what was flushed (``messages`` and ``memories`` are empty).
+
+        Raises:
+            InputError: No messages, a bad message, an empty user, workspace or session id, or a ``token_limit``
+                below the flow's least.
+        """
+        from flowmem.memories import chat
+
+        return await chat.append(
+            self, parse_messages(messages), user_id=user_id, workspace_id=workspace_id, session_id=session_id,
+            token_limit=token_limit, flow=flow,
+        )  # fmt: skip
+
+    async def pop_from_session(
+        self, session_id: str, *, user_id: str, workspace_id: str = DEFAULT_WORKSPACE
+    ) -> Message | None:
+        """Take the newest message out of a chat session's window and return it (``None`` when the window is empty
+        or there is no such session). What was flushed already stays in long-term memory."""
+        from flowmem.memories import chat
+
+        return await chat.pop(self, session_id, user_id, workspace_id)
 
     async def session(self, session_id: str, *, user_id: str, workspace_id: str = DEFAULT_WORKSPACE) -> ChatSession:
         """A chat session's short-term memory: its window (oldest first), summary, and how many messages it flushed.

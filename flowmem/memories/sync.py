@@ -50,6 +50,8 @@ class SyncMemories:
     context = _blocking(Memories.context)
     session = _blocking(Memories.session)
     clear_session = _blocking(Memories.clear_session)
+    add_to_session = _blocking(Memories.add_to_session)
+    pop_from_session = _blocking(Memories.pop_from_session)
 
     def export(self, **kwargs: Any) -> builtins.list[Memory]:
         """Every memory of the workspace as a list (see :meth:`Memories.export` for the streaming form)."""

@@ -60,8 +60,8 @@ def flowmem(*argv: str, cwd: str | None = None, env: dict[str, str] | None = Non
             [
                 "unknown flow 'nope'",
                 "valid: chat_context, personal_add, personal_context, personal_entities, personal_insight, "
-                "personal_print, personal_recall, personal_retrieve, personal_summary, personal_triples, set_query, "
-                "vector_baseline",
+                "personal_print, personal_recall, personal_retrieve, personal_summary, personal_triples, "
+                "session_append, set_query, vector_baseline",
             ],
         ),
         (["run", "set_query", "-q", "x", "-c", "no_such_preset"], ["unknown config preset 'no_such_preset'"]),
