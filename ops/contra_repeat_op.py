@@ -23,7 +23,7 @@ from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
 from flowmem.scoring.tokens import query_terms
-from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.filters import UNREAD_SLOTS, MemoryFilter
 
 Candidate = tuple[Memory, float]
 
@@ -45,8 +45,8 @@ class ContraRepeatOp(Op):
     asks the LLM instead, falling back to the rules on an unusable reply.
 
     The slots a memory holds are found once, when it is written, and kept in ``metadata["slots"]``
-    (``{"residence": "milan"}``; ``{}``: none), so finding the holders of a slot reads the user's memories
-    without re-reading their words (a rule added later applies to memories written after it). A stored
+    (``{"residence": "milan"}``; ``{}``: none), and the store indexes them, so finding the holders of a slot reads
+    those holders only, without re-reading any words (a rule added later applies to memories written after it). A stored
     memory without the key (written before slots were stored, or by a path that does not read them) is read
     from its words the first time it is looked through, and its slots are written back with the batch
     (``slot_backfill``, stored by ``update_vector_store_op`` in the same write, without a history event:
@@ -116,10 +116,9 @@ class ContraRepeatOp(Op):
         flt = MemoryFilter(target=ctx["user_id"], status="valid", memory_type=RECALLED_TYPES)
         found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
         ends = {m.memory_id: rules.ended(m.content, named(m)) for m in new}
-        wanted: set[str] | None = {slot for m in new for slot in m.metadata[SLOTS_KEY]}
-        if any(ends.values()):
-            wanted = None  # "Nibbles passed away": whichever slot holds the name
-        holders, backfill = await self._slot_holders(workspace, flt, wanted) if wanted is None or wanted else ({}, [])
+        wanted = {slot for m in new for slot in m.metadata[SLOTS_KEY]}
+        gone = {value for values in ends.values() for value in values}  # "Nibbles passed away": any slot holding it
+        holders, backfill = await self._slot_holders(workspace, flt, wanted, gone) if wanted or gone else ({}, [])
         ctx.note("slot_holders", {slot: len(held) for slot, held in sorted(holders.items())})
         if backfill:
             ctx.note("slots_read_from_words", len(backfill))
@@ -151,22 +150,32 @@ class ContraRepeatOp(Op):
         return actions, backfill
 
     async def _slot_holders(
-        self, workspace: str, flt: MemoryFilter, wanted: set[str] | None
+        self, workspace: str, flt: MemoryFilter, wanted: set[str], ended: set[str]
     ) -> tuple[dict[str, list[Memory]], list[Memory]]:
-        """The user's valid memories holding each ``wanted`` slot (``None``: any), wherever they are: one pass over
-        the user's memories per run, reading the slots stored with each; and the memories that had none stored,
-        now carrying the slots read from their words."""
+        """The user's valid memories holding each ``wanted`` slot or one of the ``ended`` values, wherever they are,
+        and the memories that had no slots stored, now carrying the slots read from their words.
+
+        Read through the store's slot index (``MemoryFilter.slots`` / ``slot_values``): the holders, not the user's
+        other memories. The memories whose slots were never stored (``UNREAD_SLOTS``) come back with them until
+        the write of this batch stores their slots (``slot_backfill``): each is read once."""
         holders: dict[str, list[Memory]] = {}
         backfill: list[Memory] = []
-        rules = self.rules
-        async for batch in self.vector_store.iterate(workspace, flt, batch_size=1000):
-            for memory in batch:
-                if not isinstance(memory.metadata.get(SLOTS_KEY), dict):
-                    memory = with_slots(memory, rules)
-                    backfill.append(memory)
-                slots = memory.metadata[SLOTS_KEY].keys()
-                for slot in slots if wanted is None else slots & wanted:
-                    holders.setdefault(slot, []).append(memory)
+        seen: set[str] = set()
+        reads = [flt.model_copy(update={"slots": (*sorted(wanted), UNREAD_SLOTS)})]
+        if ended:
+            reads.append(flt.model_copy(update={"slot_values": tuple(sorted(ended))}))
+        for read in reads:
+            async for batch in self.vector_store.iterate(workspace, read, batch_size=1000):
+                for memory in batch:
+                    if memory.memory_id in seen:
+                        continue
+                    seen.add(memory.memory_id)
+                    if not isinstance(memory.metadata.get(SLOTS_KEY), dict):
+                        memory = with_slots(memory, self.rules)
+                        backfill.append(memory)
+                    for slot, value in memory.metadata[SLOTS_KEY].items():
+                        if slot in wanted or value in ended:
+                            holders.setdefault(slot, []).append(memory)
         return holders, backfill
 
     def _end(

@@ -6,8 +6,12 @@ shipped defaults (offline heuristics, local e5 embeddings, no LLM) into a fresh 
 and, when asked, ``elasticsearch``. Time spent in the embedding model is measured apart, so the
 flow's own throughput shows too.
 
-Usage: python scripts/bench_ingest.py [--repeat 4] [--stores local,elasticsearch] [--es-url URL]
-Target (issue 5): ≥ 200 messages/s offline.
+``--prefill N`` first writes N memories of the same user straight to the store (random unit vectors, a tenth
+stating a slot, created over the year before the chat), so the write path's reads run against a store that is
+not empty (issue 24: ingest must not slow as the store grows).
+
+Usage: python scripts/bench_ingest.py [--repeat 4] [--stores local,elasticsearch] [--es-url URL] [--prefill 10000]
+Target (issue 5): ≥ 200 messages/s offline; issue 24: ≥ 300 messages/s into an empty store and one of 10,000.
 """
 
 from __future__ import annotations
@@ -21,13 +25,15 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
+import numpy as np
 from bench_store import elasticsearch_node
 from benchlib import machine
 
 from flowmem import App
 from flowmem.embedding.base import EmbeddingModel
 from flowmem.samples import load_messages
-from flowmem.schema.memory import Message
+from flowmem.schema.memory import Memory, Message
+from flowmem.scoring.slots import SLOTS_KEY
 
 BATCH = 50
 
@@ -63,8 +69,28 @@ class Timed:
         model.embed = embed  # type: ignore[method-assign]
 
 
-async def ingest(overrides: list[str], messages: list[Message]) -> dict[str, Any]:
+async def prefill(app: App, count: int, messages: list[Message]) -> None:
+    """``count`` memories of alice, written as the write path leaves them (slots stored), before the chat."""
+    dims = len((await app.embedding_model().embed(["dims"]))[0])
+    rng = np.random.default_rng(24)
+    first = min(m.time_created for m in messages) - timedelta(days=365)
+    for start in range(0, count, 1000):
+        memories = []
+        for i in range(start, min(start + 1000, count)):
+            at = first + timedelta(minutes=50 * i)
+            slots = {"employer": f"company {i}"} if i % 10 == 0 else {}
+            words = f"I work at Company {i}" if slots else f"On day {i} I walked by the river and saw {i % 17} ducks"
+            memories.append(Memory(
+                memory_id=f"prefill-{i}", workspace_id="bench", target="alice", memory_type="observation",
+                content=words, created_at=at, updated_at=at, metadata={SLOTS_KEY: slots},
+                vector=rng.standard_normal(dims).astype(np.float32),
+            ))  # fmt: skip
+        await app.vector_store().write("bench", memories)
+
+
+async def ingest(overrides: list[str], messages: list[Message], prefilled: int = 0) -> dict[str, Any]:
     async with App(overrides=overrides) as app:
+        await prefill(app, prefilled, messages)
         timer = Timed(app.embedding_model())
         await app.embedding_model().embed(["warm up"])  # model load is not ingest
         timer.seconds, timer.texts = 0.0, 0
@@ -77,6 +103,7 @@ async def ingest(overrides: list[str], messages: list[Message]) -> dict[str, Any
         seconds = time.perf_counter() - started
     flow_only = seconds - timer.seconds
     return {
+        "prefilled_memories": prefilled,
         "messages": len(messages),
         "seconds": round(seconds, 3),
         "messages_per_s": round(len(messages) / seconds, 1),
@@ -94,7 +121,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     stores = [s.strip() for s in args.stores.split(",") if s.strip()]
     if "local" in stores:
         with tempfile.TemporaryDirectory() as directory:
-            results["local"] = await ingest([f"vector_store.default.params.directory={directory}"], messages)
+            overrides = [f"vector_store.default.params.directory={directory}"]
+            results["local"] = await ingest(overrides, messages, args.prefill)
     if "elasticsearch" in stores:
         with elasticsearch_node(args.es_url) as info:
             overrides = [
@@ -102,7 +130,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 f"vector_store.default.params.hosts={info['url']}",
                 f"vector_store.default.params.index=bench-ingest-{int(time.time())}",
             ]
-            results["elasticsearch"] = await ingest(overrides, messages)
+            results["elasticsearch"] = await ingest(overrides, messages, args.prefill)
     rates = [r["messages_per_s"] for r in results.values()]
     return {
         "benchmark": "ingest",
@@ -119,4 +147,5 @@ if __name__ == "__main__":
     parser.add_argument("--repeat", type=int, default=4, help="copies of the 261-message sample chat")
     parser.add_argument("--stores", default="local", help="comma-separated: local, elasticsearch")
     parser.add_argument("--es-url", default=None, help="an Elasticsearch node to use (default: start one)")
+    parser.add_argument("--prefill", type=int, default=0, help="memories of the user in the store before the chat")
     print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2))

@@ -29,6 +29,7 @@ from flowmem.testing.conformance_lexical import LexicalConformance
 from flowmem.testing.conformance_neighbours import NeighbourConformance
 from flowmem.testing.conformance_rules import RulesConformance
 from flowmem.testing.conformance_sessions import SessionConformance
+from flowmem.testing.conformance_slots import SlotConformance
 from flowmem.testing.conformance_write_path import WritePathConformance
 from flowmem.testing.store_harness import DIMS, memory, unit
 from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore
@@ -44,11 +45,12 @@ class VectorStoreConformance(
     SessionConformance,
     LexicalConformance,
     NeighbourConformance,
+    SlotConformance,
 ):
     """Subclass and implement :meth:`open_store`. (History and the message ledger: :class:`WritePathConformance`;
     deletes and erasure: :class:`EraseConformance`; filters, widths and scope: :class:`RulesConformance`; chat
     sessions: :class:`SessionConformance`; lexical search: :class:`LexicalConformance`; memories said around a
-    memory: :class:`NeighbourConformance`.)"""
+    memory: :class:`NeighbourConformance`; slot filters: :class:`SlotConformance`.)"""
 
     bulk_size = 10_000
 

@@ -26,7 +26,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.store_harness import DIMS, StoreHarness, memory, unit
 from flowmem.vector_store.base import DimensionMismatchError, VectorStore
-from flowmem.vector_store.filters import FilterSpec, MemoryFilter
+from flowmem.vector_store.filters import UNREAD_SLOTS, FilterSpec, MemoryFilter
 from flowmem.vector_store.rules import UnsupportedFilterError
 
 BASE = datetime(2024, 5, 1, 9)
@@ -51,6 +51,8 @@ def corpus(ws: str) -> list[Memory]:
             status="expired" if i % 5 == 0 else "valid", created_at=created,
             source=[f"msg{i % 3}", f"msg{i % 7}"] if i % 6 else [], keywords=["k"],
         )  # fmt: skip
+        if i % 5 != 4:  # slots stored (some none), else never read
+            m.metadata["slots"] = {f"s{i % 3}": f"v{i % 4}", "home": "x"} if i % 2 else {}
         if i % 3 == 0:
             m = m.with_message_time(created)
         if i % 4 == 1:  # an event range, its ends within a second
@@ -90,12 +92,16 @@ def filters_to_try() -> list[MemoryFilter]:
         MemoryFilter(happens_between=(event + timedelta(milliseconds=300), event + timedelta(seconds=1))),
         MemoryFilter(happens_between=(event + timedelta(hours=5, milliseconds=500), event + timedelta(days=1))),
         MemoryFilter(happens_between=(event + timedelta(hours=5, seconds=1), event + timedelta(days=1))),
+        MemoryFilter(slots="s1"), MemoryFilter(slots=["s0", "s2"]), MemoryFilter(slots=[UNREAD_SLOTS]),
+        MemoryFilter(slots=["home", UNREAD_SLOTS]), MemoryFilter(slots=[]), MemoryFilter(slot_values="v1"),
+        MemoryFilter(slot_values=["v0", "x"]), MemoryFilter(slot_values=["s1"]),
     ]  # fmt: skip
     together = [
         MemoryFilter(target="alice", status="valid", memory_type=["observation", "insight"]),
         MemoryFilter(created_after=BASE + timedelta(days=1), created_before=BASE + timedelta(days=4), source="msg0"),
         MemoryFilter(said_between=(BASE, BASE + timedelta(days=9)), parts={"msg_hour": 16}, target=["alice", "bob"]),
         MemoryFilter(happens_between=(BASE, BASE + timedelta(days=9)), status="valid", target="bob"),
+        MemoryFilter(slots=["s1", UNREAD_SLOTS], slot_values="v3", status="valid", target=["bob", "alice"]),
         MemoryFilter(
             target=TARGETS,
             memory_type=TYPES,

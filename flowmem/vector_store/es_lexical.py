@@ -21,7 +21,8 @@ Older indices: the field is added by ``put_mapping`` (as every added field is, s
 then the index's mapping ``_meta`` records :data:`LEXICAL_VERSION`, so it runs once per index
 (a crash before that only repeats the idempotent updates). It runs on a store object's first
 request after it found the index unmarked. A new index is created with the mark.
-A change of the tokeniser bumps the version, which re-indexes every document.
+A change of the tokeniser bumps the version, which re-indexes every document; so does a new field derived
+from the record the same way (version 2: the slot index, ``es_query.SLOTS_FIELD``, written with the text).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ LEXICAL_FIELD = "lexical"
 LEXICAL_MAPPING: dict[str, Any] = {"type": "text", "analyzer": "whitespace"}
 # The `_meta` key of the memories index's mapping that says which lexical text its documents hold.
 META_KEY = "flowmem_lexical"
-LEXICAL_VERSION = 1
+LEXICAL_VERSION = 2  # 1: the lexical text; 2: and the slot index
 PAGE = 1000
 
 
@@ -104,7 +105,7 @@ async def backfill(store: ElasticsearchStore, meta: dict[str, Any]) -> None:
         def update(item: tuple[str, Memory]) -> dict[str, Any]:
             return {
                 "_op_type": "update", "_index": store.index, "_id": item[0],
-                "doc": {LEXICAL_FIELD: lexical_document(item[1])},
+                "doc": {LEXICAL_FIELD: lexical_document(item[1]), q.SLOTS_FIELD: q.slot_index(item[1])},
             }  # fmt: skip
 
         if items:

@@ -19,7 +19,16 @@ from flowmem.schema.memory import Memory
 from flowmem.vector_store.es_lexical import LEXICAL_FIELD, LEXICAL_MAPPING, LEXICAL_VERSION, META_KEY
 from flowmem.vector_store.es_params import MAX_CANDIDATES
 from flowmem.vector_store.es_params import ElasticsearchStoreParams as ElasticsearchStoreParams  # kept importable here
-from flowmem.vector_store.filters import PART_FIELDS, FilterSpec, MemoryFilter, event_span, second
+from flowmem.vector_store.filters import (
+    PART_FIELDS,
+    UNREAD_SLOTS,
+    FilterSpec,
+    MemoryFilter,
+    event_span,
+    second,
+    slot_keywords,
+    stored_slots,
+)
 from flowmem.vector_store.lexical_text import lexical_document
 from flowmem.vector_store.rules import UnsupportedFilterError
 
@@ -27,6 +36,9 @@ VECTOR_FIELD = "vector"
 # Indexed, never read back: times computed from a memory's fields so time-range filters are plain
 # `range` queries (message time from the msg_* parts; the event span, see filters.event_span).
 DERIVED_FIELD = "derived"
+# Indexed, never read back: the slots of metadata["slots"] (which is not parsed), as keywords ``names`` and
+# ``values``, and ``read``: whether the memory has them stored (documents from before this field have not).
+SLOTS_FIELD = "slot_index"
 # The indexed field behind each filter subject (filters.SUBJECT_TYPES): what this store can filter on.
 # Time-part conditions test the part fields themselves; a span is two fields, `<name>_from` and `<name>_until`.
 FILTER_FIELDS: dict[str, str] = {
@@ -38,6 +50,8 @@ FILTER_FIELDS: dict[str, str] = {
     "said_at": f"{DERIVED_FIELD}.said_at",
     "event_span": f"{DERIVED_FIELD}.happens",
     "source": "source",
+    "slot_names": f"{SLOTS_FIELD}.names",
+    "slot_values": f"{SLOTS_FIELD}.values",
 }
 # Similarities a `dense_vector` field may use, and how to turn its `_score` back into a cosine.
 SIMILARITIES = ("dot_product", "cosine", "l2_norm", "max_inner_product")
@@ -103,6 +117,7 @@ def properties(dims: int, similarity: str, index_options: dict[str, Any]) -> dic
         "event_end": _DATE,
         "metadata": {"type": "object", "enabled": False},
         DERIVED_FIELD: {"properties": {"said_at": _DATE, "happens_from": _DATE, "happens_until": _DATE}},
+        SLOTS_FIELD: {"properties": {"names": _KEYWORD, "values": _KEYWORD, "read": {"type": "boolean"}}},
         LEXICAL_FIELD: LEXICAL_MAPPING,
         VECTOR_FIELD: {
             "type": "dense_vector",
@@ -223,14 +238,22 @@ def to_doc(memory: Memory, vector: np.ndarray) -> dict[str, Any]:
         "happens_from": None if span is None else iso(span[0]),
         "happens_until": None if span is None else iso(span[1]),
     }
+    doc[SLOTS_FIELD] = slot_index(memory)
     doc[LEXICAL_FIELD] = lexical_document(memory)
     doc[VECTOR_FIELD] = vector
     return doc
 
 
+def slot_index(memory: Memory) -> dict[str, Any]:
+    """What :data:`SLOTS_FIELD` holds for a memory."""
+    slots = stored_slots(memory.metadata)
+    return {"names": list(slots or ()), "values": list(slot_keywords(slots)["slot_values"]), "read": slots is not None}
+
+
 def excluded_source(with_vectors: bool) -> list[str]:
     """The ``_source`` fields a read leaves out: derived times and lexical text always, the vector unless asked for."""
-    return [DERIVED_FIELD, LEXICAL_FIELD] if with_vectors else [DERIVED_FIELD, LEXICAL_FIELD, VECTOR_FIELD]
+    fields = [DERIVED_FIELD, SLOTS_FIELD, LEXICAL_FIELD]
+    return fields if with_vectors else [*fields, VECTOR_FIELD]
 
 
 def vectors_excluded(settings: dict[str, Any]) -> bool:
@@ -266,6 +289,7 @@ def search_source(with_vectors: bool, vectors_excluded: bool) -> dict[str, Any]:
 def from_source(source: dict[str, Any], scores: dict[str, float] | None = None) -> Memory:
     """A memory from a document's ``_source`` (with its vector if ``_source`` has one)."""
     source.pop(DERIVED_FIELD, None)
+    source.pop(SLOTS_FIELD, None)
     source.pop(LEXICAL_FIELD, None)
     memory = Memory.model_validate(source)
     if scores:
@@ -311,6 +335,13 @@ def _condition(spec: FilterSpec, value: Any) -> list[dict[str, Any]]:
         return [{"term": {name: part}} for name, part in value]
     if kind == "contains":
         return [{"term": {field: value}}]
+    if kind == "shares":
+        shares: dict[str, Any] = {"terms": {field: [v for v in value if v != UNREAD_SLOTS]}}
+        if spec.subject != "slot_names" or UNREAD_SLOTS not in value:
+            return [shares]
+        # Unread: not stored with the memory (read false), or a document from before the field (no read at all).
+        unread = {"bool": {"must_not": [{"term": {f"{SLOTS_FIELD}.read": True}}]}}
+        return [{"bool": {"should": [shares, unread], "minimum_should_match": 1}}]
     if kind == "at_least":
         return [{"range": {field: {"gte": iso(second(value))}}}]
     if kind == "before":

@@ -25,12 +25,13 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from flowmem.schema.event_span import event_span as event_span  # re-exported: the stores import it from here
 from flowmem.schema.memory import EVENT_PARTS, MSG_PARTS, MemoryStatus, MemoryType
 from flowmem.schema.timeparts import WallClock
+from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.suggest import unknown
 
 PART_FIELDS: tuple[str, ...] = (*MSG_PARTS, *EVENT_PARTS)
 _EPOCH = datetime(1970, 1, 1)
 
-FilterKind = Literal["one_of", "parts", "at_least", "before", "within", "contains", "overlaps"]
+FilterKind = Literal["one_of", "parts", "at_least", "before", "within", "contains", "shares", "overlaps"]
 # What each kind tests: the type of subject it needs (a kind on a subject of another type is refused
 # when a filter class is defined), so every store knows from the kind alone which column to use how.
 KIND_NEEDS: dict[FilterKind, str] = {
@@ -40,6 +41,7 @@ KIND_NEEDS: dict[FilterKind, str] = {
     "before": "time",  # subject < value
     "within": "time",  # start <= subject < end
     "contains": "keywords",  # the value is one of the subject's values (a list)
+    "shares": "keywords",  # one of the given values is one of the subject's values
     "overlaps": "span",  # the subject's [from, until) overlaps [start, end)
 }
 # The subjects stores know, and their types. A condition on any other subject works in
@@ -53,7 +55,12 @@ SUBJECT_TYPES: dict[str, str] = {
     "said_at": "time",  # the message time (msg_* parts), if they say it
     "event_span": "span",  # event_span(): the event range, else the day (hour) of the event_* parts
     "source": "keywords",
+    "slot_names": "keywords",  # the slots of metadata["slots"] (UNREAD_SLOTS when it has none stored)
+    "slot_values": "keywords",  # their values
 }
+# The pseudo-slot a memory stored without metadata["slots"] holds (its slots were never read from its words): asked
+# for beside real slot names, a slot read finds the memories whose slots are still to be read in the same query.
+UNREAD_SLOTS = "?"
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,9 @@ class MemoryFilter(BaseModel):
         said_between: ``[start, end)``: the memory's message time (``msg_*`` parts) falls inside.
         happens_between: ``[start, end)``: the memory's event (its range, else its ``event_*`` parts
             taken as that day) overlaps it.
+        slots: The memory holds one of these slots (names as in ``metadata["slots"]``, e.g. ``residence``,
+            ``pet_name:dog``); :data:`UNREAD_SLOTS` among them: or its slots were never stored.
+        slot_values: One of the memory's slots holds one of these values (e.g. ``nibbles``).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -103,6 +113,8 @@ class MemoryFilter(BaseModel):
     source: str | None = None
     said_between: tuple[WallClock, WallClock] | None = None
     happens_between: tuple[WallClock, WallClock] | None = None
+    slots: tuple[str, ...] | None = None
+    slot_values: tuple[str, ...] | None = None
 
     FIELDS: ClassVar[dict[str, FilterSpec]] = {
         "target": FilterSpec("one_of", "target"),
@@ -114,10 +126,12 @@ class MemoryFilter(BaseModel):
         "source": FilterSpec("contains", "source"),
         "said_between": FilterSpec("within", "said_at"),
         "happens_between": FilterSpec("overlaps", "event_span"),
+        "slots": FilterSpec("shares", "slot_names"),
+        "slot_values": FilterSpec("shares", "slot_values"),
     }
     """Each field's semantics; a subclass adding a field must declare it here too (checked when it is defined)."""
 
-    _normalise = field_validator("target", "memory_type", "status", mode="before")(_as_tuple)
+    _normalise = field_validator("target", "memory_type", "status", "slots", "slot_values", mode="before")(_as_tuple)
 
     @field_validator("parts", mode="before")
     @classmethod
@@ -195,7 +209,22 @@ def subject_of(memory: Any, subject: str) -> Any:
         return memory.message_time
     if subject == "event_span":
         return event_span(memory)
+    if subject in ("slot_names", "slot_values"):
+        return slot_keywords(stored_slots(memory.metadata))[subject]
     return getattr(memory, subject)
+
+
+def stored_slots(metadata: dict[str, Any]) -> dict[str, str] | None:
+    """The slots kept in a memory's ``metadata["slots"]``; ``None`` when none are stored (never read)."""
+    slots = metadata.get(SLOTS_KEY)
+    return {str(k): str(v) for k, v in slots.items()} if isinstance(slots, dict) else None
+
+
+def slot_keywords(slots: dict[str, str] | None) -> dict[str, tuple[str, ...]]:
+    """What the ``slot_names`` and ``slot_values`` subjects hold for a memory with these stored slots."""
+    if slots is None:
+        return {"slot_names": (UNREAD_SLOTS,), "slot_values": ()}
+    return {"slot_names": tuple(slots), "slot_values": tuple(dict.fromkeys(slots.values()))}
 
 
 def _within(said: datetime | None, bounds: tuple[datetime, datetime]) -> bool:
@@ -214,5 +243,6 @@ _TESTS: dict[str, Callable[[Any, Any], bool]] = {
     "before": lambda actual, bound: actual is not None and second(actual) < second(bound),
     "within": _within,
     "contains": lambda actual, value: value in actual,
+    "shares": lambda actual, values: not set(actual).isdisjoint(values),
     "overlaps": _overlaps,
 }

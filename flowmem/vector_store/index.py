@@ -17,14 +17,27 @@ from typing import Any
 import numpy as np
 
 from flowmem.schema.memory import MEMORY_TYPES, Memory
-from flowmem.vector_store.filters import PART_FIELDS, FilterSpec, MemoryFilter, created_epoch, event_span
+from flowmem.vector_store.filters import (
+    PART_FIELDS,
+    FilterSpec,
+    MemoryFilter,
+    created_epoch,
+    event_span,
+    slot_keywords,
+    stored_slots,
+)
 
 TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(MEMORY_TYPES)}
 STATUS_CODES = {"valid": 0, "expired": 1}
 PART_COLUMN = {name: i for i, name in enumerate(PART_FIELDS)}
 NO_TIME = -(2**62)  # "unknown" in the time columns: matches no range
 # What this index can filter on (the stores built on it declare these to the base's filter check).
-SUBJECTS = frozenset({"target", "memory_type", "status", "parts", "created_at", "said_at", "event_span", "source"})
+SUBJECTS = frozenset(
+    {"target", "memory_type", "status", "parts", "created_at", "said_at", "event_span", "source", "slot_names",
+     "slot_values"}
+)  # fmt: skip
+# The keyword subjects kept as postings (keyword -> rows): a condition on them costs what it finds, not the rows.
+POSTED = ("slot_names", "slot_values")
 _parts = operator.attrgetter(*PART_FIELDS)
 # A put of at most this many new rows inserts each into the kept (created, id) order; a larger one
 # (a bulk load) drops the order, to be sorted once when next read.
@@ -56,6 +69,7 @@ class Row:
     said: int = NO_TIME
     event_from: int = NO_TIME
     event_to: int = NO_TIME
+    slots: dict[str, str] | None = None  # metadata["slots"] (None: never read)
 
     @classmethod
     def of(cls, memory: Memory) -> Row:
@@ -68,6 +82,7 @@ class Row:
             created_epoch(memory.created_at),
             tuple(memory.source),
             *time_columns(memory),
+            stored_slots(memory.metadata),
         )
 
 
@@ -88,6 +103,8 @@ class WorkspaceIndex:
         self.times = np.zeros((0, 3), dtype=np.int64)  # said, event_from, event_to
         self.ids: list[str] = []
         self.sources: list[tuple[str, ...]] = []
+        self.keywords: list[dict[str, tuple[str, ...]]] = []  # each row's keywords of the POSTED subjects
+        self._postings: dict[str, dict[str, set[int]]] = {subject: {} for subject in POSTED}
         self.row_of: dict[str, int] = {}
         self._target_codes: dict[str, int] = {}
         # Row positions ordered by (created, id), dead rows included (masks leave them out), and their created
@@ -113,12 +130,14 @@ class WorkspaceIndex:
                 self.row_of[row.memory_id] = at
                 self.ids.append(row.memory_id)
                 self.sources.append(row.sources)
+                self.keywords.append({})
                 self.created[at] = row.created
                 self._ordered_insert(at)
             else:
                 self.sources[at] = row.sources
                 if self.created[at] != row.created:
                     self._order = None  # its place in the order moves
+            self._post(at, slot_keywords(row.slots))
             self.vectors[at] = vector
             self.alive[at] = True
             self.target[at] = self._target_code(row.target)
@@ -134,6 +153,7 @@ class WorkspaceIndex:
         if at is None:
             return False
         self.alive[at] = False
+        self._post(at, {})
         self.dead += 1
         if self.dead > 1024 and self.dead * 2 > self.n:
             self._compact()
@@ -159,6 +179,11 @@ class WorkspaceIndex:
                 result &= self.parts[:n, PART_COLUMN[name]] == part
         elif kind == "contains":
             result = np.fromiter((value in row for row in self._lists(subject)[:n]), dtype=bool, count=n)
+        elif kind == "shares":
+            result = np.zeros(n, dtype=bool)
+            postings = self._postings[subject]
+            rows = [at for keyword in value for at in postings.get(keyword, ())]
+            result[rows] = True
         elif kind == "overlaps":
             start, end = self._span(subject)
             low, high = created_epoch(value[0]), created_epoch(value[1])
@@ -268,6 +293,19 @@ class WorkspaceIndex:
         self._order_created = np.insert(self._order_created, place, created)
 
     # -- internals -----------------------------------------------------------------------------
+    def _post(self, at: int, keywords: dict[str, tuple[str, ...]]) -> None:
+        """Row ``at`` now holds ``keywords`` (of the POSTED subjects): its old ones leave the postings."""
+        for subject, old in self.keywords[at].items():
+            for keyword in old:
+                rows = self._postings[subject][keyword]
+                rows.discard(at)
+                if not rows:
+                    del self._postings[subject][keyword]
+        for subject, new in keywords.items():
+            for keyword in new:
+                self._postings[subject].setdefault(keyword, set()).add(at)
+        self.keywords[at] = keywords
+
     def _target_code(self, target: str) -> int:
         code = self._target_codes.get(target)
         if code is None:
@@ -300,6 +338,12 @@ class WorkspaceIndex:
         self.times = self.times[rows].copy()
         self.ids = [self.ids[i] for i in rows]
         self.sources = [self.sources[i] for i in rows]
+        self.keywords = [self.keywords[i] for i in rows]
+        self._postings = {subject: {} for subject in POSTED}
+        for at, keywords in enumerate(self.keywords):
+            for subject, held in keywords.items():
+                for keyword in held:
+                    self._postings[subject].setdefault(keyword, set()).add(at)
         self.row_of = {memory_id: i for i, memory_id in enumerate(self.ids)}
         self.n = len(rows)
         self.dead = 0

@@ -112,7 +112,11 @@ def _initialise(conn: sqlite3.Connection) -> None:
 
 
 _PARTS = struct.Struct(f"<{len(PART_FIELDS)}i")
-_ROW_COLUMNS = "memory_id, target, memory_type, status, parts, created, sources, said, event_from, event_to, vector"
+# The slots come out of the record (no column of their own: a store written before slots needs no migration).
+_ROW_COLUMNS = (
+    "memory_id, target, memory_type, status, parts, created, sources, said, event_from, event_to, vector,"
+    " json_extract(record, '$.metadata.slots')"
+)
 
 
 @dataclass
@@ -369,7 +373,7 @@ class LocalDB:
         dims = self.dims or 0
         rows = [
             Row(r[0], r[1], r[2], r[3], _PARTS.unpack(r[4]), r[5],
-                tuple(json.loads(r[6])) if r[6] != "[]" else (), r[7], r[8], r[9])
+                tuple(json.loads(r[6])) if r[6] != "[]" else (), r[7], r[8], r[9], _slots(r[11]))
             for r in fetched
         ]  # fmt: skip
         vectors = (
@@ -416,6 +420,13 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self.conn.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+
+
+def _slots(stored: str | None) -> dict[str, str] | None:
+    """The slots of a record's ``metadata.slots`` (JSON text), ``None`` when it has none (or not an object)."""
+    if stored is None or not stored.startswith("{"):
+        return None
+    return {str(k): str(v) for k, v in json.loads(stored).items()}
 
 
 def _statements(script: str) -> Iterator[str]:

@@ -30,7 +30,7 @@ from flowmem.testing.conformance import DIMS, VectorStoreConformance, memory, un
 from flowmem.vector_store import es_query
 from flowmem.vector_store.base import DimensionMismatchError, VectorStore, normalise
 from flowmem.vector_store.elasticsearch import BulkWriteError, ElasticsearchStore
-from flowmem.vector_store.filters import SUBJECT_TYPES, MemoryFilter
+from flowmem.vector_store.filters import SUBJECT_TYPES, UNREAD_SLOTS, MemoryFilter
 from flowmem.vector_store.local import LocalStore
 from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index, delete_store_indices
 
@@ -364,17 +364,21 @@ class TestIndexLifecycle:
 
     def test_an_index_from_before_lexical_search_gains_it_on_open(self, es_url: str, index: str) -> None:
         ws = "ws"
-        old = [memory(ws, "home", 1, content="I moved to Lisbon"), memory(ws, "city", 2, content="我住在北京")]
+        old = [
+            memory(ws, "home", 1, content="I moved to Lisbon", metadata={"slots": {"residence": "lisbon"}}),
+            memory(ws, "city", 2, content="我住在北京"),
+        ]
 
         async def before(store: ElasticsearchStore) -> None:  # what an older flowmem left: no lexical field or mark
             mapping = es_query.mappings(DIMS, "dot_product", {"type": "hnsw"})
             del mapping["properties"][es_query.LEXICAL_FIELD], mapping["_meta"]
+            del mapping["properties"][es_query.SLOTS_FIELD]
             client = store._new_client()
             try:
                 await client.indices.create(index=index, mappings=mapping)
                 for m in old:
                     doc = es_query.to_doc(m, unit(1))
-                    del doc[es_query.LEXICAL_FIELD]
+                    del doc[es_query.LEXICAL_FIELD], doc[es_query.SLOTS_FIELD]
                     doc[es_query.VECTOR_FIELD] = doc[es_query.VECTOR_FIELD].tolist()
                     await client.index(index=index, id=es_query.doc_id(ws, m.memory_id), document=doc, refresh=True)
             finally:
@@ -385,12 +389,16 @@ class TestIndexLifecycle:
         async def after(store: ElasticsearchStore) -> None:
             assert [m.memory_id for m in await store.lexical_search(ws, "Where did I move? Lisbon", 5)] == ["home"]
             assert [m.memory_id for m in await store.lexical_search(ws, "我住在哪里", 5)] == ["city"]
+            # and its slot index, from the slots kept in its metadata
+            residence, unread = MemoryFilter(slots="residence"), MemoryFilter(slots=UNREAD_SLOTS)
+            assert [m.memory_id for m in await store.search(ws, unit(1), 5, residence)] == ["home"]
+            assert [m.memory_id for m in await store.search(ws, unit(1), 5, unread)] == ["city"]
             [got] = await store.get(ws, ["home"])
             assert got.model_dump(exclude={"vector", "scores"}) == old[0].model_dump(exclude={"vector", "scores"})
             client = store._new_client()
             try:
                 mapping = (await client.indices.get_mapping(index=index))[index]["mappings"]
-                assert mapping["_meta"] == {"flowmem_lexical": 1}
+                assert mapping["_meta"] == {"flowmem_lexical": es_query.LEXICAL_VERSION}
                 assert mapping["properties"][es_query.LEXICAL_FIELD]["analyzer"] == "whitespace"
             finally:
                 await client.close()

@@ -96,6 +96,7 @@ def test_vectors_excluded_is_read_from_the_index_settings() -> None:
 
 def test_search_asks_for_excluded_vectors_only_when_it_wants_them_and_they_are_excluded() -> None:
     vector, derived, lexical = es_query.VECTOR_FIELD, es_query.DERIVED_FIELD, es_query.LEXICAL_FIELD
-    assert es_query.search_source(False, True) == {"excludes": [derived, lexical, vector]}
-    assert es_query.search_source(True, False) == {"excludes": [derived, lexical]}
-    assert es_query.search_source(True, True) == {"excludes": [derived, lexical], "exclude_vectors": False}
+    slots = es_query.SLOTS_FIELD
+    assert es_query.search_source(False, True) == {"excludes": [derived, slots, lexical, vector]}
+    assert es_query.search_source(True, False) == {"excludes": [derived, slots, lexical]}
+    assert es_query.search_source(True, True) == {"excludes": [derived, slots, lexical], "exclude_vectors": False}

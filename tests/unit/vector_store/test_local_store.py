@@ -19,6 +19,7 @@ from flowmem.schema.memory import Memory
 from flowmem.testing.conformance import memory, unit
 from flowmem.vector_store import local_db
 from flowmem.vector_store.base import DimensionMismatchError
+from flowmem.vector_store.filters import UNREAD_SLOTS, MemoryFilter
 from flowmem.vector_store.local import LocalStore
 
 WS = "ws"
@@ -41,6 +42,25 @@ def test_survives_reopen(tmp_path: Path) -> None:
         assert await reopened.integrity_check() == "ok"
         stats = await reopened.stats()
         assert stats["workspaces"] == {WS: 19} and stats["dims"] == len(unit(0))
+        await reopened.aclose()
+
+    asyncio.run(main())
+
+
+def test_slots_are_found_by_a_reopened_store(tmp_path: Path) -> None:
+    # The index reads a memory's slots from its record: a store opened on the file finds them, and a file
+    # written before slots were stored needs no migration (its memories hold UNREAD_SLOTS).
+    async def main() -> None:
+        store = open_store(tmp_path)
+        await store.upsert(WS, [
+            memory(WS, "home", 1, metadata={"slots": {"residence": "milan"}}),
+            memory(WS, "none", 2, metadata={"slots": {}}), memory(WS, "legacy", 3),
+        ])  # fmt: skip
+        await store.aclose()
+        reopened = open_store(tmp_path)
+        found = MemoryFilter(slots=["residence", UNREAD_SLOTS])
+        assert {m.memory_id async for batch in reopened.iterate(WS, found) for m in batch} == {"home", "legacy"}
+        assert await reopened.count(WS, MemoryFilter(slot_values="milan")) == 1
         await reopened.aclose()
 
     asyncio.run(main())
