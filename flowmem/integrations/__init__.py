@@ -4,6 +4,10 @@
   ``pip install 'flowmem[langgraph]'``.
 - :mod:`flowmem.integrations.openai_agents`: ``FlowmemSession``, an OpenAI Agents SDK ``Session``;
   ``pip install 'flowmem[openai-agents]'``.
+- :mod:`flowmem.integrations.langchain`: ``FlowmemChatMessageHistory`` (a ``BaseChatMessageHistory`` on a chat
+  session) and ``FlowmemRetriever`` (a ``BaseRetriever`` over memories); ``pip install 'flowmem[langchain]'``.
+- :mod:`flowmem.integrations.llamaindex`: ``FlowmemMemoryBlock`` (a ``BaseMemoryBlock`` of ``Memory``) and
+  ``FlowmemChatStore`` (a ``BaseChatStore`` on chat sessions); ``pip install 'flowmem[llamaindex]'``.
 
 Each adapter works on an :class:`~flowmem.App` in this process (any store it is configured with, Elasticsearch
 included). flowmem has no Python client of a remote ``flowmem serve`` yet, so none of them talks HTTP.

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic_core import to_jsonable_python
 
-from flowmem.errors import NotFoundError
 from flowmem.integrations import requires
+from flowmem.integrations.sessions import SUMMARY_PREFIX, SessionAdapter
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Message
 
@@ -41,15 +41,13 @@ if TYPE_CHECKING:
     from agents.items import TResponseInputItem
 
     from flowmem.app import App
-    from flowmem.memories.chat import ContextResult
 
 __all__ = ["ITEM_KEY", "FlowmemSession", "item_message"]
 
 ITEM_KEY = "openai_agents_item"
-SUMMARY_PREFIX = "Summary of the earlier conversation:\n"
 
 
-class FlowmemSession:
+class FlowmemSession(SessionAdapter):
     """The ``agents.memory.Session`` protocol on flowmem's chat session ``session_id`` of ``user_id``.
 
     Args:
@@ -74,24 +72,14 @@ class FlowmemSession:
         token_limit: int | None = None,
         session_settings: SessionSettings | None = None,
     ):
-        self.session_id = session_id
-        self.app = app
-        self.user_id = user_id
-        self.workspace_id = workspace_id
-        self.token_limit = token_limit
+        super().__init__(session_id, app, user_id=user_id, workspace_id=workspace_id, token_limit=token_limit)
         self.session_settings = session_settings
-        self.last: ContextResult | None = None
-
-    @property
-    def _scope(self) -> dict[str, str]:
-        return {"user_id": self.user_id, "workspace_id": self.workspace_id}
 
     async def get_items(self, limit: int | None = None) -> list[TResponseInputItem]:
         """The window's items, oldest first (the newest ``limit``); with no limit, the summary of what was flushed
         first, as a ``system`` message."""
-        try:
-            session = await self.app.memories.session(self.session_id, **self._scope)
-        except NotFoundError:
+        session = await self._window()
+        if session is None:
             return []
         items = [message_item(m) for m in session.messages]
         wanted = resolve_session_limit(limit, self.session_settings)
@@ -103,21 +91,16 @@ class FlowmemSession:
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         """Append ``items`` to the window (flushing the oldest to long-term memory when it is full)."""
-        if not items:
-            return
-        messages = [item_message(cast("Mapping[str, Any]", item), self.user_id) for item in items]
-        self.last = await self.app.memories.add_to_session(
-            self.session_id, messages, token_limit=self.token_limit, **self._scope
-        )
+        await self._append([item_message(cast("Mapping[str, Any]", item), self.user_id) for item in items])
 
     async def pop_item(self) -> TResponseInputItem | None:
         """Take the newest item out of the window; ``None`` when it is empty."""
-        message = await self.app.memories.pop_from_session(self.session_id, **self._scope)
+        message = await self._pop()
         return None if message is None else message_item(message)
 
     async def clear_session(self) -> None:
         """Delete the session's window and summary (the memories already flushed stay)."""
-        await self.app.memories.clear_session(self.session_id, **self._scope)
+        await self._clear()
 
 
 def item_message(item: Mapping[str, Any], user_id: str) -> Message:
