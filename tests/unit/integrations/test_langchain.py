@@ -32,12 +32,8 @@ from flowmem.integrations.langchain import (
     langchain_message,
 )
 from flowmem.schema.memory import Message
+from tests.unit.integrations import FAST, SMALL
 
-FAST = ["embedding_model.default.backend=hash", "llm.default.backend=none", "vector_store.default.backend=memory"]
-SMALL = [
-    "op.short_term_memory_op.params.chat_history_token_ratio=0.5",
-    "op.short_term_memory_op.params.token_flush_size=30",
-]
 FACTS = ["Tofu curry is my favourite vegetarian dish", "I play the cello in an orchestra",
          "I eat oatmeal for breakfast", "My sister Ana lives in Porto", "I eat salad for lunch",
          "I eat fish on Fridays"]  # fmt: skip

@@ -18,8 +18,8 @@ from langgraph.store.base import BaseStore, GetOp, Item, PutOp, SearchOp
 from flowmem import App
 from flowmem.errors import InputError
 from flowmem.integrations.langgraph import FlowmemStore, NamespaceScope, matches
+from tests.unit.integrations import FAST
 
-FAST = ["embedding_model.default.backend=hash", "llm.default.backend=none", "vector_store.default.backend=memory"]
 FOOD = {"text": "Alice is vegetarian and loves tofu curry", "kind": "food", "stars": 5, "tags": ["diet"]}
 MUSIC = {"text": "Alice plays the cello in an orchestra", "kind": "hobby", "stars": 3, "meta": {"since": 2019}}
 

@@ -16,13 +16,9 @@ from agents.memory import Session, SessionSettings  # noqa: E402
 from flowmem import App  # noqa: E402
 from flowmem.integrations.openai_agents import FlowmemSession, item_message, message_item  # noqa: E402
 from flowmem.testing.openai_agents import ScriptedModel, ToolCall  # noqa: E402
+from tests.unit.integrations import FAST, SMALL  # noqa: E402
 
 agents.set_tracing_disabled(True)
-FAST = ["embedding_model.default.backend=hash", "llm.default.backend=none", "vector_store.default.backend=memory"]
-SMALL = [
-    "op.short_term_memory_op.params.chat_history_token_ratio=0.5",
-    "op.short_term_memory_op.params.token_flush_size=30",
-]
 
 
 @function_tool
