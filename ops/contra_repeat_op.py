@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from datetime import date, datetime
+from datetime import date
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
@@ -19,10 +19,13 @@ from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
+from flowmem.scoring.change import Change
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
+from flowmem.scoring.supersede import DERIVED_FROM, apply_changes, changes_of, expired_by
 from flowmem.scoring.tokens import query_terms
+from flowmem.scoring.values import differ as values_differ
 from flowmem.vector_store.filters import UNREAD_SLOTS, MemoryFilter
 
 Candidate = tuple[Memory, float]
@@ -41,7 +44,12 @@ class ContraRepeatOp(Op):
     memory holding the old value (``replace``, the default: newer wins, the old one is marked expired
     with ``metadata["superseded_by"]``, never deleted; its history event names the new memory and both
     values) or keeps both (``keep_both``); a near-duplicate (cosine ≥ ``duplicate_similarity``)
-    *updates* the existing memory with the newer wording; anything else is *added*. Policy ``llm``
+    *updates* the existing memory with the newer wording (unless the two hold different values of one kind —
+    "gym tues" then "gym mon" is a change, not a paraphrase); anything else is *added*. An added memory that
+    states a change however worded (:mod:`flowmem.scoring.change`: something ended, a new value for the same
+    thing, a correction) supersedes the older memories it is about, found among its nearest, its best word
+    matches and the memories said just before it: they are expired and what else they said stays current as a
+    derived memory with the new value written in (:mod:`flowmem.scoring.supersede`). Policy ``llm``
     asks the LLM instead, falling back to the rules on an unusable reply.
 
     The slots a memory holds are found once, when it is written, and kept in ``metadata["slots"]``
@@ -122,6 +130,8 @@ class ContraRepeatOp(Op):
         ctx.note("slot_holders", {slot: len(held) for slot, held in sorted(holders.items())})
         if backfill:
             ctx.note("slots_read_from_words", len(backfill))
+        changes = {m.memory_id: changes_of(m) if self.params.policy != "keep_both" else [] for m in new}
+        nearby = await self._about_the_same(ctx, new, changes, flt)
         state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
         actions: list[MemoryAction] = []
         for memory, hits in zip(new, found, strict=True):
@@ -135,19 +145,62 @@ class ContraRepeatOp(Op):
             candidates = self._candidates(memory, hits, same_slot, state)
             decided = await self._decide_llm(ctx, memory, candidates) if use_llm else None
             actions.extend(ended)
-            for action in decided or self._decide_rules(memory, candidates):
+            made = decided or self._decide_rules(memory, candidates)
+            if not use_llm and any(a.action == "add" and a.memory.memory_id == memory.memory_id for a in made):
+                made += self._changes(memory, changes[memory.memory_id], [*hits, *nearby[memory.memory_id]], state)
+            for action in made:
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory
                 actions.append(action)
         for action in actions:  # whatever this run stores carries its slots (a stored memory found by likeness may not)
             if action.action != "skip" and not isinstance(action.memory.metadata.get(SLOTS_KEY), dict):
                 action.memory = with_slots(action.memory, rules)
+        await self._embed_derived(ctx, _derived(actions))
         changed = {a.memory.memory_id for a in actions if a.action != "skip"}
         backfill = [m for m in backfill if m.memory_id not in changed]  # a decision stores those as they now are
         await self._fill_vectors(ctx, [a.memory for a in actions if a.action != "skip"] + backfill)
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
         ctx.note("decisions", counts)
         return actions, backfill
+
+    async def _about_the_same(
+        self, ctx: OpContext, new: list[Memory], changes: dict[str, list[Change]], flt: MemoryFilter
+    ) -> dict[str, list[Memory]]:
+        """For each new memory stating a change, the stored memories it may be about beyond its nearest by vector:
+        the best matches of its words (BM25) and the memories said just before it (what a correction corrects).
+        Bounded reads: ``top_k`` × 4 by words, 3 before."""
+        store, workspace = self.vector_store, ctx["workspace_id"]
+
+        async def around(memory: Memory) -> list[Memory]:
+            if not changes[memory.memory_id]:
+                return []
+            by_words, (before, _) = await asyncio.gather(
+                store.lexical_search(workspace, memory.content, self.params.top_k * 4, flt),
+                store.adjacent(workspace, memory.created_at, memory.memory_id, flt, before=3, after=0),
+            )
+            return [*by_words, *before]
+
+        found = await asyncio.gather(*(around(m) for m in new))
+        return {m.memory_id: olds for m, olds in zip(new, found, strict=True)}
+
+    def _changes(
+        self, memory: Memory, changes: list[Change], stored: list[Memory], state: dict[str, Memory]
+    ) -> list[MemoryAction]:
+        """What ``memory``'s changes (:mod:`flowmem.scoring.change`) do to the older memories they are about: the
+        stored ones found for it and this batch's own, each as it now is."""
+        if not changes:
+            return []
+        olds = {m.memory_id: state.get(m.memory_id, m) for m in stored}
+        olds.update({m.memory_id: m for m in state.values() if m.memory_id != memory.memory_id})
+        return apply_changes(memory, changes, list(olds.values()))
+
+    async def _embed_derived(self, ctx: OpContext, derived: list[Memory]) -> None:
+        """The memories a change derived (their words are new): embedded together, once."""
+        if derived:
+            vectors = await self.embedding_model.embed([m.content for m in derived], kind="document")
+            for memory, vector in zip(derived, vectors, strict=True):
+                memory.vector = vector
+            ctx.note("derived_by_changes", len(derived))
 
     async def _slot_holders(
         self, workspace: str, flt: MemoryFilter, wanted: set[str], ended: set[str]
@@ -195,7 +248,7 @@ class ContraRepeatOp(Op):
         actions = []
         for old, slot in found.values():
             reason = f"{slot}: {_slots(old, self.rules)[slot]} ended, said in {memory.memory_id}"
-            actions.append(MemoryAction(action="expire", memory=_expired(old, by=memory, at=memory.created_at),
+            actions.append(MemoryAction(action="expire", memory=expired_by(old, by=memory, at=memory.created_at),
                                         old=old, reason=reason))  # fmt: skip
         return actions
 
@@ -251,8 +304,10 @@ class ContraRepeatOp(Op):
             theirs = _slots(old, self.rules)
             if mine and theirs and mine.keys() != theirs.keys():
                 continue  # a hamster's name and a rabbit's: alike in words, two facts
-            if similarity >= self.params.duplicate_similarity and same_words(
-                memory, old, self.params.paraphrase_overlap
+            if (
+                similarity >= self.params.duplicate_similarity
+                and same_words(memory, old, self.params.paraphrase_overlap)
+                and not values_differ(memory.content, old.content)  # "gym tues" then "gym mon": a change
             ):
                 reason = f"near-duplicate of {old.memory_id} (cosine {similarity:.3f})"
                 return [
@@ -278,14 +333,14 @@ class ContraRepeatOp(Op):
         later = [(old, slot) for old, slot in contradicted if old.created_at > memory.created_at]
         if later:  # an older statement arriving late: stored, already expired
             old, slot = later[0]
-            stale = _expired(memory, by=old, at=memory.created_at)
+            stale = expired_by(memory, by=old, at=memory.created_at)
             return [MemoryAction(action="add", memory=stale, reason=f"{slot}: older than {old.memory_id}")]
         actions = []
         mine = _slots(memory, self.rules)
         for old, slot in contradicted:
             change = f"{_slots(old, self.rules)[slot]} → {mine[slot]}"
             reason = f"{slot}: replaced by {memory.memory_id} ({change})"
-            expired = _expired(old, by=memory, at=memory.created_at)
+            expired = expired_by(old, by=memory, at=memory.created_at)
             actions.append(MemoryAction(action="expire", memory=expired, old=old, reason=reason))
         replaced = ", ".join(old.memory_id for old, _ in contradicted)
         actions.append(MemoryAction(action="add", memory=memory, reason=f"{contradicted[0][1]}: replaces {replaced}"))
@@ -381,12 +436,9 @@ def _event_days(memory: Memory) -> tuple[date, date] | None:
     return start.date(), end.date()
 
 
-def _expired(memory: Memory, *, by: Memory, at: datetime) -> Memory:
-    """``memory`` superseded by ``by``: expired (never deleted), saying by which memory."""
-    metadata = {**memory.metadata, "superseded_by": by.memory_id}
-    return memory.model_copy(
-        update={"status": "expired", "updated_at": max(memory.updated_at, at), "metadata": metadata}
-    )
+def _derived(actions: list[MemoryAction]) -> list[Memory]:
+    """The memories this run's changes derived (:mod:`flowmem.scoring.supersede`): new words, to embed."""
+    return [a.memory for a in actions if a.action == "add" and DERIVED_FROM in a.memory.metadata]
 
 
 def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:

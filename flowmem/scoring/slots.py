@@ -64,8 +64,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     ),
     "employer": (
         rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",
+        rf"\bi\s+{_ADV}work\s+as\s+(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?(?:at|for)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+(?:at|for)\s+{_V}",
-        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:started|joined)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+{_V}",
+        rf"\bi(?:'ve|\s+have|'m|\s+am)?\s+{_ADV}(?:start(?:ed|ing)?|join(?:ed|ing)?)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+{_V}",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+{_V}",
         rf"\b(?:my\s+)?(?:first|last)\s+day\s+(?:at|of\s+work\s+at)\s+{_V}",
         rf"\bmy\s+new\s+(?:job|employer|company)\s+is\s+{_V}",
@@ -131,8 +132,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
     ),
     "diet": (
-        rf"\bi(?:'m|\s+am)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
-        r"\bi(?:'ve|\s+have)?\s+(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
+        rf"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
+        r"\bi(?:'ve|\s+have)?\s+(?:been\s+)?(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
         r"(?P<v>fish|meat|chicken)\s+again\b",
         rf"我{_ZH_WHEN}(?:是|吃)(?P<v>素|全素|纯素)",
     ),
@@ -154,6 +155,7 @@ ENDINGS: tuple[str, ...] = (
 # A place or a name ends where a time, a companion or a reason begins: "berkeley last week with sam" → "berkeley".
 _VALUE_END = re.compile(
     r"\s+(?:last|this|next|since|with|and|but|because|for|as|so|when|after|before|until|today|tonight|yesterday|at|in|"
+    r"still|lol|haha|btw|tbh|though|rn|"
     r"tomorrow|now|recently|already|again|ago|on\s+(?:the|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
     r"(?:a|one|two|three|four|five|six|a\s+few|a\s+couple\s+of|several|\d+)\s+(?:days?|weeks?|months?|years?)|"
     r"in\s+(?:\d|january|february|march|april|may|june|july|august|september|october|november|december))\b",
@@ -165,6 +167,8 @@ VALUE_ALIASES: dict[str, str] = {
     "素": "vegetarian", "吃素": "vegetarian", "全素": "vegan", "纯素": "vegan",
     "结婚": "married", "订婚": "engaged", "离婚": "divorced", "单身": "single", "分手": "broke up",
     "broken up": "broke up", "split up": "broke up",
+    # What one eats again is a diet: fish again agrees with "pescatarian", meat or chicken with neither.
+    "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat",
 }  # fmt: skip
 # Qualifiers that name the same kind: "my puppy Rex" and 我的狗叫旺财 both fill ``pet_name:dog``.
 _KINDS = {
@@ -232,8 +236,9 @@ class SlotRules:
 
     def slots_of(self, text: str, who: str | None = None) -> dict[str, str]:
         """``{slot: value}`` of every single-valued fact ``text`` states (of ``who``, when it names them: an LLM's
-        "Alice lives in Milan" is read as "I live in Milan")."""
-        return {m.slot: m.value for m in self.find(first_person(text, who))}
+        "Alice lives in Milan" is read as "I live in Milan"; a sentence without its subject, "started at Spoke City
+        today", as "I started at Spoke City today")."""
+        return {m.slot: m.value for m in self.find(with_subject(first_person(text, who)))}
 
     def ended(self, text: str, who: str | None = None) -> set[str]:
         """The values ``text`` says are no more ("Nibbles passed away" → ``{"nibbles"}``), whatever slot holds them."""
@@ -305,8 +310,29 @@ def _compile(name: str, pattern: str) -> re.Pattern[str]:
     return compiled
 
 
+# Texting drops the subject: a sentence that opens with a verb of the past or a verb the slots follow "I" with.
+_NO_SUBJECT = re.compile(
+    r"(?:^|(?<=[.!?;\n])\s*)(?=(?:[a-z]+ed|got|left|quit|live|living|work|working|moving)\b)", re.I
+)
+
+
+def with_subject(text: str) -> str:
+    """``text`` with "I" before each sentence that begins with a verb ("started at Spoke City today", "moved to
+    Denver!"): a chat leaves out the speaker, the slot patterns need one. Chinese needs none (its patterns take a
+    missing 我 already where they can)."""
+    return _NO_SUBJECT.sub(" I ", text).strip() if text.isascii() else text
+
+
+# A name ends with its capitalised words: "Lumen Health done", "Corvane Analytics on the 31st" → the company.
+_PARTICLE = r"(?:of|and|&|de|di|da|del|della|du|des|la|le|von|van|der|den|y|e|the|for)"
+_PROPER = re.compile(rf"(?-i:[A-Z0-9][\w'&.-]*(?:\s+(?:{_PARTICLE}\s+)?[A-Z0-9][\w'&.-]*)*)")
+
+
 def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:
     raw = match.group("v")
+    proper = _PROPER.match(raw)
+    if proper is not None and proper.end() < len(raw.rstrip()) and len(proper.group()) > 1:
+        raw = proper.group()
     cut = _VALUE_END.search(raw)
     kept = raw[: cut.start()] if cut else raw
     kept = kept.rstrip(_VALUE_STRIP)

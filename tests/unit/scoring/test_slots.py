@@ -16,7 +16,12 @@ from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
         ("I moved to Turin today!", {"residence": "turin"}),
         ("We just moved to Berkeley last week with Sam", {"residence": "berkeley"}),
         ("I work at Acme Corp", {"employer": "acme corp"}),
-        ("I work as a nurse at the Niguarda hospital", {"job_title": "nurse"}),
+        ("I work as a nurse at the Niguarda hospital", {"job_title": "nurse", "employer": "the niguarda hospital"}),
+        ("First day at Lumen Health done, exhausted", {"employer": "lumen health"}),  # a name ends with its capitals
+        ("started at spoke city cycles today", {"employer": "spoke city cycles"}),  # texting drops the "I"
+        ("i live in oakland still lol", {"residence": "oakland"}),
+        ("I've been vegetarian for about six years", {"diet": "vegetarian"}),
+        ("I've been eating fish again", {"diet": "pescatarian"}),  # what one eats again is a diet
         ("I got promoted to senior engineer", {"job_title": "senior engineer"}),
         ("I'm engaged!", {"relationship_status": "engaged"}),
         ("We broke up last month.", {"relationship_status": "broke up"}),

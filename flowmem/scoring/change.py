@@ -1,0 +1,268 @@
+"""What a newer statement changes about an older one — by what it is about, not by how it is worded.
+
+The slot table (:mod:`flowmem.scoring.slots`) knows a dozen attributes by their phrasings; people change
+many more things than that (their medication, their car, the day of a child's practice, their salary, a
+typo in their e-mail) in wordings nobody listed. Three structural signals cover them:
+
+- **An ending** ("sold the Civic", "took me off the apixaban", "not seeing Jonah anymore", 飞度卖了,
+  Kevin 离职了): a verb that ends a state, and what it ends — the words of its object (or, with nothing
+  after the verb, of its subject). An older statement holding those words is no longer current. The verbs
+  are a closed class (a few dozen words in each language), not phrasings of anyone's chat; the thing ended
+  is read from the sentence.
+- **A new value for the same thing** ("coach moved Eli's practice to Thursdays", standup 改到 Thursday,
+  涨薪了 现在税前一万五): a change word and a typed value (:mod:`flowmem.scoring.values`: a weekday, a clock
+  time, a day of the month, an amount, an e-mail, a phone, a handle). An older statement with a value of
+  the same kind, a different content, and a word of the same subject in the same clause held the old value.
+- **A correction** ("actually it's Tuesday not Monday", "ugh fat fingers. August 14", 更正一下): a
+  correction word and a typed value, about the statement just before it (or one naming the old value).
+
+A changed value is written into the older statement (:func:`rewrite`): "Eli's soccer practice is Thursdays
+5pm at Lakeview fields" stays true in everything else it said, so supersession is per fact, not per message;
+an ended state leaves what else its message said (:func:`remainder`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from flowmem.scoring.tokens import query_terms
+from flowmem.scoring.values import Value, find_values
+from flowmem.timeexpr.clauses import CLAUSE_BREAK
+
+ChangeKind = Literal["ended", "replaced", "corrected"]
+
+_END_EN = (
+    r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up"
+    r"|broke\s+up(?:\s+with)?|split\s+up(?:\s+with)?|divorced|moved\s+out(?:\s+of)?|retired(?:\s+from)?"
+    r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
+    r"(?:me\s+|him\s+|her\s+)?off|laid\s+off|lost\s+my|(?:not|n't)\s+(?:\w+\s+){0,2}?any\s?more"
+)
+_END_ZH = (
+    r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
+)
+_ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_END_ZH}", re.I)
+# "not seeing Jonah anymore": the thing ended sits between "not" and "anymore".
+_NOT_ANYMORE = re.compile(r"\b(?:not|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
+_CHANGE = re.compile(
+    r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
+    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion))\b|改|换|调|挪|现在|新|变成|涨|升",
+    re.I,
+)
+_CORRECTION = re.compile(
+    r"\b(?:actually|sorry|typo|oops|wait\s*,?\s*no|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
+    r"fat\s+fingers?|not\s+\w+\s*,)\b|更正|不对|说错|搞错|打错|写错|看错|应该是|其实是|纠正",
+    re.I,
+)
+# Words that say when or how, not what: never the thing a change is about.
+_NOT_SUBJECT = frozenset(
+    " ".join(
+        (
+            "today yesterday tonight tomorrow week weeks month months year years ago last next this now just finally",
+            "officially already again still anymore any more time same lol haha btw ok okay well really got get gets",
+            "getting one two three four five six seven eight nine ten",
+        )
+    ).split()
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change a statement makes.
+
+    Attributes:
+        kind: ``ended`` (a state is over), ``replaced`` (a thing has a new value) or ``corrected`` (a value just
+            said was wrong).
+        about: The terms naming what changed (stemmed; Chinese characters and pairs as the lexical index has them).
+        values: The new values (``replaced`` and ``corrected``).
+        cue: The words that said it changed, for the reason shown in the history.
+    """
+
+    kind: ChangeKind
+    about: frozenset[str]
+    values: tuple[Value, ...]
+    cue: str
+
+
+def read_changes(text: str) -> list[Change]:
+    """The changes ``text`` states, clause by clause."""
+    changes: list[Change] = []
+    correction = _CORRECTION.search(text)
+    every_value = find_values(text)
+    for start, end in _spans(text, CLAUSE_BREAK, every_value):
+        clause = text[start:end]
+        values = tuple(v for v in every_value if start <= v.start < end)
+        ending = _ENDING.search(clause)
+        if ending is not None:
+            about = _ended_terms(clause, ending)
+            if about:
+                changes.append(Change("ended", about, (), ending.group()))
+            continue
+        cue = correction or _CHANGE.search(clause)
+        if not values or cue is None:
+            continue
+        cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
+        about = subject_terms(_without(clause, [(v.start - start, v.end - start) for v in values] + cues))
+        changes.append(Change("corrected" if correction else "replaced", about, values, cue.group()))
+    return changes
+
+
+def subject_terms(text: str) -> frozenset[str]:
+    """The terms of ``text`` that can name what it is about: its search terms less the words of time and manner,
+    stemmed so "nursing" meets "nurse" and "nights" "night"."""
+    return frozenset(stem(t) for t in query_terms(text) if _names_something(t))
+
+
+def _names_something(term: str) -> bool:
+    """A term that can name a thing: not a word of time or manner, a number, a letter, or one Chinese character
+    (者, 来, 前: too common alone to tell two statements are about one thing)."""
+    return term not in _NOT_SUBJECT and not term.isdigit() and len(term) >= 2
+
+
+def stem(term: str) -> str:
+    """A crude English stem (plural, -ing, -ed, -e) — enough for the same word in another form to meet."""
+    if not term.isascii() or len(term) <= 4:
+        return term.rstrip("s") if term.isascii() and len(term) > 3 else term
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 4:
+            return term[: -len(suffix)]
+    return term
+
+
+def holds(text: str, about: frozenset[str]) -> bool:
+    """Whether ``text`` speaks of what ``about`` names (shares one of its terms)."""
+    return bool(about & subject_terms(text))
+
+
+def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
+    """The values in ``old_text`` that ``change`` replaces, each with its replacement: a value of the same kind,
+    with another content, in a clause of ``old_text`` that speaks of the same thing (a correction may leave out
+    what it corrects: "ugh fat fingers. August 14"). Each old value is replaced once, by the first new one of its
+    kind not used yet."""
+    olds = find_values(old_text)
+    if {(v.kind, v.norm) for v in olds} & {(v.kind, v.norm) for v in change.values}:
+        return []  # it says the new value already: it agrees (or is the change said before)
+    pairs: list[tuple[Value, Value]] = []
+    used: set[int] = set()
+    for new in change.values:
+        for start, end in _spans(old_text, CLAUSE_BREAK, olds):
+            if change.kind != "corrected" and not holds(old_text[start:end], change.about):
+                continue
+            old = next((o for o in olds if start <= o.start < end and o.start not in used and _replaces(o, new)), None)
+            if old is not None:
+                pairs.append((old, new))
+                used.add(old.start)
+                break
+    return pairs
+
+
+def rewrite(old_text: str, new_text: str, change: Change) -> str | None:
+    """``old_text`` with the values ``change`` replaces written in (``None``: it holds none of them)."""
+    pairs = replaced_values(old_text, change)
+    if not pairs:
+        return None
+    for old, new in sorted(pairs, key=lambda pair: pair[0].start, reverse=True):
+        old_text = old_text[: old.start] + new_text[new.start : new.end] + old_text[old.end :]
+    return old_text
+
+
+_LEADING = re.compile(r"^[\s,;:.!?，。；：、\u2014\u2013-]*(?:(?:and|but|so|then|that|which|who)\b)?[\s,]*", re.I)
+
+
+def remainder(old_text: str, about: frozenset[str]) -> str | None:
+    """What else ``old_text`` said once what ``about`` names is gone (``None``: nothing of substance left).
+
+    A clause whose subject is the ended thing ("Jonah and I have been dating…") goes whole; in another clause only
+    the phrase naming it goes ("I work nights on the cardiac ward" → "I work on the cardiac ward", "I've got a 2012
+    Civic and a Vespa" → "I've got a Vespa"): what else the clause said stays true."""
+    spans = _spans(old_text, CLAUSE_BREAK, find_values(old_text))
+    kept = []
+    for i, (start, end) in enumerate(spans):
+        stop = spans[i + 1][0] if i + 1 < len(spans) else len(old_text)
+        clause = old_text[start:end]
+        if holds(clause, about):
+            clause = _without_phrase(clause, about)
+        if clause:
+            kept.append(clause + old_text[end:stop])
+    text = _LEADING.sub("", " ".join(part.strip() for part in kept)).strip()
+    return text if len(subject_terms(text)) >= 2 and text != old_text.strip() else None
+
+
+_DETERMINER = r"(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+)?(?:\d+\s+)?"
+_WORD = re.compile(r"[\w'-]+")
+
+
+def _without_phrase(clause: str, about: frozenset[str]) -> str:
+    """``clause`` without the words naming ``about`` (with their determiner and a joining "and"), or "" when they
+    are its subject (what it is about, said first) or nothing of substance is left."""
+    words = list(_WORD.finditer(clause))
+    hits = [w for w in words if stem(w.group().lower()) in about or w.group().lower() in about]
+    if not hits or not clause.isascii():
+        return ""
+    if hits[0].start() == words[0].start():
+        return ""
+    text = clause
+    for hit in reversed(hits):
+        phrase = re.compile(
+            rf"(?:\s*(?:,|and|or|&)\s*)?\b{_DETERMINER}{re.escape(hit.group())}(?:\s*(?:and|or|&)\b)?", re.I
+        )
+        text = phrase.sub(" ", text, count=1)
+    text = " ".join(text.split())
+    return text if len(subject_terms(text)) >= 2 else ""
+
+
+def _replaces(old: Value, new: Value) -> bool:
+    """Whether ``new`` is another content for what ``old`` held: the same kind, not the same content; a day of
+    the month without its month ("the 13th") compares with any day; an amount with one of the same unit."""
+    if old.kind != new.kind or old.norm == new.norm:
+        return False
+    if old.kind == "amount":
+        return old.norm.split(" ", 1)[1:] == new.norm.split(" ", 1)[1:]
+    return True
+
+
+def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
+    """What the ending in ``clause`` ends: its object (the words after the verb, or between "not" and
+    "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
+    between = _NOT_ANYMORE.search(clause)
+    if between is not None and between.group("what").strip():
+        return _first_terms(between.group("what"))
+    rest = clause[ending.end() :]
+    before = _first_terms(clause[: ending.start()], last=True)
+    after = frozenset() if _NO_OBJECT.match(rest) else _first_terms(rest)
+    if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了
+        return before or after
+    return after or before
+
+
+# "Omar retired on Friday": what follows the verb is when or where, not what ended.
+_NO_OBJECT = re.compile(
+    r"\s*(?:on|at|in|last|this|next|yesterday|today|tonight|after|before|since|early|late|recently|again)\b", re.I
+)
+
+
+def _first_terms(text: str, *, last: bool = False) -> frozenset[str]:
+    """The first (or last) few subject terms of ``text``: an object is a short phrase."""
+    terms = [stem(t) for t in query_terms(text) if _names_something(t)]
+    return frozenset(terms[-3:] if last else terms[:3])
+
+
+def _spans(text: str, breaks: re.Pattern[str], values: list[Value]) -> list[tuple[int, int]]:
+    """The stretches of ``text`` between ``breaks``; a break inside a value ("dana.karr@example.com") is none."""
+    spans, start = [], 0
+    for match in breaks.finditer(text):
+        if any(v.start <= match.start() < v.end for v in values):
+            continue
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text

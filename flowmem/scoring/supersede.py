@@ -1,0 +1,116 @@
+"""Applying what a new memory changes (:mod:`flowmem.scoring.change`) to the older memories it is about.
+
+For each change a new memory states and each older valid memory of the same person it speaks of:
+
+- ``ended``: the older memory is expired (``superseded_by`` the new one); what else it said, in clauses not
+  about the ended thing, stays current as a memory of its own (derived from it, same time and sources).
+- ``replaced`` / ``corrected``: the older memory is expired and its words with the new value written in
+  become a memory of their own ("Eli's soccer practice is Thursdays 5pm at Lakeview fields"), with the event
+  time read again from those words as of when the older one was said. A correction applies to the latest
+  older memory holding a value of its kind, said within :data:`CORRECTION_WINDOW` before it.
+
+An older memory that is itself newer than the change, already expired, or from the same message is left alone.
+Each derived memory names what it came from (``metadata["derived_from"]``) and what changed it
+(``metadata["changed_by"]``); its history event says which words changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from flowmem.schema.actions import MemoryAction
+from flowmem.schema.memory import Memory
+from flowmem.scoring.change import Change, holds, read_changes, remainder, rewrite
+from flowmem.scoring.derive import keywords_of, with_event_time
+from flowmem.scoring.keys import LLM_KEY
+from flowmem.scoring.slots import SLOTS_KEY
+
+CORRECTION_WINDOW = timedelta(hours=24)
+DERIVED_FROM, CHANGED_BY = "derived_from", "changed_by"
+
+
+def expired_by(memory: Memory, *, by: Memory, at: datetime) -> Memory:
+    """``memory`` superseded by ``by``: expired (never deleted), saying by which memory."""
+    metadata = {**memory.metadata, "superseded_by": by.memory_id}
+    return memory.model_copy(
+        update={"status": "expired", "updated_at": max(memory.updated_at, at), "metadata": metadata}
+    )
+
+
+def changes_of(memory: Memory) -> list[Change]:
+    """The changes ``memory``'s words state."""
+    return read_changes(memory.content)
+
+
+def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memory]) -> list[MemoryAction]:
+    """The expirations and derived memories ``memory``'s ``changes`` make of ``olds`` (valid memories of the
+    same person, any order); one decision per older memory at most."""
+    eligible = [
+        old
+        for old in olds
+        if old.status == "valid"
+        and old.memory_id != memory.memory_id
+        and old.target == memory.target
+        and old.created_at <= memory.created_at
+        and not set(old.source) & set(memory.source)
+    ]
+    latest_first = sorted(eligible, key=lambda m: (m.created_at, m.memory_id), reverse=True)
+    actions: list[MemoryAction] = []
+    done: set[str] = set()
+    for change in changes:
+        for old in latest_first:
+            if old.memory_id in done:
+                continue
+            decided = _apply(memory, change, old)
+            if decided:
+                actions.extend(decided)
+                done.add(old.memory_id)
+                if change.kind == "corrected":
+                    break  # a correction corrects one statement: the latest it fits
+    return actions
+
+
+def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
+    if change.kind == "ended":
+        if not holds(old.content, change.about):
+            return []
+        kept = remainder(old.content, change.about)
+        reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
+        return _supersede(memory, old, kept, reason)
+    if change.kind == "corrected" and memory.created_at - old.created_at > CORRECTION_WINDOW:
+        return []
+    written = rewrite(old.content, memory.content, change)
+    if written is None:
+        return []
+    reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
+    return _supersede(memory, old, written, reason)
+
+
+def _supersede(memory: Memory, old: Memory, kept: str | None, reason: str) -> list[MemoryAction]:
+    actions = [MemoryAction(action="expire", memory=expired_by(old, by=memory, at=memory.created_at), old=old,
+                            reason=reason)]  # fmt: skip
+    if kept:
+        actions.append(MemoryAction(action="add", memory=derived(old, kept, by=memory), reason=reason))
+    return actions
+
+
+def derived(old: Memory, content: str, *, by: Memory) -> Memory:
+    """A memory of what ``old`` says, as ``content`` now has it after ``by``: said when ``old`` was, from both's
+    messages, its event time read from ``content`` as of then; no vector yet (its words are new)."""
+    digest = hashlib.sha256(f"{old.memory_id}\0{by.memory_id}".encode()).hexdigest()[:32]
+    metadata = {k: v for k, v in old.metadata.items() if k not in (SLOTS_KEY, LLM_KEY, "superseded_by")}
+    metadata.update({DERIVED_FROM: old.memory_id, CHANGED_BY: by.memory_id})
+    update = {
+        "memory_id": digest,
+        "content": content,
+        "keywords": keywords_of(content),
+        "vector": None,
+        "updated_at": by.created_at,
+        "source": list(dict.fromkeys([*old.source, *by.source])),
+        "metadata": metadata,
+        "scores": {},
+    }
+    fresh = old.model_copy(update=update).with_event_time(None)
+    return with_event_time(fresh, content, old.message_time or old.created_at)

@@ -1,0 +1,156 @@
+"""Typed values a statement holds — what changes when a fact about the same thing changes.
+
+"Eli's practice is Wednesdays 5pm" and "coach moved Eli's practice to Thursdays" hold a value of the same
+*kind* (a weekday) with different contents; "my email is dana.kerr@…" and "it's dana.karr@…" an email. The
+kinds are recognised by their form, not by the words around them, so they hold whatever the sentence says
+about them: weekdays (Mon… / 周三 / 星期三, and lists of them: "tues + thurs"), clock times (7pm, 5:30, 十点,
+晚上一点), days of a month (August 4th, the 13th, 3月19号), amounts (110kg, $1,200, 一万五), e-mail addresses,
+phone numbers and handles (mumu_1998). :func:`find_values` lists them with their place, so a change can be
+written into the older statement (:mod:`flowmem.scoring.change`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS, zh_number
+
+
+@dataclass(frozen=True)
+class Value:
+    """One typed value in a text: its kind, its normalised content (equal contents say the same), its span."""
+
+    kind: str
+    norm: str
+    start: int
+    end: int
+
+
+_EN_DAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_EN_DAY = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?s?\b\.?"
+_ZH_DAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
+_DAY = rf"(?:\b{_EN_DAY}|{_ZH_DAY})"
+_JOIN = r"(?:\s*(?:\+|&|/|、|和|跟|及|and|or)\s*)"
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_ORD = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
+
+_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    ("phone", r"(?<![\w.])\+?\d[\d\s().-]{5,18}\d(?![\w.])"),
+    ("handle", r"(?<![\w@.])[a-z][a-z0-9]*_[a-z0-9_]+(?![\w@])|(?<![\w@.])[a-z]{2,}\d{2,}(?![\w@])"),
+    ("weekday", rf"{_DAY}(?:{_JOIN}{_DAY})*"),
+    ("date", rf"\b{_MONTH}\s+{_ORD}\b|\b{_ORD}\s+(?:of\s+)?{_MONTH}|\bthe\s+{_ORD}\b|{_ZH_NUM}月{_ZH_NUM}[号日]"),
+    (
+        "clock",
+        r"\b(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
+        rf"|(?:早上|上午|中午|下午|晚上|凌晨|夜里)?{_ZH_NUM}点(?:半|{_ZH_NUM}分?)?",
+    ),
+    (
+        "amount",
+        r"[$£€¥]\s?\d[\d,]*(?:\.\d+)?\s*[km]?\b|\b\d[\d,]*(?:\.\d+)?\s*(?:kg|kgs|lbs?|km|miles?|mi|k|%)(?![a-z])"
+        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}万[\d{ZH_NUMERAL_CHARS}]?(?:块|元)?|\d+(?:\.\d+)?\s*(?:块|元|公斤|斤)",
+    ),
+)
+_FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
+
+
+def find_values(text: str) -> list[Value]:
+    """The typed values in ``text``, in order; where two kinds claim the same words, the first listed wins (an
+    e-mail address is not also a handle)."""
+    found: list[Value] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _FOUND:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < b and a < end for a, b in taken):
+                continue
+            norm = _normalise(kind, match.group())
+            if norm:
+                found.append(Value(kind, norm, start, end))
+                taken.append((start, end))
+    return sorted(found, key=lambda v: v.start)
+
+
+def differ(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` hold values of one kind with other contents ("gym tues + thurs" and "gym mon + wed"):
+    alike in words, but not the same fact."""
+    mine, theirs = _by_kind(a), _by_kind(b)
+    return any(mine[kind] != theirs[kind] for kind in mine.keys() & theirs.keys())
+
+
+def _by_kind(text: str) -> dict[str, set[str]]:
+    kinds: dict[str, set[str]] = {}
+    for value in find_values(text):
+        kinds.setdefault(value.kind, set()).add(value.norm)
+    return kinds
+
+
+def _normalise(kind: str, raw: str) -> str:
+    text = raw.lower().strip()
+    if kind == "weekday":
+        days = sorted({_day(m.group()) for m in re.finditer(_DAY, text, re.I)})
+        return ",".join(map(str, days))
+    if kind == "phone":
+        digits = re.sub(r"\D", "", text)
+        return digits if len(digits) >= 7 else ""
+    if kind == "date":
+        return _date(text)
+    if kind == "clock":
+        return _clock(text)
+    if kind == "amount":
+        return _amount(text)
+    return text
+
+
+def _day(word: str) -> int:
+    word = word.lower()
+    if word[0] in "周星礼":
+        return _ZH_DAYS[word[-1]]
+    return _EN_DAYS[word[:3]]
+
+
+def _date(text: str) -> str:
+    zh = re.fullmatch(rf"({_ZH_NUM})月({_ZH_NUM})[号日]", text)
+    if zh:
+        month, day = zh_number(zh.group(1)), zh_number(zh.group(2))
+        return f"{month}-{day}" if month and day else ""
+    day_match = re.search(r"\d+", text)
+    month = next((i + 1 for i, name in enumerate(_MONTHS) if re.search(rf"\b{name}", text)), None)
+    if day_match is None:
+        return ""
+    return f"{month}-{int(day_match.group())}" if month else f"?-{int(day_match.group())}"
+
+
+def _clock(text: str) -> str:
+    en = re.match(r"(\d{1,2})(?::(\d\d))?\s*(am|pm|a\.m\.|p\.m\.)?", text)
+    if en and en.group(1):
+        hour, minute = int(en.group(1)), int(en.group(2) or 0)
+        return f"{hour % 12}:{minute:02d}"
+    zh = re.search(rf"({_ZH_NUM})点(半|({_ZH_NUM})分?)?", text)
+    if zh is None:
+        return ""
+    zh_hour = zh_number(zh.group(1))
+    zh_minute = 30 if zh.group(2) == "半" else (zh_number(zh.group(3) or "") or 0)
+    return "" if zh_hour is None else f"{zh_hour % 12}:{zh_minute:02d}"
+
+
+def _amount(text: str) -> str:
+    zh = re.match(rf"([\d{ZH_NUMERAL_CHARS}]{{1,3}})万([\d{ZH_NUMERAL_CHARS}])?", text)
+    if zh:
+        tens, rest = zh_number(zh.group(1)), zh_number(zh.group(2)) if zh.group(2) else 0
+        return "" if tens is None or rest is None else f"{tens * 10000 + rest * 1000} money"
+    number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+    if number is None:
+        return ""
+    value = float(number.group().replace(",", ""))
+    unit = text[number.end() :].strip()
+    if text[0] in "$£€¥" or unit in ("块", "元"):
+        value *= 1000 if unit == "k" else 1
+        unit = "money"
+    elif unit in ("kgs", "公斤"):
+        unit = "kg"
+    return f"{value:g} {unit}"

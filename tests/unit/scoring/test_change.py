@@ -1,0 +1,145 @@
+"""What a newer statement changes about an older one: endings, new values, corrections (flowmem.scoring.change),
+and how they apply to stored memories (flowmem.scoring.supersede)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from flowmem.schema.memory import Memory
+from flowmem.scoring.change import read_changes, remainder, rewrite
+from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of
+from flowmem.scoring.values import differ, find_values
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "norm"),
+    [
+        ("yoga tues + fri evenings", "weekday", "1,4"),
+        ("每周四下午开会", "weekday", "3"),
+        ("the game starts at 7:30pm", "clock", "7:30"),
+        ("晚上十点半睡", "clock", "10:30"),
+        ("rent is due March 3rd", "date", "3-3"),
+        ("on the 21st", "date", "?-21"),
+        ("4月2号去体检", "date", "4-2"),
+        ("deadlift 140kg", "amount", "140 kg"),
+        ("paid $1,250 for it", "amount", "1250 money"),
+        ("月薪两万三", "amount", "23000 money"),
+        ("write to sam.lee@example.org", "email", "sam.lee@example.org"),
+        ("my number is +44 20 7946 0958", "phone", "442079460958"),
+        ("my handle is cool_cat_42", "handle", "cool_cat_42"),
+    ],
+)
+def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) -> None:
+    assert [(v.kind, v.norm) for v in find_values(text)] == [(kind, norm)]
+
+
+def test_a_value_in_an_email_is_not_cut_by_its_dots() -> None:
+    [change] = read_changes("oops typo! it's sam.lee@example.org")
+    assert change.kind == "corrected" and change.values[0].norm == "sam.lee@example.org"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "written"),
+    [
+        # a new value of the same kind for the same thing is written into the older statement
+        (
+            "Choir practice is Mondays at 7pm in the church hall, bring water",
+            "they moved choir practice to Wednesdays",
+            "Choir practice is Wednesdays at 7pm in the church hall, bring water",
+        ),
+        ("我们组每周二下午三点开周会", "周会改到周五了", "我们组每周五下午三点开周会"),
+        ("bench press is at 80kg for now", "new bench PR, 90kg", "bench press is at 90kg for now"),
+        # a correction fixes the value of the statement before it, even without naming what it corrects
+        ("the dinner reservation is on the 9th", "sorry, I mean the 19th", "the dinner reservation is on the 19th"),
+    ],
+)
+def test_a_new_value_is_written_into_what_it_replaces(old: str, new: str, written: str) -> None:
+    [change] = [c for c in read_changes(new) if c.values]
+    assert rewrite(old, new, change) == written
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Choir practice is Mondays at 7pm", "new yoga mat arrived, so comfy"),  # no value of the kind
+        ("Choir practice is Mondays at 7pm", "the new cafe opens Fridays"),  # another thing (no word in common)
+        ("gym mon + wed mornings", "gym mon + wed now, finally settled"),  # says the same value: agrees
+        ("I paid $40 for the tickets", "the new phone cost $900"),  # another thing
+    ],
+)
+def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, new: str) -> None:
+    assert all(rewrite(old, new, c) is None for c in read_changes(new) if c.values)
+
+
+@pytest.mark.parametrize(
+    ("new", "about"),
+    [
+        ("sold the motorbike last week", {"motorbik"}),
+        ("doctor took me off the metformin", {"metformin"}),
+        ("not dating Priya anymore", {"priya"}),
+        ("no more Tuesday pottery, the studio closed", {"tuesday", "pottery"}),
+        ("Omar retired on Friday", {"omar"}),
+        ("小米手机卖了", {"小米", "米手", "手机"}),
+        ("Lena 辞职了", {"lena"}),
+    ],
+)
+def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
+    [change] = read_changes(new)
+    assert change.kind == "ended" and about <= change.about
+
+
+def test_what_else_an_ended_statement_said_stays() -> None:
+    assert remainder("I've got a motorbike and a bicycle, the bicycle is for work", frozenset({"motorbik"})) == (
+        "I've got a bicycle, the bicycle is for work"
+    )
+    # what the ended thing was the subject of goes whole; the other clause stays
+    assert remainder("Priya and I are dating, and we run a podcast that airs Fridays", frozenset({"priya"})) == (
+        "we run a podcast that airs Fridays"
+    )
+    assert remainder("I'm on metformin", frozenset({"metformin"})) is None
+
+
+def test_statements_alike_in_words_with_other_values_are_no_paraphrase() -> None:
+    assert differ("gym tues + thurs mornings", "moving gym to mon + wed mornings")
+    assert not differ("gym tues + thurs mornings", "gym on tues and thurs, mornings")
+    assert not differ("I love the gym", "gym on tues")  # only one holds a weekday
+
+
+def _memory(memory_id: str, content: str, day: int, hour: int = 9) -> Memory:
+    said = datetime(2025, 3, day, hour)
+    return Memory(
+        workspace_id="w", memory_id=memory_id, target="u", memory_type="conversation", content=content,
+        created_at=said, updated_at=said, source=[f"m-{memory_id}"],
+    ).with_message_time(said)  # fmt: skip
+
+
+def test_a_change_expires_the_old_statement_and_keeps_it_true_in_its_other_words() -> None:
+    old = _memory("a", "The choir concert is on Monday in the church hall", 3)
+    new = _memory("b", "they moved the choir concert to Wednesday", 4)
+    expire, add = apply_changes(new, changes_of(new), [old])
+    assert expire.action == "expire" and expire.memory.status == "expired"
+    assert expire.memory.metadata["superseded_by"] == "b"
+    assert add.action == "add" and add.memory.content == "The choir concert is on Wednesday in the church hall"
+    assert add.memory.metadata[DERIVED_FROM] == "a" and add.memory.metadata[CHANGED_BY] == "b"
+    assert add.memory.source == ["m-a", "m-b"] and add.memory.created_at == old.created_at
+    # the event time is read again, from the new words, as of when the old statement was said (Mon 3 March)
+    assert add.memory.event_time is not None and add.memory.event_time.date() == datetime(2025, 3, 5).date()
+
+
+def test_a_correction_corrects_the_latest_statement_it_fits_and_only_recent_ones() -> None:
+    older = _memory("a", "dentist is on the 12th", 3)
+    latest = _memory("b", "haircut is on the 14th", 10, 9)
+    fix = _memory("c", "oops, the 15th", 10, 10)
+    actions = apply_changes(fix, changes_of(fix), [older, latest])
+    assert [a.memory.memory_id for a in actions if a.action == "expire"] == ["b"]
+    assert apply_changes(_memory("d", "oops, the 15th", 20), changes_of(fix), [latest]) == []  # ten days later
+
+
+def test_a_newer_or_expired_or_same_message_memory_is_left_alone() -> None:
+    new = _memory("b", "sold the motorbike", 10)
+    later = _memory("c", "my motorbike is red", 12)
+    gone = _memory("d", "my motorbike is blue", 2).model_copy(update={"status": "expired"})
+    same = _memory("e", "the motorbike was fun", 10).model_copy(update={"source": ["m-b"]})
+    assert apply_changes(new, changes_of(new), [later, gone, same]) == []
