@@ -100,7 +100,7 @@ class FuseRerankOp(Op):
             memory.set_score("final", relevance * time_ratio, self.label)
             memory.explain["time"] = why
             kept.append(memory)
-        kept.sort(key=lambda m: m.scores["final"], reverse=True)
+        kept.sort(key=lambda m: (m.scores["final"], _when(m)), reverse=True)  # a tie: the later first
         for memory in kept[limit:]:
             reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"
             near_misses.append(near_miss(memory, self.label, reason))
@@ -109,3 +109,10 @@ class FuseRerankOp(Op):
         ctx["memories"] = kept
         ctx.note("dropped", near_misses)
         ctx["answer"] = "\n".join(m.display_line() for m in kept)
+
+
+def _when(memory: Memory) -> float:
+    """When ``memory``'s event happened (else when it was said): of two memories that score the same — the same words
+    said of two days, "went climbing with Marcus" — the later is first, so "when did I last…" finds it."""
+    when = memory.event_time or memory.message_time or memory.created_at
+    return when.timestamp()
