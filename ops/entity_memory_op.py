@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,6 +23,11 @@ from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.vector_store.filters import MemoryFilter
 
 ENTITY_KEY = "entity"  # metadata["entity"]: {"name", "kind", "relations", "mentions": [{"text", "at", "source"}]}
+NAME_WORDS = 5  # the longest name looked up by the words of a text ("Mary-Jane Watson" is 3 words)
+CJK_NAME = 6  # the longest Chinese name looked up (characters)
+MAX_LOOKUPS = 2_000  # names looked up per run, at most
+_WORD = re.compile(r"\w+")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
 @dataclass
@@ -61,6 +68,13 @@ class EntityMemoryOp(Op):
     it; retrieval and the write path leave ``entity`` memories alone. ``entities`` is a list of ``{"name", "kind",
     "description", "updated_at"}`` (ISO 8601 wall-clock time): entities the query names, then those the run's
     texts mention, then the most recently updated, at most ``max_entities``.
+
+    Reads: not every entity of the user. A stored entity's id is derived from its name, so the entities the texts
+    may name are looked up by id (every run of up to 5 words of the texts and the query, up to 6 Chinese characters,
+    at most 2,000 names: one ``get``, which returns only the entities that exist); the ``max_entities`` created last
+    (one ordered, limited read) fill the list after them. A run reads at most the entities its texts name plus
+    ``max_entities``, however many the user has; a known entity is recognised when a text writes its name (a
+    later mention by another wording is found by the offline rules as before).
     """
 
     class Params(OpParams):
@@ -90,8 +104,8 @@ class EntityMemoryOp(Op):
 
     async def _run(self, ctx: OpContext, *, use_llm: bool) -> None:
         workspace, user = ctx["workspace_id"], ctx["user_id"]
-        entities = await self._stored(workspace, user)
         said = self._texts(ctx) if self.params.update else []
+        entities = await self._stored(workspace, user, [s.text for s in said] + [str(ctx.get("query") or "")])
         mentioned = self._mention(user, said, entities)
         if mentioned and use_llm:
             await self._describe_llm(ctx, user, said, entities, mentioned)
@@ -104,23 +118,28 @@ class EntityMemoryOp(Op):
         ctx.note("source", "llm descriptions" if use_llm and mentioned else "offline rules")
         ctx["entities"] = self._ranked(entities, mentioned, str(ctx.get("query") or ""))
 
-    async def _stored(self, workspace: str, user: str) -> dict[str, _Entity]:
+    async def _stored(self, workspace: str, user: str, texts: list[str]) -> dict[str, _Entity]:
+        """The stored entities ``texts`` may name (looked up by name) and the ``max_entities`` created last."""
         entities: dict[str, _Entity] = {}
         flt = MemoryFilter(target=user, memory_type="entity", status="valid")
-        async for batch in self.vector_store.iterate(workspace, flt):
-            for memory in batch:
-                data = memory.metadata.get(ENTITY_KEY)
-                if not isinstance(data, dict) or not data.get("name"):
-                    continue
-                entity = _Entity(
-                    str(data["name"]),
-                    _kind(data.get("kind")),
-                    list(data.get("relations") or []),
-                    list(data.get("mentions") or []),
-                    str(data.get("description") or ""),
-                    memory,
-                )
-                entities[entity_key(entity.name)] = entity
+        ids = [entity_memory_id(workspace, user, name) for name in _names_in(texts)]
+        store = self.vector_store
+        named, newest = await asyncio.gather(
+            store.get(workspace, ids), store.newest(workspace, flt, limit=self.params.max_entities)
+        )
+        for memory in [*named, *newest]:
+            data = memory.metadata.get(ENTITY_KEY)
+            if not flt.matches(memory) or not isinstance(data, dict) or not data.get("name"):
+                continue  # (a get is by id only: an expired entity is no longer one)
+            entity = _Entity(
+                str(data["name"]),
+                _kind(data.get("kind")),
+                list(data.get("relations") or []),
+                list(data.get("mentions") or []),
+                str(data.get("description") or ""),
+                memory,
+            )
+            entities[entity_key(entity.name)] = entity
         return entities
 
     def _texts(self, ctx: OpContext) -> list[_Said]:
@@ -211,6 +230,24 @@ class EntityMemoryOp(Op):
             }
             for k in best
         ]
+
+
+def _names_in(texts: list[str]) -> list[str]:
+    """Every name ``texts`` may write (by :func:`entity_key`): each run of 1 to :data:`NAME_WORDS` words as written
+    between them ("St. Louis", "Sam" of "Sam's"), and each run of 1 to :data:`CJK_NAME` Chinese characters; at most
+    :data:`MAX_LOOKUPS`."""
+    names: dict[str, None] = {}
+    for text in texts:
+        folded = text.casefold()
+        words = [(m.start(), m.end()) for m in _WORD.finditer(folded)]
+        for i, (start, _) in enumerate(words):
+            for _, end in words[i : i + NAME_WORDS]:
+                names[entity_key(folded[start:end])] = None
+        for run in _CJK_RUN.findall(folded):
+            for i in range(len(run)):
+                for j in range(i + 1, min(i + CJK_NAME, len(run)) + 1):
+                    names[run[i:j]] = None
+    return list(names)[:MAX_LOOKUPS]
 
 
 def _record(entity: _Entity, mention: Mention, said: _Said) -> None:

@@ -26,8 +26,9 @@ class FactsBlockOp(Op):
     LlamaIndex's ``FactExtractionMemoryBlock`` over the memories flowmem already extracted. Which
     memories (``select``): ``relevant`` — the ``candidate_k`` of the user's valid memories of
     ``memory_types`` nearest the query (one vector search; without a query, ``recent`` is used and
-    the trace says so); ``recent`` — all of them, newest first (reads every fact of the user: fine
-    for a small store, slow for thousands). Exact duplicates (:func:`~flowmem.scoring.same_content.content_key`)
+    the trace says so); ``recent`` — the ``candidate_k`` created last, newest first (one ordered, limited read:
+    :meth:`~flowmem.vector_store.base.VectorStore.newest`). Either way the op reads at most ``candidate_k``
+    memories, however many facts the user has. Exact duplicates (:func:`~flowmem.scoring.same_content.content_key`)
     are merged first, the most relevant (or newest) copy staying.
 
     When more than ``max_facts`` remain (``condense``): with an LLM (``auto``, when one is configured),
@@ -41,9 +42,11 @@ class FactsBlockOp(Op):
     class Params(OpParams):
         max_facts: int = Field(20, ge=1, le=200, description="at most this many facts in the block")
         select: Literal["relevant", "recent"] = Field(
-            "relevant", description="relevant: nearest the query (one vector search); recent: all, newest first"
+            "relevant", description="relevant: nearest the query (one vector search); recent: the newest"
         )
-        candidate_k: int = Field(50, ge=1, le=1000, description="relevant: how many memories the search fetches")
+        candidate_k: int = Field(
+            50, ge=1, le=1000, description="how many memories are read: the nearest (relevant) or the newest (recent)"
+        )
         memory_types: list[MemoryType] = Field(
             default_factory=lambda: list(FACT_TYPES), description="memory types that are facts"
         )
@@ -100,9 +103,7 @@ class FactsBlockOp(Op):
         return await self.vector_store.search(ctx["workspace_id"], vector, self.params.candidate_k, self._filter(ctx))
 
     async def _recent(self, ctx: OpContext) -> list[Memory]:
-        found: list[Memory] = []
-        async for batch in self.vector_store.iterate(ctx["workspace_id"], self._filter(ctx)):
-            found.extend(batch)
+        found = await self.vector_store.newest(ctx["workspace_id"], self._filter(ctx), limit=self.params.candidate_k)
         found.sort(key=lambda m: (m.updated_at, m.created_at), reverse=True)
         return found
 

@@ -41,6 +41,9 @@ class InsightOp(Op):
     consolidated (rules cannot honestly conclude a habit from a list of facts); the run says so in a warning, and
     stale insights are still expired. Writes ``insight_actions`` (the ``MemoryAction`` of each add and expire) and
     ``answer`` (counts).
+
+    Reads: the user's valid insights (as many as runs have made and kept, not growing with the observations), the
+    sources they name (by id), and the ``max_sources`` newest observations (one ordered, limited read).
     """
 
     class Params(OpParams):
@@ -97,8 +100,7 @@ class InsightOp(Op):
         self, ctx: OpContext, workspace: str, user: str, kept: list[Memory], now: datetime
     ) -> list[MemoryAction]:
         flt = MemoryFilter(target=user, memory_type=tuple(self.params.source_types), status="valid")
-        pool = [m async for batch in self.vector_store.iterate(workspace, flt) for m in batch]
-        pool = sorted(pool, key=lambda m: m.created_at)[-self.params.max_sources :]
+        pool = (await self.vector_store.newest(workspace, flt, limit=self.params.max_sources))[::-1]  # oldest first
         if len(pool) < self.params.min_sources:
             ctx.note("consolidated", f"{len(pool)} observations, fewer than min_sources {self.params.min_sources}")
             return []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import Field
@@ -22,10 +23,15 @@ from flowmem.vector_store.filters import MemoryFilter
 class KnowledgeTriplesOp(Op):
     """Read the user's memories as knowledge triples and write them to ``triples``, those the query names first.
 
+    Which memories: the ``max_memories`` created last (one ordered, limited read,
+    :meth:`~flowmem.vector_store.base.VectorStore.newest`) and the ``query_k`` best matching the query's words
+    (BM25: the names it asks about), so a run reads at most ``max_memories + query_k`` memories however many the
+    user has; a fact said long before the newest and not named by the query is left out.
+
     Offline (the default), :mod:`flowmem.knowledge.triples` reads each memory's single-valued facts (the slot table:
     lives_in, works_at, job_title, partner, has_cat, diet, …) and named relations ("my manager Dana"). With
-    ``use_llm`` and an LLM configured, one call reads the newest ``max_memories`` memories instead (any relation it
-    finds); an unusable reply falls back to the rules, with a warning. Either way a triple holds from its memory's
+    ``use_llm`` and an LLM configured, one call reads those memories instead (any relation it finds); an unusable
+    reply falls back to the rules, with a warning. Either way a triple holds from its memory's
     event time (else when it was said) until the memory expired: the write path's expiry (``contra_repeat_op``)
     closes a superseded fact, so "we moved to Berkeley" ends ``lives_in Oakland``.
 
@@ -38,7 +44,8 @@ class KnowledgeTriplesOp(Op):
         include_expired: bool = Field(True, description="also the facts that held once (closed, with valid_to)")
         max_triples: int = Field(20, ge=1, le=10_000, description="how many triples to write to `triples`")
         use_llm: bool = Field(False, description="ask the LLM (one call per run) instead of the offline rules")
-        max_memories: int = Field(200, ge=1, le=2000, description="with use_llm: how many of the newest memories")
+        max_memories: int = Field(200, ge=1, le=1000, description="how many of the newest memories are read")
+        query_k: int = Field(20, ge=0, le=200, description="and how many memories best matching the query's words")
 
     params: Params
     reads = ("workspace_id", "user_id")
@@ -56,7 +63,7 @@ class KnowledgeTriplesOp(Op):
     async def _run(self, ctx: OpContext, *, use_llm: bool) -> None:
         status = None if self.params.include_expired else "valid"
         flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
-        memories = [m async for batch in self.vector_store.iterate(ctx["workspace_id"], flt) for m in batch]
+        memories = await self._memories(ctx, flt)
         found = await self._llm_triples(ctx, memories) if use_llm and memories else None
         if found is None:
             found = [t for memory in memories for t in triples_of(memory)]
@@ -64,16 +71,25 @@ class KnowledgeTriplesOp(Op):
         ctx.note("read", {"memories": len(memories), "triples": len(triples), "by": "llm" if use_llm else "rules"})
         ctx["triples"] = [t.as_dict() for t in _ranked(triples, str(ctx.get("query") or ""))][: self.params.max_triples]
 
+    async def _memories(self, ctx: OpContext, flt: MemoryFilter) -> list[Memory]:
+        """The newest memories and those the query's words match (each once), in the order they were created."""
+        store, workspace, query = self.vector_store, ctx["workspace_id"], str(ctx.get("query") or "")
+        newest, named = await asyncio.gather(
+            store.newest(workspace, flt, limit=self.params.max_memories),
+            store.lexical_search(workspace, query, self.params.query_k, flt),  # no words, no read
+        )
+        found = {m.memory_id: m for m in [*newest, *named]}
+        return sorted(found.values(), key=lambda m: (m.created_at, m.memory_id))
+
     async def _llm_triples(self, ctx: OpContext, memories: list[Memory]) -> list[Triple] | None:
-        newest = sorted(memories, key=lambda m: m.created_at)[-self.params.max_memories :]
         prompt = load_prompt("knowledge_triples")
         listing = "\n".join(
             f"{i}. [{m.created_at:%Y-%m-%d}{'' if m.status == 'valid' else ', no longer true'}] {m.content}"
-            for i, m in enumerate(newest)
+            for i, m in enumerate(memories)
         )
         reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(user=ctx["user_id"], memories=listing),
                           json_mode=True)  # fmt: skip
-        triples = _parse(parse_json(reply.text), newest)
+        triples = _parse(parse_json(reply.text), memories)
         if not triples:
             ctx.warn("LLM gave no usable triples; read by the offline rules")
             return None

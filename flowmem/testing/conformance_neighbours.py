@@ -128,3 +128,23 @@ class NeighbourConformance(StoreHarness):
             assert all(size <= 3 + 1 for size in sizes), sizes
 
         self.run_case(case)
+
+    def test_newest_reads_only_the_last_of_thousands(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            bulk = [
+                turn(ws, f"n{i:05d}", i // 1000, i, status="expired" if i % 11 == 0 else "valid")
+                for i in range(3_000)
+            ]  # fmt: skip
+            await store.upsert(ws, [*bulk, turn(ws, "bob", 5, 1, target="bob")])
+            flt = MemoryFilter(target="alice", status="valid")
+            order = sorted((m for m in bulk if flt.matches(m)), key=lambda m: (second(m.created_at), m.memory_id))
+            with count_reads(store, BACKEND_READS) as reads, self.request_sizes(store) as sizes:
+                found = await store.newest(ws, flt, limit=5)
+            assert [m.memory_id for m in found] == [m.memory_id for m in order[-5:][::-1]]
+            assert reads.total <= 5 + 1, reads
+            assert all(size <= 5 + 1 for size in sizes), sizes
+            assert await store.newest(ws, flt, limit=0) == []
+            assert [m.memory_id for m in await store.newest(ws, MemoryFilter(target="bob"), limit=3)] == ["bob"]
+
+        self.run_case(case)

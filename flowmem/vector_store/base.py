@@ -59,6 +59,8 @@ __all__ = [
 
 SIMILARITY = "similarity"
 MAX_ADJACENT = 1_000  # memories per side of one adjacent() read: "around a memory" is a handful
+# The place newest() reads back from: after every memory a store holds (ids never come near it in that second).
+END_OF_TIME, LAST_ID = datetime(9999, 12, 31, 23, 59, 59), "~"
 # The keys of stats() that say nothing about any tenant: an allow-list, so a new store-wide figure
 # is not shown to a caller scoped to one workspace until someone decides it may be.
 SHARED_STATS = frozenset(
@@ -341,6 +343,22 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
             [m for m in earlier if m.workspace_id == workspace_id and m.memory_id != memory_id][:before],
             [m for m in later if m.workspace_id == workspace_id and m.memory_id != memory_id][:after],
         )
+
+    async def newest(
+        self, workspace_id: str, filters: MemoryFilter | None = None, *, limit: int, with_vectors: bool = False
+    ) -> list[Memory]:
+        """The ``limit`` matching memories last in the order of :meth:`iterate` (created last), newest first.
+
+        One ordered, limited read (:meth:`adjacent` back from the end of time): what "the user's latest facts"
+        costs, however many memories the user has.
+
+        Raises:
+            InputError: ``limit`` is negative or over :data:`MAX_ADJACENT`.
+        """
+        earlier, _ = await self.adjacent(
+            workspace_id, END_OF_TIME, LAST_ID, filters, before=limit, after=0, with_vectors=with_vectors
+        )
+        return earlier
 
     async def count(self, workspace_id: str, filters: MemoryFilter | None = None) -> int:
         """How many memories of ``workspace_id`` match."""

@@ -600,7 +600,7 @@ def test_mapping_covers_every_stored_memory_field() -> None:
     mapped = set(es_query.properties(DIMS, "dot_product", {"type": "hnsw"}))
     stored = {
         *Memory(workspace_id="w", content="x").to_record(),
-        es_query.VECTOR_FIELD, es_query.DERIVED_FIELD, es_query.LEXICAL_FIELD,
+        es_query.VECTOR_FIELD, es_query.DERIVED_FIELD, es_query.SLOTS_FIELD, es_query.LEXICAL_FIELD,
     }  # fmt: skip
     assert mapped == stored
     # and every subject a filter condition can test has a field (the store base refuses any other)
