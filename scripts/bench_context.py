@@ -1,7 +1,7 @@
 """Offline context assembly: a 200-message session and 10k memories → context messages within a token budget.
 
-A fresh `local` store with 10k synthetic memories (random unit vectors, as in bench_retrieve.py; a
-quarter of them observations, the facts block's kind), a 200-message chat session (varied lengths,
+A fresh `local` store with 10k synthetic memories (the `spread` shape of bench_retrieve.py: vectors near their
+sayings, a quarter of them observations, the facts block's kind), a 200-message chat session (varied lengths,
 English and Chinese) and a rolling summary. The flow measured is the offline path of a chat turn that
 this repository's ops own: retrieval (personal_retrieve's ops), the facts block and
 `context_assemble_op`, with the shipped defaults (offline e5 embedder, no LLM):
@@ -168,7 +168,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             ]
             async with App(config=config, overrides=overrides) as app:
                 if not results:
-                    memories = synthetic(args.memories, app.embedding_model().dims)
+                    memories = await synthetic("spread", args.memories, app.embedding_model())
                     for i in range(0, len(memories), BATCH):
                         await app.vector_store().upsert("bench", memories[i : i + BATCH])
                 results.append(await measure(app, args.flow, limit, session(args.messages), args.runs))

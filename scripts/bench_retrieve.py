@@ -1,16 +1,25 @@
-"""End-to-end `personal_retrieve` latency on the embedded default, and the parallel-branch check.
+"""End-to-end `personal_retrieve` latency on four shapes of store, and the parallel-branch check.
 
-1. For each store size (default 1k, 10k, 100k): a fresh `local` store filled with synthetic memories
-   (random unit vectors — embedding the store is not what is measured — with varied targets, types
-   and times), then `personal_retrieve` through the public async API with the shipped default config
-   (offline `local` e5 embedder, no LLM) for a mix of questions with and without time words.
-   Reports p50/p95 of the whole flow, of the query embedding alone (measured apart, same questions),
-   and of the flow without it.
+1. For each shape and store size (default 1k, 10k, 100k): a fresh store filled with synthetic memories
+   (random unit vectors — embedding the store is not what is measured — with contents drawn from a small
+   vocabulary the questions share, so word recall has work to do), then `personal_retrieve` through the
+   public async API for a mix of questions with and without time words. The shapes (``SHAPES``):
+
+   - ``spread``: chat turns spread over 18 months, a quarter of each memory type, one user in ten is bob;
+   - ``bulk``: a bulk import — every memory created within the same 3 seconds, a quarter ``conversation``;
+   - ``notes``: notes (observations, customised observations, insights) added one by one over 18 months;
+   - ``multi_user``: a workspace of 100 users with ``size / 100`` spread memories each (100 × 1,000 at 100k).
+
+   Reports per shape and size p50/p95 of the whole flow, of the query embedding alone (measured apart, same
+   questions), of the flow without it, and each op's median (from the run's trace), with the machine and the
+   embedder beside them.
 2. Parallel branches: the `fake` LLM answering after 300 ms in both extract_time_op and
    semantic_rank_op; the two calls run concurrently, so the flow should take ~300 ms, not ~600.
 
-Usage: python scripts/bench_retrieve.py [--sizes 1000,10000,100000] [--runs 200]
-Targets (issue 4): p50 ≤ 20 ms at 10k; with two 300 ms LLM calls in parallel branches, p50 ≤ 350 ms.
+Usage: python scripts/bench_retrieve.py [--shapes spread,bulk,notes,multi_user] [--sizes 1000,10000,100000]
+           [--runs 200] [--embedder local|hash] [--store local|elasticsearch] [--es-url URL] [--no-parallel]
+Targets (issue 24): with ``--embedder hash`` p50 ≤ 3 ms at 10k on every shape; with the offline e5 model the
+flow without its query embedding p50 ≤ 5 ms at 10k and ≤ 15 ms at 100k (Elasticsearch at 100k ≤ 25 ms).
 """
 
 from __future__ import annotations
@@ -18,8 +27,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import tempfile
 import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -27,9 +44,14 @@ from benchlib import machine, percentiles
 
 import flowmem.testing.fake_llm  # noqa: F401  (the `fake` LLM: a 300 ms scripted model for the parallel-branch run)
 from flowmem import App
-from flowmem.schema.memory import MEMORY_TYPES, Memory
+from flowmem.embedding.base import EmbeddingModel
+from flowmem.schema.memory import MEMORY_TYPES, Memory, MemoryType
 
 NOW = datetime(2024, 6, 12, 20, 0)
+START = datetime(2023, 1, 1)
+SPAN_MINUTES = 60 * 24 * 530  # about 18 months before NOW
+WORKSPACE = "bench"
+USER = "alice"
 QUESTIONS = [
     "what did I do last weekend?",
     "where do I live?",
@@ -42,88 +64,212 @@ QUESTIONS = [
     "which restaurants do I like?",
     "what did I work on two weeks ago?",
 ]
+# What the memories say: sentences that share words with the questions (and each other), as real ones do.
+SAYINGS = [
+    "I went hiking with {who} near {place}",
+    "we eat ramen at one of the small restaurants in {place}",
+    "my knee hurts again after running with {who}",
+    "I live in a flat in {place} now",
+    "I work on the {project} project all week",
+    "I meet {who} for coffee in {place} on Saturdays",
+    "my favourite hobby is painting, {who} likes pottery",
+    "watched a film with {who} last weekend",
+    "I ate dumplings with {who} yesterday",
+    "next week I fly to {place} for the {project} review",
+    "{who} recommended a restaurant in {place}",
+    "我和{who}在{place}吃了火锅",
+]
+WHO = ["Sam", "Mia", "Jon", "Ana", "Leo", "Kim", "Raj", "Eva"]
+PLACES = ["Lisbon", "Porto", "Alfama", "Berlin", "Osaka", "Madrid", "Austin", "Oslo"]
+PROJECTS = ["billing", "search", "onboarding", "mobile", "reporting"]
+NOTE_TYPES: tuple[MemoryType, ...] = ("observation",) * 7 + ("obs_customized",) * 2 + ("insight",)
 BATCH = 2_000
 
 
-def synthetic(n: int, dims: int, seed: int = 7) -> list[Memory]:
-    rng = np.random.default_rng(seed)
-    vectors = rng.standard_normal((n, dims)).astype(np.float32)
-    start = datetime(2023, 1, 1)
-    memories = []
+@dataclass
+class Planned:
+    """One memory to make: whom it is about, its type and when it was said."""
+
+    target: str
+    memory_type: MemoryType
+    said: datetime
+    session: str | None = None
+
+
+def spread_turns(n: int, rng: np.random.Generator, target: str = USER, share_bob: bool = True) -> Iterator[Planned]:
+    """Chat turns spread over 18 months (today's shape): a quarter of each type, one in ten about bob."""
     for i in range(n):
-        said = start + timedelta(minutes=int(rng.integers(0, 60 * 24 * 530)))
+        said = START + timedelta(minutes=int(rng.integers(0, SPAN_MINUTES)))
+        who = "bob" if share_bob and i % 10 == 0 else target
+        yield Planned(who, MEMORY_TYPES[i % 4], said, session=f"s{said:%Y%m%d}")
+
+
+def bulk_import(n: int, rng: np.random.Generator) -> Iterator[Planned]:
+    """A bulk load: every memory created within the same 3 seconds, a quarter of them conversation turns."""
+    base = NOW - timedelta(hours=1)
+    for i in range(n):
+        yield Planned(USER, MEMORY_TYPES[i % 4], base + timedelta(seconds=3 * i / n))
+
+
+def notes_over_months(n: int, rng: np.random.Generator) -> Iterator[Planned]:
+    """Notes added one by one over 18 months, evenly apart with a little jitter (no conversation turns)."""
+    step = SPAN_MINUTES / n
+    for i in range(n):
+        said = START + timedelta(minutes=i * step + float(rng.uniform(0, step / 2)))
+        yield Planned(USER, NOTE_TYPES[i % len(NOTE_TYPES)], said)
+
+
+def multi_user(n: int, rng: np.random.Generator) -> Iterator[Planned]:
+    """A workspace of 100 users, ``n / 100`` spread chat turns each; the questions are alice's (user 0)."""
+    per_user = max(1, n // 100)
+    for user in range(100):
+        yield from spread_turns(per_user, rng, target=USER if user == 0 else f"user{user:03d}", share_bob=False)
+
+
+# The shapes of store measured, by name: each plans n memories.
+SHAPES: dict[str, Callable[[int, np.random.Generator], Iterator[Planned]]] = {
+    "spread": spread_turns,
+    "bulk": bulk_import,
+    "notes": notes_over_months,
+    "multi_user": multi_user,
+}
+
+
+async def synthetic(shape: str, n: int, model: EmbeddingModel, seed: int = 7) -> list[Memory]:
+    """The memories of ``shape``; each one's vector is its saying's embedding plus as much noise again."""
+    rng = np.random.default_rng(seed)
+    planned = list(SHAPES[shape](n, rng))
+    topics = await model.embed(
+        [s.format(who="a friend", place="town", project="work") for s in SAYINGS], kind="document"
+    )
+    which = rng.integers(len(SAYINGS), size=len(planned))
+    noise = rng.standard_normal((len(planned), model.dims)).astype(np.float32)
+    vectors = topics[which] + noise / np.linalg.norm(noise, axis=1, keepdims=True)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    memories = []
+    for i, plan in enumerate(planned):
+        saying = SAYINGS[which[i]]
+        content = saying.format(
+            who=WHO[int(rng.integers(len(WHO)))],
+            place=PLACES[int(rng.integers(len(PLACES)))],
+            project=PROJECTS[int(rng.integers(len(PROJECTS)))],
+        )
         memory = Memory(
-            workspace_id="bench",
+            workspace_id=WORKSPACE,
             memory_id=f"m{i:07d}",
-            target="alice" if i % 10 else "bob",
-            memory_type=MEMORY_TYPES[i % 4],
-            content=f"synthetic memory {i} about topic {i % 97}",
-            created_at=said,
+            target=plan.target,
+            memory_type=plan.memory_type,
+            content=f"{content} (#{i})",  # no two alike, as in a real store
+            created_at=plan.said,
+            metadata={"session": plan.session} if plan.session else {},
             vector=vectors[i],
-        ).with_message_time(said)
+        ).with_message_time(plan.said)
         memories.append(memory)
     return memories
 
 
-async def fill(app: App, n: int) -> float:
-    memories = synthetic(n, app.embedding_model().dims)
+async def fill(app: App, memories: list[Memory]) -> float:
     store = app.vector_store()
     started = time.perf_counter()
-    for i in range(0, n, BATCH):
-        await store.upsert("bench", memories[i : i + BATCH])
-    return n / (time.perf_counter() - started)
+    for i in range(0, len(memories), BATCH):
+        await store.upsert(WORKSPACE, memories[i : i + BATCH])
+    return len(memories) / (time.perf_counter() - started)
 
 
-async def measure_size(n: int, runs: int) -> dict[str, object]:
+@asynccontextmanager
+async def fresh_app(store: str, embedder: str, es_url: str, extra: tuple[str, ...] = ()) -> AsyncIterator[App]:
+    """An App on an empty store of its own (a temporary directory, or an index deleted afterwards)."""
+    overrides = [*extra] + (["embedding_model.default.backend=hash"] if embedder == "hash" else [])
+    if store == "elasticsearch":
+        index = f"flowmem-bench-retrieve-{uuid.uuid4().hex[:8]}"
+        overrides += [f"vector_store.default.params.hosts={es_url}", f"vector_store.default.params.index={index}"]
+        try:
+            async with App("elasticsearch", overrides=overrides) as app:
+                yield app
+        finally:
+            delete_indices(es_url, index)
+        return
     with tempfile.TemporaryDirectory() as directory:
-        overrides = [
+        overrides += [
             f"vector_store.default.params.directory={directory}",
             "vector_store.default.params.synchronous=normal",
         ]
         async with App(overrides=overrides) as app:
-            ingest = await fill(app, n)
-            embedder = app.embedding_model()
-            for question in QUESTIONS:  # warm up: model load, index load, caches
-                await app.run("personal_retrieve", query=question, user_id="alice", workspace_id="bench", timestamp=NOW)
-            flow_ms, embed_ms = [], []
-            for i in range(runs):
-                question = QUESTIONS[i % len(QUESTIONS)]
-                started = time.perf_counter()
-                await embedder.embed_one(question, kind="query")
-                embed_ms.append((time.perf_counter() - started) * 1000)
-                started = time.perf_counter()
-                response = await app.run(
-                    "personal_retrieve", query=question, user_id="alice", workspace_id="bench", timestamp=NOW
-                )
-                flow_ms.append((time.perf_counter() - started) * 1000)
-                assert response.memories, "the benchmark must retrieve something"
+            yield app
+
+
+def delete_indices(url: str, index: str) -> None:
+    from flowmem.vector_store.elasticsearch import SIDE_SUFFIXES
+
+    for suffix in ("", *SIDE_SUFFIXES):
+        try:
+            with urllib.request.urlopen(urllib.request.Request(f"{url}/{index}{suffix}", method="DELETE"), timeout=60):
+                pass
+        except urllib.error.HTTPError as exc:
+            if exc.code != 404:
+                raise
+
+
+async def retrieve(app: App, question: str) -> tuple[float, int, dict[str, float]]:
+    """One run of the flow: its time (ms), how many memories it returned and each op's time (ms)."""
+    started = time.perf_counter()
+    response = await app.run("personal_retrieve", query=question, user_id=USER, workspace_id=WORKSPACE, timestamp=NOW)
+    elapsed = (time.perf_counter() - started) * 1000
+    assert response.trace is not None
+    return elapsed, len(response.memories), {span.op: span.duration_ms for span in response.trace.spans}
+
+
+async def measure(shape: str, n: int, runs: int, store: str, embedder: str, es_url: str) -> dict[str, object]:
+    async with fresh_app(store, embedder, es_url) as app:
+        model = app.embedding_model()
+        ingest = await fill(app, await synthetic(shape, n, model))
+        for question in QUESTIONS:  # warm up: model load, index load, caches
+            await retrieve(app, question)
+        flow_ms, embed_ms, returned = [], [], []
+        op_ms: dict[str, list[float]] = defaultdict(list)
+        for i in range(runs):
+            question = QUESTIONS[i % len(QUESTIONS)]
+            started = time.perf_counter()
+            await model.embed_one(question, kind="query")
+            embed_ms.append((time.perf_counter() - started) * 1000)
+            elapsed, count, ops = await retrieve(app, question)
+            flow_ms.append(elapsed)
+            returned.append(count)
+            for op, ms in ops.items():
+                op_ms[op].append(ms)
+    assert sum(returned), "the benchmark must retrieve something"
     without = [f - e for f, e in zip(flow_ms, embed_ms, strict=True)]
     return {
+        "shape": shape,
         "memories": n,
+        "store": store,
+        "embedder": model.model_id,
         "ingest_memories_per_s": round(ingest),
+        "memories_returned_mean": round(statistics.fmean(returned), 2),
         "flow_ms": percentiles(flow_ms, 50, 95),
         "query_embedding_ms": percentiles(embed_ms, 50, 95),
         "flow_without_embedding_ms": percentiles(without, 50, 95),
+        "op_median_ms": {op: round(statistics.median(ms), 3) for op, ms in op_ms.items()},
     }
 
 
 async def measure_parallel(runs: int) -> dict[str, object]:
+    config = {"llm": {"default": {"backend": "fake", "params": {
+        "delay_ms": 300, "by_prompt": {"Asked at": '{"year": 2024, "week": 23}'}, "replies": ['{"0": 0.5}'],
+    }}}}  # fmt: skip
     with tempfile.TemporaryDirectory() as directory:
-        config = {"llm": {"default": {"backend": "fake", "params": {
-            "delay_ms": 300, "by_prompt": {"Asked at": '{"year": 2024, "week": 23}'}, "replies": ['{"0": 0.5}'],
-        }}}}  # fmt: skip
         overrides = [
             f"vector_store.default.params.directory={directory}",
             "embedding_model.default.backend=hash",
             "op.semantic_rank_op.params.output_memory_max_count=5",
         ]
         async with App(config=config, overrides=overrides) as app:
-            await fill(app, 1_000)
+            await fill(app, await synthetic("spread", 1_000, app.embedding_model()))
             samples, calls = [], []
             for _ in range(runs):
                 started = time.perf_counter()
                 response = await app.run(
-                    "personal_retrieve", query="what did I do last weekend?", user_id="alice", workspace_id="bench",
+                    "personal_retrieve", query="what did I do last weekend?", user_id=USER, workspace_id=WORKSPACE,
                     timestamp=NOW,
                 )  # fmt: skip
                 samples.append((time.perf_counter() - started) * 1000)
@@ -132,30 +278,38 @@ async def measure_parallel(runs: int) -> dict[str, object]:
     return {"llm_delay_ms": 300, "llm_calls_per_run": 2, "flow_ms": percentiles(samples, 50, 95)}
 
 
-async def main(sizes: list[int], runs: int) -> dict[str, object]:
-    by_size = [await measure_size(n, runs) for n in sizes]
-    parallel = await measure_parallel(max(20, runs // 10))
-    at_10k = next((r for r in by_size if r["memories"] == 10_000), None)
-    return {
+async def main(args: argparse.Namespace) -> dict[str, object]:
+    sizes = [int(s) for s in args.sizes.split(",")]
+    shapes = args.shapes.split(",")
+    unknown = sorted(set(shapes) - set(SHAPES))
+    if unknown:
+        raise SystemExit(f"unknown shapes {unknown}; choose from {sorted(SHAPES)}")
+    results = []
+    for shape in shapes:
+        for n in sizes:
+            results.append(await measure(shape, n, args.runs, args.store, args.embedder, args.es_url))
+    result: dict[str, object] = {
         "benchmark": "retrieve",
         "machine": machine(),
-        "config": "shipped default: local store, local e5 embeddings (offline), no LLM",
-        "runs_per_size": runs,
+        "config": f"shipped default, {args.store} store, {args.embedder} embedder, no LLM",
+        "runs_per_size": args.runs,
         "questions": QUESTIONS,
-        "by_size": by_size,
-        "parallel_llm_branches": parallel,
-        "targets": {"p50_ms_at_10k": 20, "parallel_p50_ms": 350},
-        "meets_targets": {
-            "p50_at_10k": None if at_10k is None else at_10k["flow_ms"]["p50"] <= 20,  # type: ignore[index]
-            "parallel": parallel["flow_ms"]["p50"] <= 350,  # type: ignore[index]
-        },
+        "results": results,
+        "targets": {"hash_flow_p50_ms_at_10k": 3, "e5_flow_without_embedding_p50_ms": {"10k": 5, "100k": 15}},
     }
+    if not args.no_parallel:
+        result["parallel_llm_branches"] = parallel = await measure_parallel(max(20, args.runs // 10))
+        result["parallel_meets_target_350ms"] = parallel["flow_ms"]["p50"] <= 350  # type: ignore[index]
+    return result
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shapes", default=",".join(SHAPES), help=f"comma-separated, of {', '.join(SHAPES)}")
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--runs", type=int, default=200)
-    args = parser.parse_args()
-    result = asyncio.run(main([int(s) for s in args.sizes.split(",")], args.runs))
-    print(json.dumps(result, indent=2, ensure_ascii=False))
+    parser.add_argument("--embedder", choices=["local", "hash"], default="local", help="local: the offline e5 model")
+    parser.add_argument("--store", choices=["local", "elasticsearch"], default="local")
+    parser.add_argument("--es-url", default="http://127.0.0.1:9200")
+    parser.add_argument("--no-parallel", action="store_true", help="skip the parallel-LLM-branches check")
+    print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2, ensure_ascii=False))

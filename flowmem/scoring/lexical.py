@@ -26,7 +26,9 @@ def lexical_scores(query: str, documents: Sequence[str]) -> list[float]:
     wanted = words(query)
     if not wanted or not documents:
         return [0.0] * len(documents)
-    bags = [words(d) for d in documents]
+    # Only the query's words of each document matter (the rest could not be counted), so only they are kept:
+    # no stop-word lookup per document word (the ranker scores every candidate this way, per query).
+    bags = [wanted.intersection(_WORD.findall(d.lower())) for d in documents]
     count = len(documents)
     idf = {w: math.log(1 + count / (1 + sum(1 for bag in bags if w in bag))) for w in wanted}
     total = sum(idf.values())

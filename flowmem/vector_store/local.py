@@ -270,6 +270,14 @@ class LocalStore(VectorStore):
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         return await self._call(self._search_sync, workspace_id, query, top_k, filters)
 
+    async def _search_many(
+        self, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
+    ) -> list[list[Memory]]:
+        # One hop to the store's thread for all of them (a query naming a time makes three searches).
+        return await self._call(
+            lambda: [self._search_sync(workspace_id, query, top_k, filters) for top_k, filters in searches]
+        )
+
     async def _lexical_search(
         self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
     ) -> list[Memory]:
