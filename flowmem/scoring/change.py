@@ -47,12 +47,19 @@ _ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_END_ZH}", re.I)
 _NOT_ANYMORE = re.compile(r"\b(?:not|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
-    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion))\b|改|换|调|挪|现在|新|变成|涨|升",
+    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record)\b"
+    r"|改|换|调|挪|现在|新|变成|涨|升|纪录|刷新",
     re.I,
 )
 _CORRECTION = re.compile(
     r"\b(?:actually|sorry|typo|oops|wait\s*,?\s*no|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
     r"fat\s+fingers?|not\s+\w+\s*,)\b|更正|不对|说错|搞错|打错|写错|看错|应该是|其实是|纠正",
+    re.I,
+)
+# A correction that names no value must say outright that something was wrong ("actually", "sorry" alone are
+# everyday words): then what it names, said last, is what was wrong.
+_SAID_WRONG = re.compile(
+    r"\b(?:correction|typo|misread|misspoke|scratch\s+that|i\s+was\s+wrong)\b|更正|纠正|说错|搞错|记错|打错|写错|看错",
     re.I,
 )
 # Words that say when or how, not what: never the thing a change is about.
@@ -77,12 +84,16 @@ class Change:
         about: The terms naming what changed (stemmed; Chinese characters and pairs as the lexical index has them).
         values: The new values (``replaced`` and ``corrected``).
         cue: The words that said it changed, for the reason shown in the history.
+        beside: The Chinese characters of the clause that can name something: an older value with one of them
+            right beside it (月薪一万二's 薪, 一点睡's 睡) is of the same thing — Chinese names the attribute next
+            to its value, often in one character, too common alone to tell two statements are about one thing.
     """
 
     kind: ChangeKind
     about: frozenset[str]
     values: tuple[Value, ...]
     cue: str
+    beside: frozenset[str] = frozenset()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -100,12 +111,31 @@ def read_changes(text: str) -> list[Change]:
                 changes.append(Change("ended", about, (), ending.group()))
             continue
         cue = correction or _CHANGE.search(clause)
-        if not values or cue is None:
+        if cue is None:
             continue
         cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
         about = subject_terms(_without(clause, [(v.start - start, v.end - start) for v in values] + cues))
-        changes.append(Change("corrected" if correction else "replaced", about, values, cue.group()))
+        if values:
+            chars = frozenset(_content_chars(_without(clause, [(v.start - start, v.end - start) for v in values])))
+            changes.append(Change("corrected" if correction else "replaced", about, values, cue.group(), chars))
+        elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
+            changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     return changes
+
+
+_FUNCTION_CHARS = frozenset(
+    "了的是在就也都还又我你他她它们个和跟到上下点多少每周号月日年天时分半前后现今明昨这那有没不很太一"
+)
+
+
+def _content_chars(text: str) -> set[str]:
+    """The Chinese characters of ``text`` that can name something."""
+    return {c for c in text if "\u4e00" <= c <= "\u9fff" and c not in _FUNCTION_CHARS}
+
+
+def _beside(text: str, value: Value) -> set[str]:
+    """The Chinese characters right next to ``value`` in ``text`` that can name something (月薪一万二 → 薪)."""
+    return _content_chars(text[max(value.start - 1, 0) : value.start] + text[value.end : value.end + 1])
 
 
 def subject_terms(text: str) -> frozenset[str]:
@@ -147,9 +177,18 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     used: set[int] = set()
     for new in change.values:
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
-            if change.kind != "corrected" and not holds(old_text[start:end], change.about):
-                continue
-            old = next((o for o in olds if start <= o.start < end and o.start not in used and _replaces(o, new)), None)
+            same = change.kind == "corrected" or holds(old_text[start:end], change.about)
+            old = next(
+                (
+                    o
+                    for o in olds
+                    if start <= o.start < end
+                    and o.start not in used
+                    and _replaces(o, new)
+                    and (same or _beside(old_text, o) & change.beside)
+                ),
+                None,
+            )
             if old is not None:
                 pairs.append((old, new))
                 used.add(old.start)

@@ -49,6 +49,7 @@ _ZH_JOB = (
     r"[^，。！？；,.!?;\s]{0,6}?(?:设计师|工程师|程序员|护士|医生|老师|教师|教授|律师|会计|建筑师|经理|总监|主管|"
     r"顾问|分析师|记者|编辑|厨师|服务员|药剂师|司机|销售|助理|实习生|研究员|科学家|摄影师|兽医)"
 )
+_ZH_ORG = r"(?:公司|集团|银行|医院|学校|大学|工厂|工作室|店|事务所)"  # 一家游戏公司: where one works is an organisation
 _EMAIL = r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 _PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 
@@ -58,7 +59,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_HOME}{_V}",
         rf"\b(?:my|our)\s+home\s+is\s+(?:now\s+)?in\s+{_V}",
-        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住在{_ZH}",
+        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住(?![院过])在?{_ZH}",
+        rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
+        rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬(?:到|去|进)了?{_ZH}",
         rf"我家{_ZH_WHEN}在{_ZH}",
     ),
@@ -73,6 +76,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:工作|上班)",
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
+        rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG})(?:做|当|上班|工作)",
         rf"(?<![他她它])(?:我|，|^){_ZH_WHEN}是(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)的{_ZH_JOB}",
     ),
     "job_title": (
@@ -83,7 +87,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+(?P<v>{_JOB})\b",
         rf"(?<![他她它])(?:我|现在|目前){_ZH_WHEN}是(?:一[名位个])?(?P<v>{_ZH_JOB})",
         r"我是一[名位个](?P<v>[^，。！？；,.!?;\s]{1,12})",
-        rf"我{_ZH_WHEN}(?:的职位|的职务|的工作)是{_ZH}",
+        rf"我{_ZH_WHEN}(?:的职位|的职务|的工作|的岗位|岗位)是{_ZH}",
+        rf"我{_ZH_WHEN}在(?:一家)?[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG}(?:做|当)(?P<v>[^，。！？；,.!?;\s]{{1,8}})",
         rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
     ),
     "relationship_status": (
@@ -132,7 +137,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
     ),
     "diet": (
-        rf"\bi(?:'m|\s+am|'ve\s+been|\s+have\s+been)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
+        rf"\b(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been)|being)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
         r"\bi(?:'ve|\s+have)?\s+(?:been\s+)?(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
         r"(?P<v>fish|meat|chicken)\s+again\b",
         rf"我{_ZH_WHEN}(?:是|吃)(?P<v>素|全素|纯素)",
@@ -162,6 +167,7 @@ _VALUE_END = re.compile(
     re.I,
 )
 _VALUE_STRIP = "了啦呢吧啊 "
+_ZH_VALUE_END = re.compile(r"(?:这边|那边|这里|那里|附近|一带)$")  # 朝阳双井这边 → 朝阳双井
 # Values that say the same thing in other words: "I'm vegetarian" and 我吃素 agree; "fish again" does not.
 VALUE_ALIASES: dict[str, str] = {
     "素": "vegetarian", "吃素": "vegetarian", "全素": "vegan", "纯素": "vegan",
@@ -316,11 +322,19 @@ _NO_SUBJECT = re.compile(
 )
 
 
+# The same in Chinese: a sentence that opens with where one lives, works or studies (现在住通州了, 在一家公司做测试).
+# Not after a comma: a subject carries over it (外婆今年八十五岁，住在 Sunnyvale is the grandmother's home).
+_ZH_NO_SUBJECT = re.compile(
+    rf"(?:^|(?<=[。！？；.!?;\s]))(?={_ZH_WHEN}(?:住(?![院过])|搬|在|入职|加入|转学|就读|升职|吃素))"
+)
+
+
 def with_subject(text: str) -> str:
     """``text`` with "I" before each sentence that begins with a verb ("started at Spoke City today", "moved to
-    Denver!"): a chat leaves out the speaker, the slot patterns need one. Chinese needs none (its patterns take a
-    missing 我 already where they can)."""
-    return _NO_SUBJECT.sub(" I ", text).strip() if text.isascii() else text
+    Denver!"; 现在住通州了 → 我现在住通州了): a chat leaves out the speaker, the slot patterns need one."""
+    if not text.isascii():
+        return _ZH_NO_SUBJECT.sub("我", text) if _CJK_NAME.search(text) else text
+    return _NO_SUBJECT.sub(" I ", text).strip()
 
 
 # A name ends with its capitalised words: "Lumen Health done", "Corvane Analytics on the 31st" → the company.
@@ -335,7 +349,7 @@ def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:
         raw = proper.group()
     cut = _VALUE_END.search(raw)
     kept = raw[: cut.start()] if cut else raw
-    kept = kept.rstrip(_VALUE_STRIP)
+    kept = _ZH_VALUE_END.sub("", kept.rstrip(_VALUE_STRIP))
     value = " ".join(kept.split()).lower()
     value = VALUE_ALIASES.get(value, value)
     if not value:

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
-from flowmem.scoring.change import Change, holds, read_changes, remainder, rewrite
+from flowmem.scoring.change import Change, holds, read_changes, remainder, rewrite, subject_terms
 from flowmem.scoring.derive import keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.slots import SLOTS_KEY
@@ -79,6 +79,11 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         kept = remainder(old.content, change.about)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return _supersede(memory, old, kept, reason)
+    if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it
+        if len(change.about & subject_terms(old.content)) < 2:  # named, not just touched on
+            return []
+        reason = f"corrected: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
+        return _supersede(memory, old, None, reason)
     if change.kind == "corrected" and memory.created_at - old.created_at > CORRECTION_WINDOW:
         return []
     written = rewrite(old.content, memory.content, change)

@@ -143,3 +143,28 @@ def test_a_newer_or_expired_or_same_message_memory_is_left_alone() -> None:
     gone = _memory("d", "my motorbike is blue", 2).model_copy(update={"status": "expired"})
     same = _memory("e", "the motorbike was fun", 10).model_copy(update={"source": ["m-b"]})
     assert apply_changes(new, changes_of(new), [later, gone, same]) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "written"),
+    [
+        # Chinese names the attribute beside its value, in one character: 月薪一万二's 薪 is in 涨薪了
+        ("月薪一万二，到手九千多", "涨薪了 现在税前一万五", "月薪一万五，到手九千多"),
+        ("我一般晚上一点睡", "最近调整作息 十一点就睡了", "我一般十一点睡"),
+        # a record replaces the last best
+        ("deadlift is at 120kg these days", "new deadlift record: 130kg", "deadlift is at 130kg these days"),
+    ],
+)
+def test_a_chinese_attribute_beside_its_value_and_a_record_are_changes(old: str, new: str, written: str) -> None:
+    [change] = [c for c in read_changes(new) if c.values]
+    assert rewrite(old, new, change) == written
+
+
+def test_a_correction_without_a_value_must_say_something_was_wrong_and_name_it() -> None:
+    assert read_changes("actually I think I will go") == []  # "actually" alone is an everyday word
+    [change] = read_changes("更正一下 过敏的是腰果 花生没事")
+    assert change.kind == "corrected" and {"过敏", "花生"} <= change.about
+    old = _memory("a", "我花生过敏哈 点外卖注意点", 3)
+    fix = _memory("b", "更正一下 过敏的是腰果 花生没事", 20)  # weeks later: named, so still found
+    [expire] = apply_changes(fix, [change], [old, _memory("c", "周末吃了花生酱", 5)])
+    assert expire.action == "expire" and expire.memory.memory_id == "a"

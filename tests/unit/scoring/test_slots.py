@@ -158,3 +158,22 @@ def test_observations_in_the_third_person_are_read_as_the_user_would_say_them(te
 )  # fmt: skip
 def test_a_memory_about_the_user_states_their_slots(text: str, who: str, slots: dict[str, str]) -> None:
     assert SlotRules().slots_of(text, who) == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("现在住通州了，房租便宜一半", {"residence": "通州"}),  # the subject left out, 住 without 在
+        ("最近住在朝阳双井这边", {"residence": "朝阳双井"}),  # 这边 is no part of the place
+        ("在一家游戏公司做测试，已经三年了", {"employer": "游戏公司", "job_title": "测试"}),
+        ("自己在酒仙桥租了个一居", {"residence": "酒仙桥"}),
+        ("他住在上海", {}),  # someone else
+        ("我在家做饭", {}),  # a home is no employer
+    ],
+)
+def test_chinese_slots_without_their_subject(text: str, slots: dict[str, str]) -> None:
+    assert slots_of(text) == slots
+
+
+def test_a_chinese_subject_carries_over_a_comma() -> None:
+    assert slots_of("外婆今年八十五岁，住在 Sunnyvale") == {}  # the grandmother's home, not the speaker's
