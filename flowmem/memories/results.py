@@ -13,6 +13,7 @@ from flowmem.errors import DegradedError
 from flowmem.response import Response
 from flowmem.schema.actions import ALREADY_MEMORIZED, MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory
+from flowmem.schema.timeparts import format_when
 from flowmem.trace import Degradation, merge_degradations
 
 SKIPPED_IDS_KEPT = 20  # message ids kept per skip reason: examples, not a ledger (2,000 skipped stay small)
@@ -154,6 +155,28 @@ class SearchResult:
         if explain:
             data["explain"] = self.response.to_dict(trace=True)
         return data
+
+    def to_brief(self) -> dict[str, Any]:
+        """What an agent needs of each memory, for a prompt: ``id``, ``content``, ``type``, ``time`` (when it
+        happens, else when it was said, as the answer's lines write it) and ``score`` (the final one, 3
+        decimals); ``warnings`` only when there are any. No answer text (the same memories again), time
+        parts, keys or score factors: :meth:`to_dict` has those (~1,500 characters a memory)."""
+        data: dict[str, Any] = {"memories": [_brief(m) for m in self.memories]}
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
+        return data
+
+
+def _brief(memory: Memory) -> dict[str, Any]:
+    when = memory.event_time or memory.message_time or memory.created_at
+    score = memory.scores.get("final")
+    return {
+        "id": memory.memory_id,
+        "content": memory.content,
+        "type": memory.memory_type,
+        "time": format_when(when),
+        "score": None if score is None else round(score, 3),
+    }
 
 
 def _scored(memory: Memory) -> dict[str, Any]:

@@ -448,14 +448,26 @@ class Memories:
                 return []  # their user was forgotten meanwhile: the forget erased them (and wins)
         return [m.memory_id for m in doomed]
 
-    async def forget(self, *, workspace_id: str, user_id: str | None = None, dry_run: bool = False) -> ForgetResult:
+    async def forget(
+        self, *, workspace_id: str | None = None, user_id: str | None = None, dry_run: bool = False
+    ) -> ForgetResult:
         """Erase a user's memories, message ledger, history and chat sessions — or, without ``user_id``, the
         whole workspace's.
 
         Afterwards nothing of theirs is readable by any call; other users of the workspace keep everything.
         Nothing records the erasure itself (a history of a forgotten user would keep what was forgotten).
         With ``dry_run`` nothing is erased: the counts say what would be.
+
+        Args:
+            workspace_id: The workspace; with ``user_id`` it defaults to the default workspace, like every other
+                call. Erasing a whole workspace needs it named: ``forget()`` alone is refused.
+            user_id: Whose data; ``None`` erases the whole (named) workspace.
         """
+        if workspace_id is None:
+            if user_id is None:
+                raise InputError(Problem("user_id", "is needed to forget one user (or name workspace_id to erase "
+                                         "a whole workspace)"))  # fmt: skip
+            workspace_id = DEFAULT_WORKSPACE
         scope_user(workspace_id, user_id, id_rule=False)  # a forget reaches whatever ids the store holds
         counts = await self.store.forget(workspace_id, user_id, dry_run=dry_run)
         return ForgetResult(workspace_id=workspace_id, user_id=user_id, **counts)

@@ -113,6 +113,11 @@ class Memory(BaseModel):
             raise ValueError(f"event_end {self.event_end} is before event_start {self.event_start}")
         return self
 
+    @property
+    def id(self) -> str:
+        """``memory_id`` by the name other memory libraries (mem0) give it."""
+        return self.memory_id
+
     # -- time ----------------------------------------------------------------------------------
     @property
     def message_time(self) -> datetime | None:

@@ -149,13 +149,17 @@ def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPSer
         user_id: User = None,
         workspace_id: Workspace = None,
         top_k: Annotated[int | None, Field(ge=1, le=100, description="how many memories at most")] = None,
+        details: Annotated[
+            bool, Field(description="every stored field and score factor of each memory, and the answer text")
+        ] = False,
     ) -> dict[str, Any]:
         """Recall what is remembered about a person for a question, best first. Time words ('last weekend',
-        'in March') favour memories of that time. Returns `answer` (the memories as dated lines, ready to
-        quote) and `memories` (each with its id, content and scores)."""
+        'in March') favour memories of that time. Returns `memories`, each with its `id`, `content`, `type`,
+        `time` (when it happens, else when it was said) and `score`; `details` adds everything else."""
         workspace, user = who(ctx, workspace_id, user_id, write=False)
         result = await memories.search(query, user_id=user, workspace_id=workspace, top_k=top_k)
-        return result.to_dict()
+        # Five memories in full were ~2,600 tokens of an agent's context (time parts, keys, score factors).
+        return result.to_dict() if details else result.to_brief()
 
     @server.tool()
     @answers

@@ -146,7 +146,7 @@ def test_fuzz_http_routes(server: ServeProcess) -> None:
 
 TOOLS = {
     "add_memory": ["text", "user_id", "workspace_id"],
-    "search_memories": ["query", "user_id", "workspace_id", "top_k"],
+    "search_memories": ["query", "user_id", "workspace_id", "top_k", "details"],
     "list_memories": ["user_id", "workspace_id", "status", "limit", "offset"],
     "update_memory": ["memory_id", "content", "workspace_id"],
     "delete_memory": ["memory_id", "workspace_id"],

@@ -44,7 +44,7 @@ async def _exercise(session: ClientSession, **scope: str) -> None:
     added = _data(await session.call_tool("add_memory", {"text": "I keep bees on my balcony", **scope}))
     memory_id = added["actions"][0]["memory_id"]
     found = _data(await session.call_tool("search_memories", {"query": "what do I keep on the balcony?", **scope}))
-    assert found["memories"][0]["memory_id"] == memory_id and "bees" in found["answer"]
+    assert found["memories"][0]["id"] == memory_id and "bees" in found["memories"][0]["content"]
     listed = _data(await session.call_tool("list_memories", scope))
     assert listed["total"] == 1
     updated = _data(await session.call_tool("update_memory", {"memory_id": memory_id, "content": "I keep wasps"}))
@@ -131,7 +131,7 @@ def test_stdio_for_one_user_refuses_the_memories_of_others(tmp_path: Path) -> No
             listed = _data(await session.call_tool("list_memories", {}))
             assert [m["memory_id"] for m in listed["memories"]] == [mine]
             found = _data(await session.call_tool("search_memories", {"query": "what is my PIN?"}))
-            assert theirs not in {m["memory_id"] for m in found["memories"]}
+            assert theirs not in {m["id"] for m in found["memories"]}
             assert _data(await session.call_tool("update_memory", {"memory_id": mine, "content": "I keep wasps"}))
             history = _data(await session.call_tool("memory_history", {"memory_id": mine}))
             assert [e["event"] for e in history["events"]] == ["add", "update"]
