@@ -13,6 +13,7 @@ from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.same_content import content_key
+from flowmem.scoring.stages import TIME_RECALL
 from flowmem.timeexpr import ExtractedTime, extract_time, has_time_words
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -37,7 +38,10 @@ class RetrieveMemoryOp(Op):
     With ``time_recall_k`` > 0, a recall text that names a time ("last weekend", read by the
     offline rules against the run's ``timestamp``) also fetches up to that many memories said at
     that time and as many whose event happens then — so the time boost further down the flow has
-    them to boost even when their wording is far from the query's.
+    them to boost even when their wording is far from the query's. Every memory those searches found
+    (whether or not the vector search found it too) is marked ``scores["time_recall"]`` = 1.0, with
+    ``explain["time_recall"]`` saying how it matched ("said in 'last weekend'"): ops that cut by wording
+    (``semantic_rank_op``) keep it, since it was fetched for its time.
 
     The recall text's vector is written to ``<recall_key>_vector`` (``query_vector``), so ops further
     down the flow that compare memories with the query (``neighbour_context_op``, ``second_hop_op``)
@@ -112,12 +116,18 @@ class RetrieveMemoryOp(Op):
     ) -> list[Memory]:
         seen = {m.memory_id for m in found}
         extra: list[Memory] = []
-        for hits in timed:
+        why: dict[str, list[str]] = {}
+        for how, hits in zip(("said", "happens"), timed, strict=True):
             for memory in hits:
+                why.setdefault(memory.memory_id, []).append(how)
                 if memory.memory_id not in seen:
                     seen.add(memory.memory_id)
                     extra.append(memory)
-        ctx.note("time_recall", {"expression": when.expression, "added": len(extra)})
+        ctx.note("time_recall", {"expression": when.expression, "added": len(extra), "matched": len(why)})
         merged = found + extra
+        for memory in merged:
+            if memory.memory_id in why:
+                memory.set_score(TIME_RECALL, 1.0, self.label)
+                memory.explain[TIME_RECALL] = f"{' and '.join(why[memory.memory_id])} in {when.expression!r}"
         merged.sort(key=lambda m: m.scores.get("similarity", 0.0), reverse=True)
         return merged

@@ -16,6 +16,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.lexical import lexical_scores
 from flowmem.scoring.same_content import content_key
+from flowmem.scoring.stages import time_recalled
 from flowmem.timeexpr import extract_all
 
 RANK = "rank"
@@ -38,6 +39,12 @@ class SemanticRankOp(Op):
     keywords, or the memory's lexical document — those plus its expanded key (facts and dates in the
     words questions use, :mod:`flowmem.scoring.keys`), what lexical search reads too. The trace says
     which scorer ran.
+    The cut is by wording, so with ``keep_time_recalled`` it spares the memories recall fetched for the time
+    the query names (``scores["time_recall"]``, :func:`flowmem.scoring.stages.time_recalled`): they were
+    fetched for when they were said or happen, not for their words, and ``fuse_rerank_op``'s time match is
+    what judges them; there are at most twice ``retrieve_memory_op``'s ``time_recall_k`` (said then,
+    happening then), and the trace notes how many were kept beyond the limit (``kept_for_time``). ("what did I do
+    last weekend?" fetches the Sunday at grandma's by its date; its words are far from the question's.)
     Every memory gets ``scores["rank"]``; dropped ones are noted in the trace (``dropped``).
     """
 
@@ -52,6 +59,9 @@ class SemanticRankOp(Op):
             "content",
             description="the words the overlap reads: content and keywords, or the lexical document (with the "
             "memory's expanded key)",
+        )
+        keep_time_recalled: bool = Field(
+            True, description="also keep, beyond the limit, every memory recalled for the time the query names"
         )
 
     params: Params
@@ -78,18 +88,30 @@ class SemanticRankOp(Op):
             scores = {}
             ctx.note("ranker", "recall score (no LLM)" if enabled and len(memories) > limit else "off")
         self._apply(memories, scores)
-        memories.sort(key=lambda m: m.scores[RANK], reverse=True)
-        for memory in memories[limit:]:
+        kept, beyond = self._cut(memories)
+        for memory in beyond:
             reason = f"rank {memory.scores[RANK]:.3f}: beyond the best {limit}"
             near_misses.append(near_miss(memory, self.label, reason))
-        ctx["memories"] = memories[:limit]
+        if len(kept) > limit:
+            ctx.note("kept_for_time", len(kept) - limit)
+        ctx["memories"] = kept
         ctx.note("dropped", near_misses)
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
         memories: list[Memory] = list(ctx["memories"])
         self._apply(memories, {})
-        memories.sort(key=lambda m: m.scores[RANK], reverse=True)
-        ctx["memories"] = memories[: self.params.output_memory_max_count]
+        ctx["memories"], _ = self._cut(memories)
+
+    def _cut(self, memories: list[Memory]) -> tuple[list[Memory], list[Memory]]:
+        """The memories kept, best rank first, and those beyond the limit: the best ``output_memory_max_count``,
+        and (``keep_time_recalled``) every one recalled for the time the query names, wherever it ranks."""
+        memories = sorted(memories, key=lambda m: m.scores[RANK], reverse=True)
+        limit, keep_timed = self.params.output_memory_max_count, self.params.keep_time_recalled
+        kept: list[Memory] = []
+        beyond: list[Memory] = []
+        for i, memory in enumerate(memories):
+            (kept if i < limit or (keep_timed and time_recalled(memory)) else beyond).append(memory)
+        return kept, beyond
 
     def _dedupe(self, memories: list[Memory], near_misses: list[dict[str, Any]]) -> list[Memory]:
         seen: set[str] = set()

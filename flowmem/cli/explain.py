@@ -11,8 +11,8 @@ NEAR_MISSES_SHOWN = 10
 # Each memory's factors in the order the retrieval flow produces them: vector and word recall and
 # their fusion (recall_fuse_op) first, then ranking and the final fusion.
 FACTOR_ORDER = (
-    "cosine", "vector_rank", "lexical", "lexical_rank", "fused", "recall", "rank", "context", "hop_similarity", "hop",
-    "type_ratio", "type_shift", "time_match", "time_ratio", "final",
+    "cosine", "time_recall", "vector_rank", "lexical", "lexical_rank", "fused", "recall", "rank", "context",
+    "hop_similarity", "hop", "type_ratio", "type_shift", "time_match", "time_ratio", "final",
 )  # fmt: skip
 
 

@@ -26,6 +26,8 @@ Readings (see :mod:`flowmem.timeexpr.en` for the shared ones):
   back, a month); 两周后 as "in two weeks" in English (a week, or in a message the day).
   三月前 reads as March ("before March"), not as a count. Vague ones (前几天, 最近,
   这两天) give nothing.
+- Habits name no time: an expression right after a word of recurrence (每, 每天/每日/每晚/每周/每月/每年/
+  每个, 天天, and one of these with a weekday: 每周三) is left out — 每天早上, 天天晚上, 每个周末, 每周三下午三点.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from datetime import date, timedelta
 
 from flowmem.timeexpr import calendar as cal
 from flowmem.timeexpr.calendar import Season, Span
-from flowmem.timeexpr.mention import Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
+from flowmem.timeexpr.mention import Builder, Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
 from flowmem.timeexpr.numerals import ZH_NOT_AFTER_NUMBER, ZH_NUMERAL_CHARS, zh_number
 
 _MODIFIER = r"(?P<mod>上上|上|这|這|本|下下|下)"
@@ -120,8 +122,6 @@ def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
     text, end = ctx.text, match.end()
     if match["wd"] not in "日天" and text.startswith("天", end):
         return None  # 一周五天 is "five days a week"
-    if match.start() > 0 and text[match.start() - 1] == "每":
-        return None  # 每周三 is a habit
     weekday = _WEEKDAYS[match["wd"]]
     if match["mod"] is None:
         return Mention(match.start(), match.end(), weekday=weekday)
@@ -136,8 +136,6 @@ _WEEKDAY_DAY_RE = re.compile(
 
 
 def _weekday_day(match: re.Match[str], ctx: Context) -> Mention | None:
-    if match.start() > 0 and ctx.text[match.start() - 1] == "每":
-        return None
     return Mention(match.start(), match.end(), weekday=_WEEKDAYS[match["wd"]], day=int(match["d"]))
 
 
@@ -261,22 +259,41 @@ def _season(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), season=season)
 
 
-RULES: tuple[Rule, ...] = (
-    Rule("zh_day_word", _DAY_WORDS, _day_word),
-    Rule("zh_day_part", _DAY_PART, _day_part),
-    Rule("zh_part_of_day", _PART_RE, _part_of_day),
-    Rule("zh_hour", _HOUR, _hour),
-    Rule("zh_weekday", _WEEKDAY_RE, _weekday),
-    Rule("zh_weekday_day", _WEEKDAY_DAY_RE, _weekday_day),
-    Rule("zh_week", _WEEK_RE, _week),
-    Rule("zh_weekend", _WEEKEND_RE, _weekend),
-    Rule("zh_month_relative", _MONTH_REL, _month_relative),
-    Rule("zh_month_day", _MONTH_DAY, _month_day),
-    Rule("zh_day", _DAY_RE, _day),
-    Rule("zh_year", _YEAR_RE, _year),
-    Rule("zh_year_relative", _YEAR_REL, _year_relative),
-    Rule("zh_count", _COUNT_RE, _count),
-    Rule("zh_season", _SEASON_RE, _season),
+# A word of recurrence right before an expression (每天早上, 天天晚上, 每个周末, 每周三下午): a habit, not a time.
+_HABIT = re.compile(rf"(?:每(?:天|日|晚|周|週|月|年|个|個|逢)?|天天)(?:{_WEEK}[一二三四五六日天1-7])?的?$")
+_HABIT_REACH = 8  # the longest such word: 每个星期三的
+
+
+def _unless_habit(build: Builder) -> Builder:
+    """``build``, except for a match right after a word of recurrence (:data:`_HABIT`)."""
+
+    def checked(match: re.Match[str], ctx: Context) -> Mention | None:
+        if _HABIT.search(ctx.text[max(0, match.start() - _HABIT_REACH) : match.start()]):
+            return None
+        return build(match, ctx)
+
+    return checked
+
+
+RULES: tuple[Rule, ...] = tuple(
+    Rule(name, pattern, _unless_habit(build))
+    for name, pattern, build in (
+        ("zh_day_word", _DAY_WORDS, _day_word),
+        ("zh_day_part", _DAY_PART, _day_part),
+        ("zh_part_of_day", _PART_RE, _part_of_day),
+        ("zh_hour", _HOUR, _hour),
+        ("zh_weekday", _WEEKDAY_RE, _weekday),
+        ("zh_weekday_day", _WEEKDAY_DAY_RE, _weekday_day),
+        ("zh_week", _WEEK_RE, _week),
+        ("zh_weekend", _WEEKEND_RE, _weekend),
+        ("zh_month_relative", _MONTH_REL, _month_relative),
+        ("zh_month_day", _MONTH_DAY, _month_day),
+        ("zh_day", _DAY_RE, _day),
+        ("zh_year", _YEAR_RE, _year),
+        ("zh_year_relative", _YEAR_REL, _year_relative),
+        ("zh_count", _COUNT_RE, _count),
+        ("zh_season", _SEASON_RE, _season),
+    )
 )
 
 CONNECTOR = r"[\s,，的]*"

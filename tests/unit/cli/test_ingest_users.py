@@ -46,7 +46,9 @@ def test_a_mixed_file_says_how_many_messages_it_left_out_and_why(
         ("user", "bob", "I started a new job at Acme."),
         ("user", "bob", "My sister lives in Lyon."),
     )
-    code, _, err = run_cli(capsys, "ingest", str(mixed), "-u", "alice", *EPHEMERAL)
+    # Noise left out (offline_score_threshold 1; the shipped 0 keeps every user turn as a record) is said too
+    noise = "op.info_filter_op.params.offline_score_threshold=1"
+    code, _, err = run_cli(capsys, "ingest", str(mixed), "-u", "alice", *EPHEMERAL, noise)
     assert code == 0, err
     lines = err.strip().splitlines()
     at = lines.index("skipped 4 of the 5 messages, by reason:")
@@ -56,3 +58,7 @@ def test_a_mixed_file_says_how_many_messages_it_left_out_and_why(
         "     1  noise: pleasantry  e.g. m3",
     ]
     assert lines[at - 1].startswith("add 1,") and "messages 5" in lines[at - 1]
+    code, _, err = run_cli(capsys, "ingest", str(mixed), "-u", "alice", *EPHEMERAL)  # the shipped profile
+    lines = err.strip().splitlines()
+    at = lines.index("skipped 3 of the 5 messages, by reason:")
+    assert code == 0 and lines[at - 1].startswith("add 2,") and "noise" not in err

@@ -52,7 +52,20 @@ def test_add_result_counts_skips_by_reason_and_keeps_a_few_ids_of_each() -> None
     ]
 
 
-def test_an_add_counts_every_message_it_leaves_out_with_its_reason() -> None:
+NOT_THE_USERS = {"not the user's (role 'assistant')": 1, "not the user's (name 'bob')": 1, "empty": 1}
+NOISE = {"noise: pleasantry": 1, "noise: question": 1}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "left_out"),
+    [
+        ([], NOT_THE_USERS),  # the shipped offline profile: every user turn is a record, the pleasantry too
+        (["op.info_filter_op.params.offline_score_threshold=1"], {**NOT_THE_USERS, **NOISE}),  # noise left out
+    ],
+)
+def test_an_add_counts_every_message_it_leaves_out_with_its_reason(
+    overrides: list[str], left_out: dict[str, int]
+) -> None:
     messages = [
         said("m1", "I adopted a cat named Miso last week."),
         said("m2", "Lovely! What colour is she?", name="assistant", role="assistant", minutes=1),
@@ -61,12 +74,11 @@ def test_an_add_counts_every_message_it_leaves_out_with_its_reason() -> None:
         said("m5", "I started a new job at Acme.", name="bob", minutes=4),
         said("m6", "   ", minutes=5),
     ]
-    with App(overrides=EPHEMERAL) as app:
+    with App(overrides=[*EPHEMERAL, *overrides]) as app:
         first = app.memories.sync.add(messages, user_id="alice", workspace_id="w")
         again = app.memories.sync.add(messages, user_id="alice", workspace_id="w")
-    assert first.counts["add"] >= 1 and first.messages == 6
-    assert first.skipped == {"not the user's (role 'assistant')": 1, "noise: pleasantry": 1, "noise: question": 1,
-                             "not the user's (name 'bob')": 1, "empty": 1}  # fmt: skip
+    assert first.counts["add"] == 6 - sum(left_out.values()) and first.messages == 6
+    assert first.skipped == left_out
     assert first.skipped_ids["not the user's (name 'bob')"] == ["m5"] and first.already_memorized == 0
     assert again.skipped == {"already memorized": 6} and again.to_dict()["skipped_ids"]["already memorized"][0] == "m1"
 

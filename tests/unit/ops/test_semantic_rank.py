@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from flowmem.ops.semantic_rank_op import parse_scores
 
-from tests.unit.ops.conftest import Maker, ids, mem, put, run
+from tests.unit.ops.conftest import NOW, Maker, ids, mem, put, run
 
 
 @pytest.mark.parametrize(
@@ -115,3 +117,28 @@ def test_duplicate_contents_are_removed(make_app: Maker) -> None:
     response = run(app, query="what does alice like to drink", top_k=5)
     span = next(s for s in response.trace.spans if s.op == "retrieve_memory_op")
     assert [miss["reason"] for miss in span.notes["dropped"]] == ["duplicate content of a better-scored memory"]
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_memories_recalled_for_the_named_time_are_not_cut_by_wording(make_app: Maker, keep: bool) -> None:
+    # Fourteen memories worded like the query, none of last weekend; one of last weekend worded like none of it.
+    app = make_app("op.semantic_rank_op.params.output_memory_max_count=3", "op.retrieve_memory_op.params.top_k=10",
+                   "op.retrieve_memory_op.params.time_recall_k=10", "op.fuse_rerank_op.params.fuse_score_threshold=-1",
+                   f"op.semantic_rank_op.params.keep_time_recalled={str(keep).lower()}")  # fmt: skip
+    worded = [mem(f"h{i}", f"memory number {i} about hiking trails and what I did", said=NOW - timedelta(days=40))
+              for i in range(14)]  # fmt: skip
+    grandma = mem("grandma", "Sunday lunch at grandma's, she made braised tofu", said=NOW - timedelta(days=3))
+    put(app, [*worded, grandma])
+    response = run(app, query="what did I do on the hiking trails last weekend?", top_k=5)
+    recall = next(s for s in response.trace.spans if s.op == "retrieve_memory_op")
+    rank = next(s for s in response.trace.spans if s.op == "semantic_rank_op")
+    ranked_out = [miss["memory_id"] for miss in rank.notes["dropped"]]
+    assert recall.notes["time_recall"]["added"] == 1  # recall fetched it for its time, not its words
+    if keep:
+        assert "grandma" not in ranked_out and rank.notes["kept_for_time"] == 1
+        kept = next(m for m in response.memories if m.memory_id == "grandma")  # the time match judges it, further down
+        assert kept.scores["time_match"] == 1.0 and kept.scores["time_ratio"] > 1
+        assert kept.scores["time_recall"] == 1.0 and kept.score_sources["time_recall"] == "retrieve_memory_op"
+        assert kept.explain["time_recall"] == "said in 'last weekend'"
+    else:
+        assert "grandma" in ranked_out and "grandma" not in ids(response)  # the cut by wording lost it

@@ -130,9 +130,11 @@ def test_a_schema_1_local_store_is_migrated_and_keeps_skipping_memorized_message
 ) -> None:
     home = tmp_path / "home"
     monkeypatch.setenv("FLOWMEM_HOME", str(home))
-    a = write_chat(tmp_path / "a.jsonl", "alice", [*ALICE, ("m3", "ok thanks")])  # m3: no memory comes of it
+    # m3: no memory comes of it (noise, left out at offline_score_threshold 1; the shipped 0 keeps it as a record)
+    a = write_chat(tmp_path / "a.jsonl", "alice", [*ALICE, ("m3", "ok thanks")])
+    noise = "op.info_filter_op.params.offline_score_threshold=1"
     gone = write_chat(tmp_path / "c.jsonl", "carol", [("c1", "I am allergic to peanuts and shellfish.")])
-    assert "messages 3" in ingest(capsys, a, "alice")
+    assert "messages 3" in ingest(capsys, a, "alice", noise)
     assert "messages 1" in ingest(capsys, gone, "carol")
     code, out, err = run_cli(capsys, "store", "delete", "-w", "shared", "--source-message", "c1", "-u", "carol")
     assert code == 0 and "deleted 1 of 1" in out, err
@@ -150,7 +152,7 @@ def test_a_schema_1_local_store_is_migrated_and_keeps_skipping_memorized_message
     assert ledger == {("shared", "alice", "m1"), ("shared", "alice", "m2"), ("shared", "carol", "c1")}
 
     # m3 and the orphan named no memory: dropped, so m3 is processed again (and filtered again)
-    assert ingest(capsys, a, "alice") == "messages 1, messages already memorized 2"
+    assert ingest(capsys, a, "alice", noise) == "messages 1, messages already memorized 2"
     assert ingest(capsys, gone, "carol") == "messages already memorized 1"  # a deleted memory stays deleted
     b = write_chat(tmp_path / "b.jsonl", "bob", BOB)
     assert f"add {len(facts(BOB))}" in ingest(capsys, b, "bob")

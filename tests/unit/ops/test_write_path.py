@@ -17,6 +17,7 @@ from flowmem import App
 from flowmem.samples import chat_path
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import offline_key
+from flowmem.scoring.slots import read_slots
 from tests.unit.cli.test_cli import run_cli
 
 EPHEMERAL = ["vector_store.default.backend=memory"]
@@ -50,8 +51,9 @@ def test_messages_become_time_stamped_memories() -> None:
             message("m4", "I'm flying to Chicago next Thursday for a design conference.", T0 + timedelta(minutes=3)),
         ])  # fmt: skip
         memories = {m.source[0]: m for m in all_memories(app)}
-    assert response.answer.startswith("added 2, updated 0, expired 0, skipped 0; 4 messages memorized")
-    assert set(memories) == {"m1", "m4"}  # the assistant's reply and the pleasantry are not memories
+    assert response.answer.startswith("added 3, updated 0, expired 0, skipped 0; 4 messages memorized")
+    assert set(memories) == {"m1", "m3", "m4"}  # every user turn is a record, the pleasantry too; not the assistant's
+    assert read_slots(memories["m3"]) == {} and memories["m3"].event_start is None  # a record, but no fact
     run = memories["m1"]
     assert (run.msg_year, run.msg_month, run.msg_day, run.msg_weekday, run.msg_hour) == (2024, 5, 6, 1, 9)
     assert (run.event_year, run.event_month, run.event_day) == (2024, 5, 5)  # "yesterday", from the message's time
@@ -107,10 +109,13 @@ def test_sample_chat_ingest_is_resumable_and_answers_time_scoped_questions(
     lines = err.strip().splitlines()
     summary = next(line for line in lines if line.startswith("add "))
     assert "messages 261" in summary and "expire 3" in summary
-    # Every message that is no memory is counted after the summary, per reason, with a few ids
-    assert lines[lines.index(summary) + 1] == "skipped 182 of the 261 messages, by reason:"
-    assert "   130  not the user's (role 'assistant')  e.g. chat-0002, chat-0004, chat-0006, …" in lines
-    assert "     6  noise: pleasantry  e.g. chat-0023, chat-0033, chat-0206, …" in lines
+    # Every message that is no memory is counted after the summary, per reason, with a few ids: every user turn is
+    # a record (the pleasantries too), so only the assistant's are left out
+    at = lines.index(summary) + 1
+    assert lines[at:] == [
+        "skipped 130 of the 261 messages, by reason:",
+        "   130  not the user's (role 'assistant')  e.g. chat-0002, chat-0004, chat-0006, …",
+    ]
     code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
     assert err.strip().splitlines()[-1] == "messages already memorized 261"  # twice adds nothing
     with App() as app:
@@ -229,7 +234,10 @@ CHAT = [
      ('{"0": 3, "1": "high", "7": 3}', ["m0", "m2"]), ("no idea", ["m0", "m2"])],
 )  # fmt: skip
 def test_info_filter_llm_scores(scores: str, kept: list[str]) -> None:
-    with llm_app({"lasting personal information": scores, "facts worth remembering": "[]"}) as app:
+    # A message the reply leaves unscored gets its offline score, held to offline_score_threshold (1 here: m1, a
+    # question, scores 0 offline; the shipped 0 would keep it as a record whatever the reply).
+    replies = {"lasting personal information": scores, "facts worth remembering": "[]"}
+    with llm_app(replies, "op.info_filter_op.params.offline_score_threshold=1") as app:
         response = summarize(app, CHAT)
         assert sorted(m.source[0] for m in all_memories(app)) == kept
     if scores != '{"0": 3, "1": 0, "2": 2}' and scores != "```json\n[3, 0, 1]\n```":
@@ -305,20 +313,40 @@ def test_offline_the_heuristics_threshold_keeps_first_person_statements_its_word
         message("m1", "I know, I know", T0 + timedelta(minutes=1)),  # an acknowledgement: 0
         message("m2", "Can you recommend a podcast?", T0 + timedelta(minutes=2)),  # a question: 0
     ]
-    with App(overrides=EPHEMERAL) as app:  # the shipped offline profile: offline_score_threshold 1
+    with App(overrides=EPHEMERAL) as app:  # the shipped offline profile, offline_score_threshold 0: every turn
         summarize(app, chat)
+        assert sorted(m.source[0] for m in all_memories(app)) == ["m0", "m1", "m2"]
+    with App(overrides=[*EPHEMERAL, "op.info_filter_op.params.offline_score_threshold=1"]) as app:
+        response = summarize(app, chat)
         assert [m.source[0] for m in all_memories(app)] == ["m0"]
+        reasons = {s.message_id: s.reason for s in response.outputs["skipped_messages"]}
+        assert reasons == {"m1": "noise: pleasantry", "m2": "noise: question"}  # left out, and said why
     with App(overrides=[*EPHEMERAL, "op.info_filter_op.params.offline_score_threshold=2"]) as app:
         summarize(app, chat)
         assert all_memories(app) == []
 
 
+def test_pleasantries_kept_as_records_state_no_fact_and_supersede_nothing() -> None:
+    """The turn is the record (issue 23): noise is kept as said, but no slot fact or event comes of it."""
+    noise = ["thanks!", "ok cool", "haha yes", "I know, I know", "We made it!", "Can you recommend a podcast?"]
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [message("home", "I live in Paris, in a tiny flat near the canal.", T0)])
+        response = summarize(app, [message(f"n{i}", text, T0 + timedelta(days=1, minutes=i))
+                                   for i, text in enumerate(noise)])  # fmt: skip
+        memories = {m.source[0]: m for m in all_memories(app)}
+    assert "expired 0" in response.answer
+    assert memories["home"].status == "valid" and read_slots(memories["home"]) == {"residence": "paris"}
+    assert {m.content for key, m in memories.items() if key != "home"} == set(noise)
+    assert all(read_slots(m) == {} for key, m in memories.items() if key != "home")
+
+
 def test_with_an_llm_its_scores_meet_the_ops_threshold_and_unscored_messages_the_offline_one() -> None:
     # The LLM scores m0 and m1 (3 and 1) and leaves m2 unscored: m1's LLM 1 is under the op's 2; m2 falls back to
-    # its offline score (1), held to the offline threshold (1 in the shipped profile).
+    # its offline score (1), held to the offline threshold (1 here; the shipped profile's 0 keeps every turn).
     chat = [*CHAT[:2], message("m2", "My go-to is an oat milk cortado btw.", T0 + timedelta(minutes=2))]
     chat[1] = message("m1", "I walked to work today.", T0 + timedelta(minutes=1))
-    with llm_app({"lasting personal information": '{"0": 3, "1": 1}', "facts worth remembering": "[]"}) as app:
+    replies = {"lasting personal information": '{"0": 3, "1": 1}', "facts worth remembering": "[]"}
+    with llm_app(replies, "op.info_filter_op.params.offline_score_threshold=1") as app:
         summarize(app, chat)
         assert sorted(m.source[0] for m in all_memories(app)) == ["m0", "m2"]
 

@@ -67,6 +67,10 @@ LOOKALIKES = [
     "五号线怎么走",
     "一周三次健身",
     "我每周三去游泳",
+    "外婆每天早上打太极",  # habits: a part of the day, an hour or a weekend after a word of recurrence
+    "天天晚上加班",
+    "每个周末都去爬山",
+    "每周三下午三点开会",
     "差一点就赢了",
     "有三点建议",
     "一时半会儿说不清",
