@@ -69,12 +69,15 @@ def define_input(name: str, type_: Any, description: str, *, default: Any = MISS
 
 
 def _named(what: str) -> AfterValidator:
-    """An id that must not be blank: an empty user would match every unnamed message, and every memory
-    without a target."""
+    """An id of the call's scope, by the store's rule and in its words (a blank user would match every unnamed
+    message, and every memory without a target)."""
 
     def check(value: str) -> str:
-        if not value.strip():
-            raise ValueError(f"must name the {what}: a non-empty id")
+        from flowmem.vector_store.rules import scope_problem
+
+        problem = scope_problem(what, value)
+        if problem is not None:
+            raise ValueError(problem.message)
         return value
 
     return AfterValidator(check)
@@ -82,11 +85,14 @@ def _named(what: str) -> AfterValidator:
 
 UserId = Annotated[str, _named("user")]
 SessionId = Annotated[str, _named("session")]
+WorkspaceId = Annotated[str, _named("workspace")]
 
 
 define_input("query", str, "the question, or text to recall memories for", cli="-q/--query")
 define_input("user_id", UserId, "whose memories: the person the memories are about", cli="-u/--user")
-define_input("workspace_id", str, "tenant scope; no read or write leaves it", default="default", cli="-w/--workspace")
+define_input(
+    "workspace_id", WorkspaceId, "tenant scope; no read or write leaves it", default="default", cli="-w/--workspace"
+)
 define_input("messages", list[Message], "chat messages (role, name, content, time_created, memorized)")
 define_input("timestamp", WallClock, "when the query is asked (default: now; wall-clock time, zone dropped)")
 define_input("top_k", Annotated[int, Field(ge=1)], "how many memories to return (1 or more)")

@@ -43,14 +43,17 @@ def scoped_parser(common: argparse.ArgumentParser, workspace_help: str) -> argpa
 
 
 def checked_workspace(value: str | None, option: str = "-w/--workspace") -> str | None:
-    """``value`` unchanged, unless it is an empty or blank workspace id (a user error, exit 2).
+    """``value`` unchanged, unless it is not a workspace id (a user error, exit 2): the store's rule and words
+    (:func:`~flowmem.vector_store.rules.scope_problem`), named by the option.
 
     ``None`` (the option was not given) passes; each command decides what that means.
     """
-    if value is not None and not value.strip():
-        raise InputError(
-            Problem(option, f"is empty ({value!r}); give a workspace id, e.g. -w alice, or leave {option} out")
-        )
+    from flowmem.vector_store.rules import scope_problem
+
+    # Blank only here: the rest of the id rule is the store's to apply (a forget reaches any id it holds).
+    problem = None if value is None else scope_problem("workspace", value, where=option, id_rule=False)
+    if problem is not None:
+        raise InputError(problem)
     return value
 
 

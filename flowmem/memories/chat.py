@@ -24,11 +24,11 @@ from flowmem.errors import InputError, NotFoundError, Problem
 from flowmem.flow.compile import op_steps
 from flowmem.memories.flows import run_in_workspace
 from flowmem.memories.results import AddResult, _scored
-from flowmem.memories.writing import add_messages, fits, scope
+from flowmem.memories.writing import add_messages, fits
 from flowmem.response import Response
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import ChatSession, SessionFlush
-from flowmem.vector_store.rules import SessionConflictError, id_problems
+from flowmem.vector_store.rules import SessionConflictError, check_scope
 
 if TYPE_CHECKING:
     from flowmem.memories.service import Memories
@@ -91,8 +91,7 @@ async def context(
     timestamp: datetime | None,
     flow: str,
 ) -> ContextResult:
-    scope(workspace_id, user_id)
-    check_session_id(session_id)
+    check_scope(workspace_id, user_id=user_id, session_id=session_id)
     if not isinstance(message, str) or not message.strip():
         raise InputError(Problem("message", "is empty; give the user's new chat message"))
     fits(core, message, "message")
@@ -120,8 +119,7 @@ async def append(
 ) -> ContextResult:
     """Messages joined to the session's window as given, flushed as a turn's are; no retrieval (``messages`` and
     ``memories`` of the result are empty unless ``flow`` gathers them)."""
-    scope(workspace_id, user_id)
-    check_session_id(session_id)
+    check_scope(workspace_id, user_id=user_id, session_id=session_id)
     if not messages:
         raise InputError(Problem("messages", "is empty; give the messages to add to the session"))
     for message in messages:
@@ -134,8 +132,7 @@ async def append(
 
 async def pop(core: Memories, session_id: str, user_id: str, workspace_id: str) -> Message | None:
     """Take the newest message out of the session's window; ``None`` when there is none."""
-    scope(workspace_id, user_id)
-    check_session_id(session_id)
+    check_scope(workspace_id, user_id=user_id, session_id=session_id)
     async with _lock(core, workspace_id, user_id, session_id):
         fence = await core.store.fence(workspace_id, [user_id])
         for _ in range(ATTEMPTS * 2):
@@ -200,8 +197,7 @@ async def _turn(
 
 
 async def show(core: Memories, session_id: str, user_id: str, workspace_id: str) -> ChatSession:
-    scope(workspace_id, user_id)
-    check_session_id(session_id)
+    check_scope(workspace_id, user_id=user_id, session_id=session_id)
     found = await core.store.get_session(workspace_id, user_id, session_id)
     if found is None:
         raise NotFoundError(f"no chat session '{session_id}' of user '{user_id}' in workspace '{workspace_id}'")
@@ -209,17 +205,8 @@ async def show(core: Memories, session_id: str, user_id: str, workspace_id: str)
 
 
 async def clear(core: Memories, session_id: str, user_id: str, workspace_id: str) -> bool:
-    scope(workspace_id, user_id)
-    check_session_id(session_id)
+    check_scope(workspace_id, user_id=user_id, session_id=session_id)
     return await core.store.delete_session(workspace_id, user_id, session_id)
-
-
-def check_session_id(session_id: Any) -> None:
-    if not isinstance(session_id, str) or not session_id.strip():
-        raise InputError(Problem("session_id", f"must be a non-empty string (e.g. 's1' or a uuid), got {session_id!r}"))
-    problems = id_problems("session", [session_id])
-    if problems:
-        raise InputError(problems)
 
 
 def _budget(core: Memories, flow: str, token_limit: int | None) -> dict[str, dict[str, Any]] | None:

@@ -31,7 +31,6 @@ from flowmem.memories.writing import (
     now,
     numbered,
     parse_messages,
-    scope,
     scope_user,
     users_own,
 )
@@ -40,6 +39,7 @@ from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.rules import check_scope
 
 if TYPE_CHECKING:
     from flowmem.app import App
@@ -118,7 +118,7 @@ class Memories:
             DegradedError: ``strict`` and an op degraded; ``error.partial`` is the ``AddResult`` of what was
                 written before (empty for ``text``).
         """
-        scope(workspace_id, user_id)
+        check_scope(workspace_id, user_id=user_id)
         if (messages is None) == (text is None):
             raise InputError(Problem("add", 'give either messages=[…] or text="…", not both and not neither'))
         if batch < 1:
@@ -251,7 +251,7 @@ class Memories:
             top_k: How many memories at most (default: the flow's own).
             timestamp: When the question is asked ("last weekend" is relative to it); default now.
         """
-        scope(workspace_id, user_id)
+        check_scope(workspace_id, user_id=user_id)
         inputs: dict[str, Any] = {"query": query, "user_id": user_id, "workspace_id": workspace_id}
         if top_k is not None:
             inputs["top_k"] = top_k
@@ -353,7 +353,7 @@ class Memories:
         workspace's count (nothing about any other workspace, not even its name)."""
         if workspace_id is None:
             return await self.store.stats()
-        scope(workspace_id)
+        check_scope(workspace_id)
         return await self.store.workspace_stats(workspace_id)
 
     async def check(self) -> builtins.list[tuple[str, str | None]]:
@@ -423,13 +423,13 @@ class Memories:
         Returns:
             The ids that existed and are now gone.
         """
-        scope(workspace_id)
+        check_scope(workspace_id)
         ids = [memory_ids] if isinstance(memory_ids, str) else list(memory_ids)
         sources = [source_message] if isinstance(source_message, str) else list(source_message)
         if not ids and not sources:
             raise InputError(Problem("delete", "give memory ids, or source_message=MESSAGE_ID with user_id"))
         if sources:
-            scope(workspace_id, user_id)
+            check_scope(workspace_id, user_id=user_id)
         for message_id in sources:
             flt = MemoryFilter(source=message_id, target=user_id)
             async for chunk in self.store.iterate(workspace_id, flt, batch_size=500):
@@ -492,7 +492,7 @@ class Memories:
         with an ``update`` in its history (``add`` otherwise), written together. Records may be memories
         or ``(line number, memory)`` pairs (errors then name the line of ``source``).
         """
-        scope(workspace_id)
+        check_scope(workspace_id)
         records = numbered(self, memories, source)
         target = ImportTarget(workspace=workspace_id, keep_workspaces=keep_workspaces, from_workspace=from_workspace)
         embedder = self.app.embedding_model(embedding)

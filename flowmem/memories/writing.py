@@ -11,13 +11,14 @@ from flowmem.errors import DegradedError, InputError, Problem
 from flowmem.memories.results import AddResult, strict_stop
 from flowmem.schema.actions import ALREADY_MEMORIZED, MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory, Message, new_id
-from flowmem.vector_store.rules import id_problems
+from flowmem.vector_store.rules import check_scope
 
 if TYPE_CHECKING:
     from flowmem.memories.service import Memories
     from flowmem.vector_store.erasure import Fence
 
 Progress = Callable[[int, int, AddResult], None]
+WHOLE_WORKSPACE: Any = object()  # scope()'s user when the call is not scoped to one
 
 
 async def add_messages(
@@ -113,19 +114,6 @@ async def add_text(
     return AddResult(actions=list(actions), warnings=list(response.warnings), degradations=list(response.degradations))
 
 
-def scope(workspace_id: Any, user_id: Any = "-", *, id_rule: bool = True) -> None:
-    """Refuse a missing or blank workspace (or user) id, and with ``id_rule`` one that breaks the stores' id rule
-    (:data:`~flowmem.vector_store.rules.ID_RULE`): every problem at once, named by its parameter."""
-    problems = []
-    for name, value in (("workspace_id", workspace_id), ("user_id", user_id)):
-        if not isinstance(value, str) or not value.strip():
-            problems.append(Problem(name, f"must be a non-empty string, got {value!r}"))
-        elif id_rule:
-            problems += id_problems(name.removesuffix("_id"), [value])
-    if problems:
-        raise InputError(problems)
-
-
 def users_own(targets: Iterable[str], user_id: str | None) -> bool:
     """Whether a call scoped to ``user_id`` may see or change records about ``targets`` (a memory's ``target``,
     a history event's :attr:`~flowmem.schema.history.HistoryEvent.targets`): all of them are that user's.
@@ -137,9 +125,15 @@ def users_own(targets: Iterable[str], user_id: str | None) -> bool:
     return bool(found) and all(target == user_id for target in found)
 
 
+def scope(workspace_id: Any, user_id: Any = WHOLE_WORKSPACE, *, id_rule: bool = True) -> None:
+    """:func:`~flowmem.vector_store.rules.check_scope` of the workspace and, when given, the user (the rule and
+    its words are the store's, once)."""
+    check_scope(workspace_id, id_rule=id_rule, **({} if user_id is WHOLE_WORKSPACE else {"user_id": user_id}))
+
+
 def scope_user(workspace_id: Any, user_id: str | None, *, id_rule: bool = True) -> None:
     """:func:`scope` of a call that may be scoped to a user (``None``: the whole workspace)."""
-    scope(workspace_id, "-" if user_id is None else user_id, id_rule=id_rule)
+    scope(workspace_id, WHOLE_WORKSPACE if user_id is None else user_id, id_rule=id_rule)
 
 
 def numbered(core: Memories, items: Iterable[Memory | tuple[int, Memory]], source: str) -> Iterator[tuple[int, Memory]]:

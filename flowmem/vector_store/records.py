@@ -60,7 +60,7 @@ class RecordStore:
         # may have been written before the rule covered workspace ids).
         check_scope(workspace_id, id_rule=False)
         if user_id is not None:
-            check_user(user_id, "forgetting a user", id_rule=False)
+            check_user(user_id, id_rule=False)
         # Counts cannot be post-filtered: the backends erase by workspace (and target), as the
         # conformance suite proves (other workspaces and users keep everything).
         if dry_run:
@@ -84,7 +84,7 @@ class RecordStore:
             ScopeError: No workspace or no user id.
         """
         check_scope(workspace_id)
-        check_user(user_id, "looking up memorized messages")
+        check_user(user_id)
         if not message_ids:
             return set()
         asked = list(dict.fromkeys(message_ids))

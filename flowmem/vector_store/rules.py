@@ -22,14 +22,17 @@ from flowmem.vector_store.filters import MemoryFilter
 # and lone surrogates are refused: they cannot be shown on one line, a lone surrogate cannot be
 # encoded as UTF-8 at all, and stores would differ on them.
 MAX_ID_LENGTH = 256
-ID_RULE = f"1 to {MAX_ID_LENGTH} characters, none of them a control character (e.g. a uuid hex, or 'trip-2024')"
+ID_RULE = (
+    f"1 to {MAX_ID_LENGTH} characters, none of them a control character, not only spaces "
+    "(e.g. a uuid hex, or 'trip-2024')"
+)
 _FORBIDDEN_IN_IDS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-class ScopeError(FlowmemError):
-    """A call tried to leave its workspace (for example, writing a memory of another workspace)."""
-
-    exit_code = 2
+class ScopeError(InputError):
+    """A call without a valid scope (a missing, blank or ill-formed workspace, user or session id), or one that
+    tried to leave its workspace (for example, writing a memory of another workspace). An :class:`InputError`:
+    the store's refusal and the memory service's are one error with one message."""
 
 
 class DimensionMismatchError(FlowmemError):
@@ -62,41 +65,78 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 # -- scope ---------------------------------------------------------------------------------------
-def check_scope(workspace_id: str, *, id_rule: bool = True) -> None:
-    """Refuse a call without a workspace (every read and write names one), or with one no write could store.
+# The one owner of the scope rule: the store base, the memory service (and through it HTTP and MCP), the flow
+# inputs and the CLI all call these, so a blank workspace is refused everywhere with the same words.
+def scope_problem(kind: str, value: object, *, where: str = "", id_rule: bool = True) -> Problem | None:
+    """What is wrong with ``value`` as the ``kind`` id of a call's scope (``workspace``, ``user``, ``session``),
+    or ``None``: missing, not a string or blank always; with ``id_rule``, anything else :data:`ID_RULE` refuses.
 
     Args:
-        id_rule: Also refuse a workspace id that breaks :data:`ID_RULE` — before any backend sees it, so
-            no store keeps anything (a cache entry, a query) under it. Only erasure passes ``False``:
-            a forget must reach whatever a store holds, whenever it was written.
+        where: How the caller names it (``-w/--workspace``); default ``<kind>_id``, the parameter's name.
+        id_rule: Only erasure passes ``False``: a forget must reach whatever a store holds, whenever it was written.
     """
-    check_named("workspace", workspace_id, "every store call", id_rule=id_rule)
+    why = id_problem(value) if id_rule else _blank_problem(value)
+    if why is None:
+        return None
+    shown_value = shown(value) if isinstance(value, str) else repr(value)
+    return Problem(where or f"{kind}_id", f"{shown_value} is not a {kind} id: it {why}; an id is {ID_RULE}")
 
 
-def check_user(user_id: str | None, doing: str, *, id_rule: bool = True) -> None:
-    """Refuse a ledger call without a user (the ledger is per user, or one user's "m1" would shadow another's)."""
-    check_named("user", user_id, doing, id_rule=id_rule)
+def check_scope(workspace_id: object, *, id_rule: bool = True, **named: object) -> None:
+    """Refuse a call without a valid workspace (every read and write names one) or without a valid id of
+    ``named`` (``user_id=…``, ``session_id=…``): every problem at once, each named by its parameter.
 
-
-def check_named(kind: str, value: object, doing: str, *, id_rule: bool = True) -> None:
-    """Refuse a missing or blank ``kind`` id (``workspace``, ``user``, ``session``), and with ``id_rule`` one
-    that breaks :data:`ID_RULE`.
+    Args:
+        id_rule: Also refuse ids that break :data:`ID_RULE` — before any backend sees them, so no store keeps
+            anything (a cache entry, a query) under one. Only erasure passes ``False``.
 
     Raises:
-        ScopeError: ``value`` is not a string, or blank.
-        InputError: ``value`` breaks the id rule (the message names the rule).
+        ScopeError: Some id is missing, blank or (with ``id_rule``) ill-formed.
     """
-    if not isinstance(value, str) or not value.strip():
-        raise ScopeError(f"{doing} needs a {kind} id (a non-empty string), got {value!r}")
-    if id_rule:
-        check_ids(kind, [value])
+    ids = {"workspace_id": workspace_id, **named}
+    problems = [
+        p for name, value in ids.items() if (p := scope_problem(name.removesuffix("_id"), value, id_rule=id_rule))
+    ]
+    if problems:
+        raise ScopeError(problems)
+
+
+def check_user(user_id: object, doing: str = "", *, id_rule: bool = True) -> None:
+    """Refuse a ledger call without a user (the ledger is per user, or one user's "m1" would shadow another's).
+
+    ``doing`` is no longer part of the message (one message for every caller); kept until its last caller drops it.
+    """
+    check_named("user", user_id, id_rule=id_rule)
+
+
+def check_named(kind: str, value: object, *, id_rule: bool = True) -> None:
+    """Refuse a missing or blank ``kind`` id (``workspace``, ``user``, ``session``), and with ``id_rule`` one
+    that breaks :data:`ID_RULE` (:func:`scope_problem`).
+
+    Raises:
+        ScopeError: ``value`` is not a valid ``kind`` id.
+    """
+    problem = scope_problem(kind, value, id_rule=id_rule)
+    if problem is not None:
+        raise ScopeError(problem)
 
 
 # -- ids -----------------------------------------------------------------------------------------
-def id_problem(value: str) -> str | None:
-    """What is wrong with ``value`` as an id (see :data:`ID_RULE`), or ``None`` when it is a valid id."""
+def _blank_problem(value: object) -> str | None:
+    if not isinstance(value, str):
+        return "is not a string"
     if not value:
         return "is empty"
+    if not value.strip():
+        return "is only spaces"
+    return None
+
+
+def id_problem(value: object) -> str | None:
+    """What is wrong with ``value`` as an id (see :data:`ID_RULE`), or ``None`` when it is a valid id."""
+    blank = _blank_problem(value)
+    if blank is not None or not isinstance(value, str):
+        return blank
     if len(value) > MAX_ID_LENGTH:
         return f"is {len(value)} characters long"
     bad = _FORBIDDEN_IN_IDS.search(value)

@@ -18,7 +18,7 @@ import contextlib
 
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store.erasure import ErasureGate, Fence
-from flowmem.vector_store.rules import ScopeError, SessionConflictError, check_named, check_scope, check_user
+from flowmem.vector_store.rules import ScopeError, SessionConflictError, check_scope
 
 __all__ = ["ChatSession", "SessionConflictError", "SessionStore"]
 
@@ -35,7 +35,7 @@ class SessionStore:
         Raises:
             ScopeError: No workspace or no user.
         """
-        _check(workspace_id, user_id, session_id, "reading a chat session")
+        _check(workspace_id, user_id, session_id)
         found = await self._get_session(workspace_id, user_id, session_id)
         if found is None or (found.workspace_id, found.user_id, found.session_id) != (
             workspace_id, user_id, session_id,
@@ -53,7 +53,7 @@ class SessionStore:
             SessionConflictError: The stored version is not ``session.version - 1``.
             WriteConflictError: A forget of the workspace or of the user ran since ``fence`` was read.
         """
-        _check(session.workspace_id, session.user_id, session.session_id, "writing a chat session")
+        _check(session.workspace_id, session.user_id, session.session_id)
         if session.version < 1:
             raise SessionConflictError(f"a session write stores version 1 or more, got {session.version}")
         if fence is not None and fence.workspace_id != session.workspace_id:
@@ -69,7 +69,7 @@ class SessionStore:
 
     async def delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:
         """Delete the session; whether it existed."""
-        _check(workspace_id, user_id, session_id, "deleting a chat session")
+        _check(workspace_id, user_id, session_id)
         return await self._delete_session(workspace_id, user_id, session_id)
 
     # -- what backends implement ---------------------------------------------------------------
@@ -86,8 +86,6 @@ class SessionStore:
         raise NotImplementedError
 
 
-def _check(workspace_id: str, user_id: str, session_id: str, doing: str) -> None:
+def _check(workspace_id: str, user_id: str, session_id: str) -> None:
     # The id rule on reads and deletes too: no session could be stored under an id that breaks it.
-    check_scope(workspace_id)
-    check_user(user_id, doing)
-    check_named("session", session_id, doing)
+    check_scope(workspace_id, user_id=user_id, session_id=session_id)

@@ -68,10 +68,10 @@ def test_session_clear_and_show(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     ("argv", "says"),
     [
         (["context", " ", "-u", "alice", "-s", "s1"], "message: is empty"),
-        (["context", "hi", "-u", "alice", "-s", ""], "session_id: must be a non-empty string"),
+        (["context", "hi", "-u", "alice", "-s", ""], "session_id: '' is not a session id: it is empty"),
         (["context", "hi", "-u", "alice", "-s", "s1", "--token-limit", "0"], "token_limit: must be"),
-        (["context", "hi", "-u", "alice", "-s", "s1", "-w", ""], "-w/--workspace: is empty"),
-        (["context", "hi", "-u", "alice", "-s", "bad\nid"], "session id 'bad\\nid'"),
+        (["context", "hi", "-u", "alice", "-s", "s1", "-w", ""], "-w/--workspace: '' is not a workspace"),
+        (["context", "hi", "-u", "alice", "-s", "bad\nid"], "session_id: 'bad\\nid' is not a session id"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

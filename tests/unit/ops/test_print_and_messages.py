@@ -68,10 +68,10 @@ def test_personal_context_matches_the_user_exactly_never_a_substring(make_app: M
 def test_personal_context_refuses_an_empty_user(make_app: Maker, capsys: pytest.CaptureFixture[str]) -> None:
     app = make_app()
     for user in ("", "   "):
-        with pytest.raises(InputError, match=r"input 'user_id': .*must name the user"):
+        with pytest.raises(InputError, match=r"input 'user_id': .*is not a user id"):
             run(app, "personal_context", query="salary", messages=SHARED_CHAT, user_id=user)
     chat = "messages=[{role: user, name: bob, content: My salary is 250k}]"
     code, out, err = run_cli(capsys, "run", "personal_context", "-q", "salary", "-u", "", "--input", chat, *FAST)
     assert code == 2 and out == "", err
-    assert err.startswith("flowmem: error: ") and "must name the user" in err and "250k" not in err
+    assert err.startswith("flowmem: error: ") and "is not a user id" in err and "250k" not in err
     assert "Traceback" not in err
