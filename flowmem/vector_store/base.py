@@ -367,6 +367,11 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         # workspace term), which conformance proves against get/iterate of the same workspace.
         return await self._count(workspace_id, self._checked(filters))
 
+    async def targets(self, workspace_id: str) -> list[str]:
+        """Whom the memories of ``workspace_id`` are about: their distinct ``target``s, sorted."""
+        check_scope(workspace_id)
+        return sorted(await self._targets(workspace_id))
+
     def _checked(self, filters: MemoryFilter | None) -> MemoryFilter:
         """``filters`` (or none), after refusing conditions this store cannot apply."""
         if filters is None:
@@ -457,6 +462,13 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
 
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         raise NotImplementedError
+
+    async def _targets(self, workspace_id: str) -> set[str]:
+        """The distinct targets of the workspace. This default reads every memory; stores with an index override it."""
+        found: set[str] = set()
+        async for batch in self._iterate(workspace_id, NO_FILTER, 1000, False):
+            found.update(m.target for m in batch if m.workspace_id == workspace_id)
+        return found
 
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
         """Up to ``read.before`` memories just before its place, nearest first, and ``read.after`` just after."""

@@ -45,6 +45,7 @@ from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
 from flowmem.vector_store.local_db import FILE_NAME, LocalDB
 from flowmem.vector_store.paths import data_home
+from flowmem.vector_store.targets import live_targets
 
 T = TypeVar("T")
 
@@ -293,6 +294,9 @@ class LocalStore(VectorStore):
 
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         return await self._call(self._count_sync, workspace_id, filters)
+
+    async def _targets(self, workspace_id: str) -> set[str]:
+        return await self._call(lambda: live_targets(getattr(self._cached(workspace_id), "index", None)))
 
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
         return await self._call(self._adjacent_sync, workspace_id, read)

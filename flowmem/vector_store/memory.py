@@ -18,6 +18,7 @@ from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 from flowmem.vector_store.filters import MemoryFilter, created_epoch
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
+from flowmem.vector_store.targets import live_targets
 
 # Above this many rows a search runs in a worker thread, so the event loop stays responsive.
 THREAD_THRESHOLD = 20_000
@@ -113,6 +114,9 @@ class MemoryStore(VectorStore):
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         index = self._indexes.get(workspace_id)
         return 0 if index is None else index.count(filters)
+
+    async def _targets(self, workspace_id: str) -> set[str]:
+        return live_targets(self._indexes.get(workspace_id))
 
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
         index = self._indexes.get(workspace_id)
