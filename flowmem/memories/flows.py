@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from flowmem.config.schema import OpEntry
-from flowmem.errors import InputError, Problem
+from flowmem.errors import FlowmemError, InputError, Problem
 from flowmem.flow.compile import CompiledFlow, compile_flow, op_steps
 from flowmem.flow.executor import run_flow
 from flowmem.response import Response
-from flowmem.suggest import unknown
+from flowmem.suggest import one_of, unknown
 
 if TYPE_CHECKING:
     from flowmem.app import App
@@ -58,12 +58,37 @@ async def run_in_workspace(
 
 
 def writes_memories(app: App, flow: str) -> bool:
-    """Whether ``flow`` writes memories: it holds an op that writes to its store.
+    """Whether ``flow`` writes memories: it holds an op that writes to its store (``CompiledFlow.stores_written``).
 
     Raises:
         ConfigError: No such flow.
     """
-    return any(step.setting.op_cls.writes_store for step in op_steps(app.flow(flow).root))
+    return bool(app.flow(flow).stores_written)
+
+
+def read_only_flows(app: App) -> list[str]:
+    """The configured flows that write to no store, sorted (a flow that does not compile is left out)."""
+    found = []
+    for name in app.flow_names:
+        try:
+            if not writes_memories(app, name):
+                found.append(name)
+        except FlowmemError:
+            continue
+    return found
+
+
+def check_read_only(app: App, flow: str) -> None:
+    """The read-only policy of search, its one owner (``app.memories.search``; the CLI, HTTP and MCP call that):
+    a flow that writes memories (or a chat session) is not a search.
+
+    Raises:
+        ConfigError: No such flow.
+        InputError: ``flow`` writes; the message lists the read-only flows.
+    """
+    if writes_memories(app, flow):
+        choices = one_of(read_only_flows(app)).removeprefix("valid: ")
+        raise InputError(Problem("flow", f"'{flow}' writes memories; search runs a read-only flow: {choices}"))
 
 
 def variant(app: App, flow: str, op_params: OpParams) -> CompiledFlow:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from flowmem.errors import InputError, NotFoundError, Problem, WriteConflictError
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.importing import Progress as ImportProgress
+from flowmem.memories.flows import check_read_only
 from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
 from flowmem.memories.writing import (
     Progress,
@@ -250,8 +251,14 @@ class Memories:
             flow: The retrieval flow (``personal_retrieve``; ``flowmem flows`` lists others).
             top_k: How many memories at most (default: the flow's own).
             timestamp: When the question is asked ("last weekend" is relative to it); default now.
+
+        Raises:
+            ConfigError: No such flow.
+            InputError: A bad workspace or user id; a flow that writes memories (search runs read-only flows, and
+                the message lists them).
         """
         check_scope(workspace_id, user_id=user_id)
+        check_read_only(self.app, flow)
         inputs: dict[str, Any] = {"query": query, "user_id": user_id, "workspace_id": workspace_id}
         if top_k is not None:
             inputs["top_k"] = top_k
