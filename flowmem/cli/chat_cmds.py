@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from flowmem.cli.memory_cmds import _memories, timestamp_arg
 from flowmem.cli.options import checked_workspace, open_app, scoped_parser
+from flowmem.schema.kinds import CONTEXT_FLOW
 
 if TYPE_CHECKING:
     from flowmem.memories.chat import ContextResult
@@ -33,7 +34,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     context.add_argument("--token-limit", type=int, metavar="N", help="the prompt's token budget (default: the ops')")
     context.add_argument("--reply", metavar="TEXT", help="the assistant's answer to the previous message, stored first")
     context.add_argument("--at", dest="timestamp", metavar="TIME", help="when the message was sent (default: now)")
-    context.add_argument("--flow", default="chat_context", help="the turn's flow (default chat_context)")
+    context.add_argument("--flow", default=CONTEXT_FLOW, help=f"the turn's flow (default {CONTEXT_FLOW})")
     context.add_argument("--explain", action="store_true", help="say what was kept, summarised and cut, and why")
     context.add_argument("--json", action="store_true", help="print the context, window, summary and memories as JSON")
     context.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")

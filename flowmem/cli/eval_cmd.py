@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from flowmem.errors import InputError, Problem
+from flowmem.schema.kinds import SEARCH_FLOW, WRITE_FLOW
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -27,7 +28,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "recall@k overall and per category, latency and LLM use.",
     )  # fmt: skip
     locomo.add_argument("path", metavar="PATH", help="a file in the LoCoMo format")
-    locomo.add_argument("--flow", default="personal_retrieve", help="the flow to evaluate (default personal_retrieve)")
+    locomo.add_argument("--flow", default=SEARCH_FLOW, help=f"the flow to evaluate (default {SEARCH_FLOW})")
     locomo.add_argument("--k", default="1,5,10,20", help="the cut-offs, comma-separated (default 1,5,10,20)")
     locomo.add_argument(
         "--ingest", choices=["turns", "summary"], default="turns",
@@ -57,11 +58,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="scenario files (JSONL), then any key=value config overrides; 'shipped' for the 57 that come with "
         "flowmem (CC0), 'dev' / 'heldout' for every file of that half of flowmem/eval/data/scenarios-2026/",
     )  # fmt: skip
-    updates.add_argument("--flow", default="personal_summary", help="the write flow (default personal_summary)")
+    updates.add_argument("--flow", default=WRITE_FLOW, help=f"the write flow (default {WRITE_FLOW})")
     updates.add_argument(
         "--search-flow",
-        default="personal_retrieve",
-        help="the flow questions are asked with (default personal_retrieve)",
+        default=SEARCH_FLOW,
+        help=f"the flow questions are asked with (default {SEARCH_FLOW})",
     )
     updates.add_argument("--batch", type=int, default=50, help="messages per flow run, as ingest (default 50)")
     updates.add_argument("--no-baseline", action="store_true", help="skip the baseline without contra_repeat_op")
@@ -86,9 +87,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "path", metavar="FILE", help="questions (JSONL), or 'sample' for the 65 on the bundled sample (CC0)"
     )
     questions.add_argument("--memories", metavar="FILE", help="the memories (JSONL; default the bundled sample)")
-    questions.add_argument(
-        "--flow", default="personal_retrieve", help="the flow to evaluate (default personal_retrieve)"
-    )
+    questions.add_argument("--flow", default=SEARCH_FLOW, help=f"the flow to evaluate (default {SEARCH_FLOW})")
     questions.add_argument("--k", default="1,3,5,10", help="the cut-offs, comma-separated (default 1,3,5,10)")
     questions.add_argument(
         "--compare", nargs="+", action="extend", default=[], metavar="key=value",

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from flowmem.cli.options import add_import_options, import_target, open_app
 from flowmem.errors import InputError, Problem
+from flowmem.schema.kinds import WRITE_FLOW
 
 if TYPE_CHECKING:
     from flowmem.importing import ImportCounts
@@ -47,7 +48,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="whose messages (required for messages): those with role 'user' and this `name` (or no name)",
     )  # fmt: skip
     add_import_options(ingest)  # -w, and for --memories where lines of other workspaces go
-    ingest.add_argument("--flow", default="personal_summary", help="the write flow (default personal_summary)")
+    ingest.add_argument("--flow", default=WRITE_FLOW, help=f"the write flow (default {WRITE_FLOW})")
     ingest.add_argument("--batch", type=int, default=50, help="messages per flow run (default 50)")
     ingest.add_argument("--memories", action="store_true", help="the lines are memories, not messages")
     ingest.add_argument("--skip-bad", action="store_true", help="skip malformed lines instead of stopping")

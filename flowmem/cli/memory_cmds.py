@@ -13,6 +13,7 @@ from typing import Any
 
 from flowmem.cli.options import open_app, scoped_parser
 from flowmem.errors import InputError, Problem
+from flowmem.schema.kinds import SEARCH_FLOW
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -39,7 +40,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     search.add_argument("-u", "--user", dest="user_id", required=True, help="whose memories")
     search.add_argument("-k", "--top-k", type=int, help="how many memories at most (default: the flow's)")
     search.add_argument("--at", dest="timestamp", metavar="TIME", help="when the question is asked (default: now)")
-    search.add_argument("--flow", default="personal_retrieve", help="the retrieval flow (default personal_retrieve)")
+    search.add_argument("--flow", default=SEARCH_FLOW, help=f"the retrieval flow (default {SEARCH_FLOW})")
     search.add_argument("--explain", action="store_true", help="show every score factor, its op, and near misses")
     search.add_argument("--json", action="store_true", help="print memories with scores as JSON")
     search.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")

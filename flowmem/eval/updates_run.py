@@ -31,6 +31,7 @@ from flowmem.config.loader import ConfigSource
 from flowmem.eval.locomo import Conversation, Turn, turn_memories
 from flowmem.eval.runner import bar
 from flowmem.eval.updates import Grade, Scenario, ScenarioQuestion, answer_rank, grade
+from flowmem.schema.kinds import SEARCH_FLOW
 from flowmem.schema.memory import Memory, Message
 from flowmem.trace import Degradation, merge_degradations
 
@@ -62,7 +63,7 @@ class UpdatesSpec:
     flow: str
     overrides: tuple[str, ...] = ()
     ingest: Literal["flow", "turns"] = "flow"
-    search_flow: str = "personal_retrieve"
+    search_flow: str = SEARCH_FLOW
 
 
 def naive_spec(overrides: Sequence[str] = ()) -> UpdatesSpec:

@@ -26,6 +26,7 @@ from flowmem.memories.flows import run_in_workspace
 from flowmem.memories.results import AddResult, _scored
 from flowmem.memories.writing import add_messages, fits
 from flowmem.response import Response
+from flowmem.schema.kinds import WRITE_FLOW
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import ChatSession, SessionFlush
 from flowmem.vector_store.rules import SessionConflictError, check_scope
@@ -177,7 +178,7 @@ async def _turn(
     written = None
     warnings = list(response.warnings)
     if plan is not None:
-        from flowmem.memories.service import BATCH, WRITE_FLOW
+        from flowmem.memories.service import BATCH
 
         written = await add_messages(
             core, plan.messages, user_id, workspace_id, WRITE_FLOW, BATCH, None, write_fences=fences

@@ -36,7 +36,8 @@ from flowmem.memories.writing import (
     users_own,
 )
 from flowmem.schema.history import HistoryEvent
-from flowmem.schema.kinds import DEFAULT_WORKSPACE
+from flowmem.schema.kinds import ADD_TEXT_FLOW, APPEND_FLOW, CONTEXT_FLOW, DEFAULT_WORKSPACE, WRITE_FLOW
+from flowmem.schema.kinds import SEARCH_FLOW as SEARCH_FLOW  # re-exported: the integrations import it from here
 from flowmem.schema.memory import Memory, MemoryStatus, MemoryType, Message
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store.filters import MemoryFilter
@@ -48,11 +49,6 @@ if TYPE_CHECKING:
     from flowmem.memories.sync import SyncMemories
     from flowmem.vector_store.base import VectorStore
 
-WRITE_FLOW = "personal_summary"
-ADD_TEXT_FLOW = "personal_add"
-CONTEXT_FLOW = "chat_context"
-APPEND_FLOW = "session_append"
-SEARCH_FLOW = "personal_retrieve"
 BATCH = 50
 
 

@@ -1,5 +1,5 @@
 """Plain names shared by the schema and the CLI's parser, importable without pydantic: the kinds of
-memories, their statuses, and the workspace a call uses when it names none."""
+memories, their statuses, and the workspace and flows a call uses when it names none."""
 
 from __future__ import annotations
 
@@ -15,3 +15,11 @@ RECALLED_TYPES: tuple[MemoryType, ...] = ("conversation", "observation", "obs_cu
 MemoryStatus = Literal["valid", "expired"]
 MEMORY_STATUSES: tuple[MemoryStatus, ...] = ("valid", "expired")
 DEFAULT_WORKSPACE = "default"
+
+# The shipped flows (configs/default.yaml) the memory service, the CLI, the HTTP API and the evaluation harness
+# run when a caller names none: named here once.
+SEARCH_FLOW = "personal_retrieve"  # recall a user's memories for a query (read-only)
+WRITE_FLOW = "personal_summary"  # chat messages into memories
+ADD_TEXT_FLOW = "personal_add"  # one fact, stored as given
+CONTEXT_FLOW = "chat_context"  # a chat turn: the session's window and the memories for the prompt
+APPEND_FLOW = "session_append"  # messages appended to a chat session as given

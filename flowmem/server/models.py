@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from flowmem.schema.kinds import DEFAULT_WORKSPACE
+from flowmem.schema.kinds import DEFAULT_WORKSPACE, SEARCH_FLOW
 
 
 class _Body(BaseModel):
@@ -46,7 +46,7 @@ class SearchBody(_Body):
     query: str = Field(description="the question or text to recall memories for")
     user_id: str = Field(description="whose memories")
     workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
-    flow: str = Field("personal_retrieve", description="the retrieval flow")
+    flow: str = Field(SEARCH_FLOW, description="the retrieval flow")
     top_k: int | None = Field(None, ge=1, le=1000, description="how many memories at most (default: the flow's)")
     timestamp: datetime | None = Field(None, description="when the question is asked (default now)")
     explain: bool = Field(False, description="add the flow's trace and every score factor")
