@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from flowmem.memories.chat import ContextResult
     from flowmem.memories.sync import SyncMemories
     from flowmem.vector_store.base import VectorStore
+    from flowmem.vector_store.erasure import Fence
 
 BATCH = 50
 
@@ -397,13 +398,41 @@ class Memories:
             update={"content": text, "keywords": keywords_of(text), "updated_at": now(), "metadata": metadata}
         )
         new.vector = (await self.app.embedding_model().embed([text], kind="document"))[0]
-        event = HistoryEvent.of("update", old=old, new=new, reason="edited")
+        return await self._replace(old, new, HistoryEvent.of("update", old=old, new=new, reason="edited"), fence)
+
+    async def expire(
+        self,
+        memory_id: str,
+        *,
+        workspace_id: str = DEFAULT_WORKSPACE,
+        user_id: str | None = None,
+        reason: str = "expired by hand",
+    ) -> Memory:
+        """Mark a memory expired, as a superseded fact is: kept (never deleted), no longer current, an ``expire``
+        in its history with ``reason``.
+
+        Raises:
+            NotFoundError: No memory with that id in the workspace (with ``user_id``: none of that user's).
+            InputError: It is expired already.
+        """
+        old = await self.get(memory_id, workspace_id=workspace_id, user_id=user_id)
+        if old.status == "expired":
+            raise InputError(Problem("memory_id", f"'{memory_id}' is expired already"))
+        fence = await self.store.fence(workspace_id, [old.target])  # as update: a forget meanwhile refuses it
+        stored = await self.store.get(workspace_id, [memory_id], with_vectors=True)  # its words, so its vector
+        new = (stored[0] if stored else old).model_copy(update={"status": "expired", "updated_at": now()})
+        return await self._replace(old, new, HistoryEvent.of("expire", old=old, new=new, reason=reason), fence)
+
+    async def _replace(self, old: Memory, new: Memory, event: HistoryEvent, fence: Fence) -> Memory:
+        """Write ``new`` over ``old`` with its history ``event``, if ``old`` is still stored and its user was not
+        forgotten since ``fence`` was read."""
+        workspace_id, memory_id = old.workspace_id, old.memory_id
         try:
             await self.store.write(workspace_id, [new], history=[event], fence=fence, must_exist=[memory_id])
         except (NotFoundError, WriteConflictError) as exc:
             raise NotFoundError(
                 f"no memory with id '{memory_id}' in workspace '{workspace_id}' any more: it was deleted (or its "
-                "user forgotten) while it was being edited; nothing was changed"
+                "user forgotten) while it was being changed; nothing was changed"
             ) from exc
         return new
 

@@ -42,6 +42,7 @@ class SyncMemories:
     list = _blocking(Memories.list)
     history = _blocking(Memories.history)
     update = _blocking(Memories.update)
+    expire = _blocking(Memories.expire)
     delete = _blocking(Memories.delete)
     forget = _blocking(Memories.forget)
     import_ = _blocking(Memories.import_)

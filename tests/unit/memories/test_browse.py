@@ -1,4 +1,4 @@
-"""The inspector's reads and its expire (flowmem.memories.browse, flowmem.memories.expire), on both embedded stores."""
+"""The inspector's reads (flowmem.memories.browse) and app.memories.expire, on both embedded stores."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import pytest
 from flowmem.app import App
 from flowmem.errors import InputError
 from flowmem.memories import browse
-from flowmem.memories.expire import expire
 from flowmem.schema.memory import Memory
 
 
@@ -81,13 +80,13 @@ def test_filters_by_type_status_and_text(app: App) -> None:
 
 def test_expire_keeps_the_memory_and_records_it(app: App) -> None:
     memory = run(app, browse.browse(app.memories, workspace_id="w", user_id="alice", status="valid")).memories[0]
-    expired = run(app, expire(app.memories, memory.memory_id, workspace_id="w", reason="by hand"))
+    expired = app.memories.sync.expire(memory.memory_id, workspace_id="w", reason="by hand")
     assert expired.status == "expired"
     assert app.memories.sync.get(memory.memory_id, workspace_id="w").status == "expired"
     events = app.memories.sync.history(memory.memory_id, workspace_id="w")
     assert events[-1].event == "expire" and events[-1].reason == "by hand"
     with pytest.raises(InputError, match="expired already"):
-        run(app, expire(app.memories, memory.memory_id, workspace_id="w"))
+        app.memories.sync.expire(memory.memory_id, workspace_id="w")
 
 
 def test_no_users_in_an_empty_workspace(app: App) -> None:
