@@ -14,7 +14,7 @@ async with App() as app:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -106,9 +106,22 @@ class App:
             OpExecutionError: An op failed; the message names it and the run's flow id.
             DegradedError: ``strict`` and an op degraded.
         """
+        return await self.run_inputs(flow, inputs, strict=strict)
+
+    async def run_inputs(
+        self, flow: str | CompiledFlow, inputs: Mapping[str, Any], *, strict: bool = False
+    ) -> Response:
+        """:meth:`run` with the inputs as one mapping (an input may then be named ``strict``), of a flow by name or
+        compiled (a variant of one with other op params, :func:`flowmem.memories.flows.variant`): the one place
+        a flow of this app runs, so every run is refused once the app is closed.
+
+        Raises:
+            FlowmemError: The app is closed.
+        """
         if self._closed:
             raise FlowmemError("this App is closed")
-        return await run_flow(self.flow(flow), inputs, self._backends.get, strict=strict)
+        compiled = self.flow(flow) if isinstance(flow, str) else flow
+        return await run_flow(compiled, inputs, self._backends.get, strict=strict)
 
     def run_sync(self, flow: str, /, **inputs: Any) -> Response:
         """:meth:`run` for code without an event loop.

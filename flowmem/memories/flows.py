@@ -3,7 +3,7 @@
 
 The variant is compiled from the app's resolved config with the changed params; the app itself, its
 cached flows and its backends are left as they are, so concurrent calls with different params never
-see each other's.
+see each other's. It runs through :meth:`App.run_inputs`, the one run entry (a closed app runs nothing).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from flowmem.config.schema import OpEntry
 from flowmem.errors import FlowmemError, InputError, Problem
 from flowmem.flow.compile import CompiledFlow, compile_flow, op_steps
-from flowmem.flow.executor import run_flow
 from flowmem.response import Response
 from flowmem.suggest import one_of, unknown
 
@@ -53,8 +52,7 @@ async def run_in_workspace(
             Problem("inputs.workspace_id", f"names workspace {named!r} but the call is in {workspace_id!r}; drop it")
         )
     given["workspace_id"] = workspace_id
-    compiled = variant(app, flow, op_params) if op_params else app.flow(flow)
-    return await run_flow(compiled, given, app.backend)
+    return await app.run_inputs(variant(app, flow, op_params) if op_params else flow, given)
 
 
 def writes_memories(app: App, flow: str) -> bool:
