@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from flowmem.scoring.tokens import query_terms
-from flowmem.scoring.values import Value, find_values
+from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
 
 ChangeKind = Literal["ended", "replaced", "corrected"]
@@ -56,6 +56,8 @@ _CORRECTION = re.compile(
     r"fat\s+fingers?|not\s+\w+\s*,)\b|更正|不对|说错|搞错|打错|写错|看错|应该是|其实是|纠正",
     re.I,
 )
+# A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
+_NEGATED = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)\s+(?:on\s+|at\s+)?(?:the\s+)?|不是|而不是)$", re.I)
 # A correction that names no value must say outright that something was wrong ("actually", "sorry" alone are
 # everyday words): then what it names, said last, is what was wrong.
 _SAID_WRONG = re.compile(
@@ -94,6 +96,7 @@ class Change:
     values: tuple[Value, ...]
     cue: str
     beside: frozenset[str] = frozenset()
+    negated: tuple[Value, ...] = ()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -115,9 +118,12 @@ def read_changes(text: str) -> list[Change]:
             continue
         cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
         about = subject_terms(_without(clause, [(v.start - start, v.end - start) for v in values] + cues))
+        negated = tuple(v for v in values if _NEGATED.search(text[max(v.start - 14, 0) : v.start]))
+        values = tuple(v for v in values if v not in negated)
         if values:
             chars = frozenset(_content_chars(_without(clause, [(v.start - start, v.end - start) for v in values])))
-            changes.append(Change("corrected" if correction else "replaced", about, values, cue.group(), chars))
+            kind: ChangeKind = "corrected" if correction else "replaced"
+            changes.append(Change(kind, about, values, cue.group(), chars, negated))
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     return changes
@@ -177,7 +183,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     used: set[int] = set()
     for new in change.values:
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
-            same = change.kind == "corrected" or holds(old_text[start:end], change.about)
+            about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
             old = next(
                 (
                     o
@@ -185,7 +191,8 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     if start <= o.start < end
                     and o.start not in used
                     and _replaces(o, new)
-                    and (same or _beside(old_text, o) & change.beside)
+                    and (about_it or _beside(old_text, o) & change.beside)
+                    and (not change.negated or any(same(o, n) for n in change.negated))
                 ),
                 None,
             )

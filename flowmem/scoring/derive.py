@@ -7,9 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from flowmem.schema.memory import Memory, MemoryType, Message
+from flowmem.scoring.keys import CAPTION
 from flowmem.scoring.lexical import words
 from flowmem.timeexpr import extract_all
 from flowmem.timeexpr.model import ExtractedTime
+from flowmem.timeexpr.tense import reports_done
 
 
 def derived_id(workspace_id: str, user_id: str, message_id: str, index: int) -> str:
@@ -33,6 +35,15 @@ def keywords_of(text: str, limit: int = 5) -> list[str]:
     return sorted(seen, key=lambda w: text.lower().find(w))[:limit]
 
 
+SPEAKER = "speaker"  # metadata: who said the turn, by name (speaker_match_op, dialogue_act_op read it)
+SESSION = "session"  # metadata: the conversation session the turn belongs to
+# What a message's metadata says about the turn that its memory keeps: who said it, in which session, and what
+# an image it shared shows (the memory's key reads the caption, flowmem.scoring.keys). The turn is the record:
+# a memory derived from a message keeps these as the message gave them; other keys of a message's metadata are
+# the caller's own and stay on the message.
+PROVENANCE = (SPEAKER, SESSION, CAPTION)
+
+
 def memory_from_message(
     message: Message,
     *,
@@ -49,8 +60,9 @@ def memory_from_message(
     """A memory of ``user_id``'s message (default: ``target``'s): said at the message's time, about the
     event time its words name.
 
-    The event time is read from the message's own words (not a rephrasing), relative to when it
-    was said: "I'm flying to Chicago next Thursday", said on 2024-04-25, is an event on 2024-05-02.
+    The memory keeps the message's role and name, and the :data:`PROVENANCE` its metadata gives (speaker,
+    session, an image's caption). The event time is read from the message's own words (not a rephrasing),
+    relative to when it was said: "I'm flying to Chicago next Thursday", said on 2024-04-25, is an event on 2024-05-02.
     ``event_text`` narrows those words to a part of the message (one fact of several, in the user's
     own words), so each fact gets the time it names, not the first one of the message.
     """
@@ -67,8 +79,9 @@ def memory_from_message(
         created_at=said,
         updated_at=said,
         source=[message.message_id],
-        metadata={"role": message.role, "name": message.name},
-    ).with_message_time(said)
+        metadata={**{k: message.metadata[k] for k in PROVENANCE if k in message.metadata},
+                  "role": message.role, "name": message.name},
+    ).with_message_time(said)  # fmt: skip
     return with_event_time(memory, message.content if event_text is None else event_text, said)
 
 
@@ -88,8 +101,10 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
 
 
 def with_event_time(memory: Memory, text: str, said: datetime) -> Memory:
-    """``memory`` with the event parts and range of the first time ``text`` names (relative to ``said``)."""
-    when = event_time(text, said)
+    """``memory`` with the event parts and range of the first time ``text`` names (relative to ``said``); a text that
+    names none but tells of something done ("signed the lease!!", 把脚崴了: :func:`~flowmem.timeexpr.tense.
+    reports_done`) is about the day it was said."""
+    when = event_time(text, said) or (event_time("today", said) if reports_done(text) else None)
     if when is None:
         return memory
     update: dict[str, Any] = {f"event_{part}": value for part, value in when.parts.items()}

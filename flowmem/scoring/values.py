@@ -43,7 +43,11 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("phone", r"(?<![\w.])\+?\d[\d\s().-]{5,18}\d(?![\w.])"),
     ("handle", r"(?<![\w@.])[a-z][a-z0-9]*_[a-z0-9_]+(?![\w@])|(?<![\w@.])[a-z]{2,}\d{2,}(?![\w@])"),
     ("weekday", rf"{_DAY}(?:{_JOIN}{_DAY})*"),
-    ("date", rf"\b{_MONTH}\s+{_ORD}\b|\b{_ORD}\s+(?:of\s+)?{_MONTH}|\bthe\s+{_ORD}\b|{_ZH_NUM}月{_ZH_NUM}[号日]"),
+    (
+        "date",
+        rf"\b{_MONTH}\s+{_ORD}\b|\b{_ORD}\s+(?:of\s+)?{_MONTH}|\bthe\s+{_ORD}\b"
+        rf"|\b(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b|(?:{_ZH_NUM}月)?{_ZH_NUM}[号日]",
+    ),
     (
         "clock",
         r"\b(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
@@ -73,6 +77,16 @@ def find_values(text: str) -> list[Value]:
                 found.append(Value(kind, norm, start, end))
                 taken.append((start, end))
     return sorted(found, key=lambda v: v.start)
+
+
+def same(a: Value, b: Value) -> bool:
+    """Whether ``a`` and ``b`` say the same value: a day of the month without its month ("the 25th", 25号) is any
+    month's."""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "date" and "?" in (a.norm.split("-")[0], b.norm.split("-")[0]):
+        return a.norm.split("-")[1] == b.norm.split("-")[1]
+    return a.norm == b.norm
 
 
 def differ(a: str, b: str) -> bool:
@@ -114,10 +128,10 @@ def _day(word: str) -> int:
 
 
 def _date(text: str) -> str:
-    zh = re.fullmatch(rf"({_ZH_NUM})月({_ZH_NUM})[号日]", text)
+    zh = re.fullmatch(rf"(?:({_ZH_NUM})月)?({_ZH_NUM})[号日]", text)
     if zh:
-        month, day = zh_number(zh.group(1)), zh_number(zh.group(2))
-        return f"{month}-{day}" if month and day else ""
+        month, day = zh_number(zh.group(1) or ""), zh_number(zh.group(2))
+        return "" if not day else f"{month}-{day}" if month else f"?-{day}"
     day_match = re.search(r"\d+", text)
     month = next((i + 1 for i, name in enumerate(_MONTHS) if re.search(rf"\b{name}", text)), None)
     if day_match is None:

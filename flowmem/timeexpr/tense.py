@@ -41,6 +41,7 @@ relative clause about something else) describe other events.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Literal
 
@@ -160,3 +161,40 @@ class TenseReader:
             if tense != "neutral":
                 return tense
         return self._lean
+
+
+# Past forms that tell a state or a saying, not something done: "I was tired", "we had a dog", "I lived in Oslo".
+_EN_NOT_DONE = frozenset(
+    {"was", "wasn't", "were", "weren't", "had", "did", "didn't", "felt", "thought", "knew", "said", "told", "ago",
+     "already", "earlier", "lived", "worked", "loved", "liked", "hated", "wanted", "needed", "seemed", "owned",
+     "believed", "hoped", "used", "supposed", "been"}
+)  # fmt: skip
+_EN_DONE = frozenset({"done", "finished", "over"})  # "Dentist done", "day one done"
+# A duration says how long a state has held, not that something happened today: 已经三年了, "for six years".
+_DURATION = re.compile(
+    r"[\d一二两三四五六七八九十几半]+\s*(?:年|个月|周|星期|天)了"
+    r"|\b(?:for|since)\s+(?:about\s+|over\s+|almost\s+|nearly\s+)?(?:\w+\s+)?(?:years?|months?|weeks?|days?|ages)\b",
+    re.I,
+)
+_ZH_DONE = re.compile(r"(?<![为除])了(?!解)|刚刚|刚才")
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？\n]*")
+
+
+def reports_done(text: str) -> bool:
+    """Whether a sentence of ``text`` tells of something done (a past action; no plan, question or duration in that
+    sentence): "signed the lease!!", "cancelled the veggie box.", "Dentist done", 终于搬完家了, 把脚崴了. Told without
+    a date, it happened the day it was told — the reading a listener gives it, and the one that keeps two such days
+    apart."""
+    return any(_done(m.group()) for m in _SENTENCE.finditer(text))
+
+
+def _done(sentence: str) -> bool:
+    if sentence.rstrip().endswith(("?", "？")) or _DURATION.search(sentence):
+        return False
+    if _CJK.search(sentence):
+        return _ZH_FUTURE.search(sentence) is None and _ZH_DONE.search(sentence) is not None
+    words = _EN_WORD.findall(sentence.lower().replace("’", "'"))
+    planned = any(w in _EN_FUTURE_WORDS or w in _EN_TIMETABLE or w.endswith("'ll") for w in words)
+    if planned or any(pair in _EN_FUTURE_PAIRS for pair in itertools.pairwise(words)):
+        return False
+    return any(w in _EN_DONE or (w not in _EN_NOT_DONE and _en_cue(w, []) == "past") for w in words)

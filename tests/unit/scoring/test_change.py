@@ -168,3 +168,26 @@ def test_a_correction_without_a_value_must_say_something_was_wrong_and_name_it()
     fix = _memory("b", "更正一下 过敏的是腰果 花生没事", 20)  # weeks later: named, so still found
     [expire] = apply_changes(fix, [change], [old, _memory("c", "周末吃了花生酱", 5)])
     assert expire.action == "expire" and expire.memory.memory_id == "a"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "written"),
+    [
+        # the value said to be wrong is the one corrected, and is no new value ("Tuesday not Monday")
+        (
+            "the electrician comes Monday morning",
+            "actually it's Tuesday not Monday",
+            "the electrician comes Tuesday morning",
+        ),
+        ("My train to Lyon is on 14th, at 6am", "sorry not 14th, is 15th", "My train to Lyon is on 15th, at 6am"),
+        ("体检约在3月25号上午", "不对 不是25号 是28号", "体检约在28号上午"),
+    ],
+)
+def test_a_negated_value_names_what_is_corrected(old: str, new: str, written: str) -> None:
+    [change] = read_changes(new)
+    assert rewrite(old, new, change) == written
+
+
+def test_a_correction_naming_another_value_corrects_nothing() -> None:
+    [change] = read_changes("sorry, Friday not Thursday")
+    assert rewrite("the electrician comes Monday morning", "sorry, Friday not Thursday", change) is None
