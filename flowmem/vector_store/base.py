@@ -168,7 +168,7 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
                 raise ScopeError(f"history event of workspace '{event.workspace_id}' written to '{workspace_id}'")
         check_ids("history event of memory", (event.memory_id for event in history))
         if memorized:
-            check_user(user_id, "marking messages memorized")
+            check_user(user_id)
             check_ids("message", memorized)
         doomed = list(dict.fromkeys(deleted))
         check_ids("memory", doomed)

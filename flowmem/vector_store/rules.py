@@ -101,11 +101,8 @@ def check_scope(workspace_id: object, *, id_rule: bool = True, **named: object) 
         raise ScopeError(problems)
 
 
-def check_user(user_id: object, doing: str = "", *, id_rule: bool = True) -> None:
-    """Refuse a ledger call without a user (the ledger is per user, or one user's "m1" would shadow another's).
-
-    ``doing`` is no longer part of the message (one message for every caller); kept until its last caller drops it.
-    """
+def check_user(user_id: object, *, id_rule: bool = True) -> None:
+    """Refuse a ledger call without a user (the ledger is per user, or one user's "m1" would shadow another's)."""
     check_named("user", user_id, id_rule=id_rule)
 
 
