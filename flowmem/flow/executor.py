@@ -19,6 +19,7 @@ from flowmem.concurrency import gather_cancelling
 from flowmem.context import Context, OpContext, describe_error
 from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError, WriteConflictError
 from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
+from flowmem.flow.telemetry import RunTelemetry, op_span, run_ended
 from flowmem.op import BackendResolver
 from flowmem.response import Response
 from flowmem.trace import LLM_CALL_FAILED, RUN_FAILED, RUN_TIMED_OUT, Degradation, OpSpan
@@ -46,11 +47,21 @@ async def run_flow(
     values = flow.prepare_inputs(inputs)
     await fence_writes(flow, values, backends)
     ctx = Context(flow.name, values, writers=flow.writers, flow_id=flow_id, secrets=flow.secrets)
-    runner = _Runner(ctx, backends, strict)
+    telemetry = RunTelemetry.start()  # None unless an OpenTelemetry SDK collects spans (flowmem.flow.telemetry)
+    runner = _Runner(ctx, backends, strict, telemetry)
+    error: BaseException | None = None
     try:
-        await runner.run(flow.root)
+        if telemetry is None:
+            await runner.run(flow.root)
+        else:
+            with telemetry.run(ctx, writes=bool(flow.stores_written)):
+                await runner.run(flow.root)
+    except BaseException as exc:
+        error = exc
+        raise
     finally:
         ctx.trace.duration_ms = (perf_counter() - runner.started) * 1000.0
+        run_ended(ctx.trace, error)
     return Response.from_context(ctx, flow.outputs)
 
 
@@ -79,12 +90,15 @@ async def fence_writes(flow: CompiledFlow, values: dict[str, Any], backends: Bac
 
 
 class _Runner:
-    __slots__ = ("backends", "ctx", "started", "strict")
+    __slots__ = ("backends", "ctx", "started", "strict", "telemetry")
 
-    def __init__(self, ctx: Context, backends: BackendResolver, strict: bool = False):
+    def __init__(
+        self, ctx: Context, backends: BackendResolver, strict: bool = False, telemetry: RunTelemetry | None = None
+    ):
         self.ctx = ctx
         self.backends = backends
         self.strict = strict
+        self.telemetry = telemetry
         self.started = perf_counter()
 
     async def run(self, step: Step) -> None:
@@ -98,10 +112,14 @@ class _Runner:
             await self.run_parallel(step)
 
     async def run_op(self, step: OpStep) -> None:
-        setting = step.setting
         started = perf_counter()
         span = OpSpan(step.label, step.position, (started - self.started) * 1000.0, step.via[-1] if step.via else "")
         self.ctx.trace.spans.append(span)
+        with op_span(self.telemetry, span):
+            await self._run_op(step, span, started)
+
+    async def _run_op(self, step: OpStep, span: OpSpan, started: float) -> None:
+        setting = step.setting
         op = setting.op_cls(setting.params, label=step.label, backends=self.backends, backend_names=step.backend_names)
         view = OpContext(self.ctx, op, span)
         try:

@@ -25,12 +25,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from flowmem._version import __version__
 from flowmem.app import App
 from flowmem.errors import FlowmemError, Problem
+from flowmem.flow.telemetry import add_run_listener
 from flowmem.redact import redact_text
 from flowmem.server.auth import Keyring
+from flowmem.server.docs import add_offline_docs
 from flowmem.server.errors import describe, error_body
 from flowmem.server.hosts import add_host_rules
 from flowmem.server.limits import LimitsMiddleware
 from flowmem.server.mcp_tools import KeyScope, build_mcp
+from flowmem.server.metrics import Metrics, MetricsMiddleware
 from flowmem.server.redirects import RelativeRedirects
 from flowmem.server.routes import ServerState, router
 
@@ -52,12 +55,18 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )  # fmt: skip
 
+    metrics = Metrics(state.memories)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         for name in app.config.embedding_model:
             app.embedding_model(name).limit_concurrency(settings.embedding_calls())
-        async with mcp.session_manager.run():
-            yield
+        stop_counting = add_run_listener(metrics.observe_run)
+        try:
+            async with mcp.session_manager.run():
+                yield
+        finally:
+            stop_counting()
         # uvicorn runs this after in-flight requests finished (or server.graceful_timeout passed).
         await app.aclose()
         logger.info("flowmem serve: stopped; every acknowledged write is in the store")
@@ -68,15 +77,20 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
         description="Memory for assistants and agents: add, search, edit and forget memories; run flows. "
         "Send your API key as `Authorization: Bearer KEY`. MCP (streamable HTTP) is at `/mcp`.",
         lifespan=lifespan,
+        docs_url=None,  # add_offline_docs: the pages without a CDN
+        redoc_url=None,
     )
     api.state.flowmem = state
+    add_offline_docs(api)
     api.include_router(router)
     api.mount("/mcp", mcp_app)
     api.add_middleware(RelativeRedirects)  # Starlette's slash redirects would build Location from the Host header
     api.add_middleware(LimitsMiddleware, max_body_bytes=settings.max_body_bytes, timeout=settings.request_timeout,
                        body_timeout=settings.body_timeout)  # fmt: skip
+    api.add_middleware(MetricsMiddleware, metrics=metrics)
     add_host_rules(api, settings, host or settings.host)
     _add_health(api, state)
+    api.add_api_route("/metrics", metrics.render, methods=["GET"], include_in_schema=False)
     _add_error_handlers(api, state)
     return api
 
