@@ -235,18 +235,40 @@ def remainder(old_text: str, about: frozenset[str]) -> str | None:
     return text if len(subject_terms(text)) >= 2 and text != old_text.strip() else None
 
 
+_PERSONAL = frozenset(
+    [
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "we",
+        "we're",
+        "we've",
+        "you",
+        "you're",
+        "he",
+        "he's",
+        "she",
+        "she's",
+        "they",
+        "they're",
+        "it",
+        "it's",
+    ]
+)
 _DETERMINER = r"(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+)?(?:\d+\s+)?"
 _WORD = re.compile(r"[\w'-]+")
 
 
 def _without_phrase(clause: str, about: frozenset[str]) -> str:
     """``clause`` without the words naming ``about`` (with their determiner and a joining "and"), or "" when they
-    are its subject (what it is about, said first) or nothing of substance is left."""
+    are in its subject (no personal pronoun before them: "my roommate Jules works nights…", "Jonah and I…" are about
+    Jules, about Jonah) or nothing of substance is left."""
     words = list(_WORD.finditer(clause))
     hits = [w for w in words if stem(w.group().lower()) in about or w.group().lower() in about]
     if not hits or not clause.isascii():
         return ""
-    if hits[0].start() == words[0].start():
+    if not any(w.group().lower() in _PERSONAL for w in words if w.start() < hits[0].start()):
         return ""
     text = clause
     for hit in reversed(hits):

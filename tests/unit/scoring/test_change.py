@@ -191,3 +191,12 @@ def test_a_negated_value_names_what_is_corrected(old: str, new: str, written: st
 def test_a_correction_naming_another_value_corrects_nothing() -> None:
     [change] = read_changes("sorry, Friday not Thursday")
     assert rewrite("the electrician comes Monday morning", "sorry, Friday not Thursday", change) is None
+
+
+def test_a_clause_about_the_ended_thing_goes_whole_when_it_is_its_subject() -> None:
+    # no personal pronoun before "Jules": the roommate is what the clause is about
+    assert remainder("my roommate Jules works nights at the airport", frozenset({"jules"})) is None
+    # "I" first: the nights are what I work, the rest of the clause stays
+    assert remainder("I work nights on the cardiac ward at St Brigid's", frozenset({"night"})) == (
+        "I work on the cardiac ward at St Brigid's"
+    )
