@@ -161,6 +161,7 @@ def main() -> int:
     )
     parser.add_argument("--sigterm-at", type=float, help="SIGTERM the server this many seconds into the run")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--metrics-out", type=Path, help="save the server's /metrics, scraped after the load, here")
     parser.add_argument(
         "overrides", nargs="*", metavar="key=value", help="config overrides for the server (an A/B of one setting)"
     )
@@ -181,6 +182,33 @@ def _delete_indices(es_url: str, index: str) -> None:
         httpx.delete(f"{base}/{','.join(names)}").raise_for_status()
 
 
+def _route_latency(scraped: str) -> dict[str, dict[str, float]]:
+    """The server's own view from /metrics (flowmem.server.metrics): requests, mean and p95 bound per route."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    routes: dict[str, dict[str, Any]] = {}
+    for family in text_string_to_metric_families(scraped):
+        if family.name != "flowmem_http_request_duration_seconds":
+            continue
+        for sample in family.samples:
+            route = routes.setdefault(f"{sample.labels['method']} {sample.labels['route']}", {"buckets": []})
+            if sample.name.endswith("_bucket"):
+                route["buckets"].append((float(sample.labels["le"]), sample.value))
+            else:
+                route[sample.name.rsplit("_", 1)[1]] = sample.value
+    report = {}
+    for name, route in sorted(routes.items()):
+        count = route.get("count", 0)
+        if count:
+            p95 = next(le for le, n in sorted(route["buckets"]) if n >= 0.95 * count)
+            report[name] = {
+                "requests": count,
+                "mean_ms": round(route["sum"] / count * 1000, 2),
+                "p95_at_most_ms": p95 * 1000,
+            }
+    return report
+
+
 def _bench(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="flowmem-bench-serve-") as tmp:
         directory = Path(tmp)
@@ -191,6 +219,7 @@ def _bench(args: argparse.Namespace) -> int:
             asyncio.run(_seed(server.url, args.users, args.seed_per_user))
             load_before = os.getloadavg()
             run, elapsed = asyncio.run(_load(args, server))
+            scraped = httpx.get(f"{server.url}/metrics", timeout=30).text if args.sigterm_at is None else ""
             if args.sigterm_at is not None:
                 server.wait(120)
                 server = ServeProcess(["-c", str(config), *args.overrides], home=directory / "home").start()
@@ -205,7 +234,7 @@ def _bench(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {
         "machine": machine(),
         "load_average_before": [round(x, 2) for x in load_before],
-        "setup": {k: v for k, v in vars(args).items() if k != "json"},
+        "setup": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items() if k != "json"},
         "seconds": round(elapsed, 1),
         "requests_per_s": round((len(searches) + len(adds)) / elapsed, 1),
         "searches_per_s": round(len(searches) / elapsed, 1),
@@ -218,7 +247,10 @@ def _bench(args: argparse.Namespace) -> int:
         "unacknowledged_after_sigterm": run.unacknowledged,
         "acknowledged_adds": len(run.acknowledged),
         "acknowledged_adds_missing": len(run.acknowledged - stored),
+        "server_metrics": _route_latency(scraped),
     }
+    if args.metrics_out is not None:
+        args.metrics_out.write_text(scraped, encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2))
     else:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 from pydantic import Field
@@ -35,6 +35,7 @@ class EmbeddingModel(Backend):
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)
         self._gate: asyncio.Semaphore | None = None  # set by limit_concurrency
+        self._queued = 0  # embed calls waiting for their turn at the gate
         # The embed_one calls under way, by (text, kind): later identical calls join them.
         self._inflight: dict[tuple[str, TextKind], _Shared] = {}
 
@@ -49,6 +50,28 @@ class EmbeddingModel(Backend):
             raise ValueError(f"calls must be at least 1, got {calls}")
         self._gate = asyncio.Semaphore(calls)
         self._share_cores(calls)
+
+    @property
+    def queued(self) -> int:
+        """How many :meth:`embed` calls are waiting for their turn (:meth:`limit_concurrency`) right now."""
+        return self._queued
+
+    @contextlib.asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """An embed call's turn at the gate of :meth:`limit_concurrency` (at once without one), counted while
+        it waits."""
+        if self._gate is None:
+            yield
+            return
+        self._queued += 1
+        try:
+            await self._gate.acquire()
+        finally:
+            self._queued -= 1
+        try:
+            yield
+        finally:
+            self._gate.release()
 
     def _share_cores(self, calls: int) -> None:
         """Hook for models that compute on this machine: use fewer threads per call when ``calls`` run at once
@@ -78,8 +101,7 @@ class EmbeddingModel(Backend):
         if not texts:
             return np.zeros((0, self.known_dims() or 0), dtype=np.float32)
         size = self.params.batch_size
-        gate: Any = self._gate or contextlib.nullcontext()
-        async with gate:
+        async with self._turn():
             parts = [await self._embed_batch(list(texts[i : i + size]), kind) for i in range(0, len(texts), size)]
         matrix = np.concatenate(parts) if len(parts) > 1 else parts[0]
         expected = self.known_dims()

@@ -55,7 +55,7 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )  # fmt: skip
 
-    metrics = Metrics(state.memories)
+    metrics = Metrics(app)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -10,7 +10,8 @@ the text exposition format a Prometheus server scrapes:
   ``flowmem_flow_duration_seconds{flow}``; ``flowmem_op_duration_seconds{op, status}`` per op occurrence's
   label and ``flowmem_op_degradations_total{op, kind}``: every flow run of the process (the memory service's
   calls, ``/v1/run``, MCP tools), from :func:`flowmem.flow.telemetry.add_run_listener`;
-- ``flowmem_store_memories`` and ``flowmem_store_workspaces``, read from the store at each scrape.
+- ``flowmem_store_memories`` and ``flowmem_store_workspaces``, read from the store at each scrape;
+  ``flowmem_embedding_queued{model}``: embed calls waiting for their turn (``server.embedding_calls``) now.
 
 No label names a workspace, a user or an API key: ``/metrics`` needs no key (like ``/healthz``), so it says how
 much and how fast, never whose.
@@ -25,7 +26,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from flowmem.memories import Memories
+from flowmem.app import App
 from flowmem.trace import Trace
 
 # From a millisecond (an op on a small store) to half a minute (a flow waiting on a slow LLM).
@@ -36,8 +37,8 @@ UNMATCHED = "(unmatched)"
 class Metrics:
     """The server's metrics: fed by :class:`MetricsMiddleware` and :meth:`observe_run`, read by :meth:`render`."""
 
-    def __init__(self, memories: Memories):
-        self.memories = memories
+    def __init__(self, app: App):
+        self.app = app
         self.registry = registry = CollectorRegistry()
         self.requests = Counter(
             "flowmem_http_requests", "HTTP requests answered", ["method", "route", "status"], registry=registry
@@ -59,6 +60,9 @@ class Metrics:
         )
         self.store_memories = Gauge("flowmem_store_memories", "Memories in the store", registry=registry)
         self.store_workspaces = Gauge("flowmem_store_workspaces", "Workspaces in the store", registry=registry)
+        self.embedding_queued = Gauge(
+            "flowmem_embedding_queued", "Embed calls waiting for their turn", ["model"], registry=registry
+        )
 
     def observe_run(self, trace: Trace, error: str | None) -> None:
         """A flow run ended (a :func:`~flowmem.flow.telemetry.add_run_listener` listener)."""
@@ -74,10 +78,12 @@ class Metrics:
 
     async def render(self) -> Response:
         """The exposition, with the store's sizes read now."""
-        stats: dict[str, Any] = await self.memories.stats()
+        stats: dict[str, Any] = await self.app.memories.stats()
         workspaces = stats.get("workspaces") or {}
         self.store_workspaces.set(len(workspaces))
         self.store_memories.set(sum(n for n in workspaces.values() if isinstance(n, int)))
+        for name in self.app.config.embedding_model:
+            self.embedding_queued.labels(name).set(self.app.embedding_model(name).queued)
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -64,4 +64,5 @@ def test_metrics_after_requests(tmp_path: Path) -> None:
     assert value("flowmem_op_duration_seconds_count", op="fuse_rerank_op", status="ok") == 3
     assert value("flowmem_store_memories") == 2
     assert value("flowmem_store_workspaces") == 1
+    assert ("flowmem_embedding_queued", frozenset({("model", "default")})) in samples
     assert "priya" not in text and "bees" not in text  # nobody's name or words

@@ -44,6 +44,32 @@ def test_limit_concurrency_makes_later_calls_wait() -> None:
     assert _peak_in_flight(2) == 2
 
 
+def test_queued_counts_the_calls_waiting_for_their_turn() -> None:
+    model = HashEmbedding()
+    model.limit_concurrency(1)
+    inner = model._embed_batch
+    seen: list[int] = []
+
+    async def slow_batch(texts: list[str], kind: Any) -> np.ndarray:
+        seen.append(model.queued)
+        await asyncio.sleep(0.01)
+        return await inner(texts, kind)
+
+    model._embed_batch = slow_batch  # type: ignore[method-assign]
+
+    async def main() -> int:
+        calls = [asyncio.ensure_future(model.embed([f"text {i}"])) for i in range(4)]
+        await asyncio.sleep(0.005)
+        waiting = model.queued  # the first runs, three wait
+        calls[-1].cancel()  # one gives up while it waits: no longer counted
+        await asyncio.gather(*calls, return_exceptions=True)
+        return waiting
+
+    assert asyncio.run(main()) == 3
+    assert seen == [0, 1, 0]  # as each started: the others still waiting (the cancelled one is not)
+    assert model.queued == 0
+
+
 def test_limit_concurrency_refuses_zero() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         HashEmbedding().limit_concurrency(0)
