@@ -36,6 +36,7 @@ from flowmem.server.mcp_tools import KeyScope, build_mcp
 from flowmem.server.metrics import Metrics, MetricsMiddleware
 from flowmem.server.redirects import RelativeRedirects
 from flowmem.server.routes import ServerState, router
+from flowmem.server.ui.app import create_ui
 
 HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
 
@@ -84,6 +85,7 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
     add_offline_docs(api)
     api.include_router(router)
     api.mount("/mcp", mcp_app)
+    api.mount("/ui", create_ui(state))  # the web inspector (flowmem.server.ui): pages, under the same guards
     api.add_middleware(RelativeRedirects)  # Starlette's slash redirects would build Location from the Host header
     api.add_middleware(LimitsMiddleware, max_body_bytes=settings.max_body_bytes, timeout=settings.request_timeout,
                        body_timeout=settings.body_timeout)  # fmt: skip

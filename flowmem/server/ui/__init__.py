@@ -1,0 +1,1 @@
+"""The web inspector at ``/ui`` of ``flowmem serve``: see :mod:`flowmem.server.ui.app`."""
