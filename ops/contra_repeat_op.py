@@ -316,10 +316,13 @@ class ContraRepeatOp(Op):
         return [MemoryAction(action="add", memory=memory, reason="new")]
 
     def _contradicted(self, memory: Memory, candidates: list[Candidate]) -> list[tuple[Memory, str]]:
-        """The candidates holding one of ``memory``'s slots with another value, with the first such slot."""
+        """The candidates holding one of ``memory``'s slots with another value, with the first such slot. Facts of
+        one message never contradict each other: "We moved to Lisbon, we live in Alfama now" says both at once."""
         mine = _slots(memory, self.rules)
         found = []
         for old, _ in candidates:
+            if set(old.source) & set(memory.source):
+                continue
             slots = superseded(_slots(old, self.rules), mine)
             if slots:
                 found.append((old, slots[0]))
