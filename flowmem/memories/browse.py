@@ -118,6 +118,8 @@ async def browse(
     memory_type: Sequence[MemoryType] = (),
     status: MemoryStatus | None = None,
     text: str = "",
+    since: datetime | None = None,
+    until: datetime | None = None,
     order: Order = "newest",
     after: str | None = None,
     before: str | None = None,
@@ -127,6 +129,7 @@ async def browse(
     """A page of ``user_id``'s memories: filtered, in ``order`` of creation, after (or before) a place.
 
     Args:
+        since: Only memories created at or after this time; ``until``: before this time.
         after: Start just after this place (``BrowsePage.next``); ``before``: end just before it.
         offset: With ``text`` only: skip this many of the matches.
         limit: 1 to :data:`~flowmem.vector_store.base.MAX_ADJACENT` - 1.
@@ -134,7 +137,8 @@ async def browse(
     scope_user(workspace_id, user_id)
     if not 1 <= limit < MAX_ADJACENT:
         raise InputError(Problem("limit", f"must be 1 to {MAX_ADJACENT - 1}, got {limit}"))
-    flt = MemoryFilter(target=user_id, memory_type=tuple(memory_type) or None, status=status)
+    flt = MemoryFilter(target=user_id, memory_type=tuple(memory_type) or None, status=status, created_after=since,
+                       created_before=until)  # fmt: skip
     if text.strip():
         return await _by_text(core, workspace_id, flt, text, order, max(offset, 0), limit)
     total = await core.store.count(workspace_id, flt)

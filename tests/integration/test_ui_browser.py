@@ -217,6 +217,8 @@ def test_a_users_memories_filtered_and_a_script_shown_as_text(ui: Ui) -> None:
     assert [link.text for link in ui.all("a.mem-text")] == [FACTS[-1][0]]
     ui.go("/w/demo/u/alice?status=expired")
     assert [link.text for link in ui.all("a.mem-text")] == [FACTS[0][0]]  # the move expired Berlin
+    ui.go("/w/demo/u/alice?since=2024-06-09&until=2024-06-10&order=oldest")
+    assert [link.text for link in ui.all("a.mem-text")] == [FACTS[1][0], FACTS[2][0]]
 
 
 def test_search_as_the_assistant_with_every_factor_drawn(ui: Ui) -> None:

@@ -42,6 +42,8 @@ async def memories(
     memory_type: Annotated[MemoryType | Literal[""], Query(alias="type")] = "",
     status: MemoryStatus | Literal[""] = "",
     text: str = "",
+    since: str = "",
+    until: str = "",
     order: browse.Order = "newest",
     after: str | None = None,
     before: str | None = None,
@@ -50,9 +52,10 @@ async def memories(
     session.grant.check(workspace)
     found = await browse.browse(
         state.memories, workspace_id=workspace, user_id=user, memory_type=(memory_type,) if memory_type else (),
-        status=status or None, text=text, order=order, after=after, before=before, offset=offset, limit=PAGE,
+        status=status or None, text=text, since=_parsed("since", since, _day), until=_parsed("until", until, _day),
+        order=order, after=after, before=before, offset=offset, limit=PAGE,
     )  # fmt: skip
-    filters = {"type": memory_type, "status": status, "text": text, "order": order}
+    filters = {"type": memory_type, "status": status, "text": text, "since": since, "until": until, "order": order}
     return page("memories.html", session=session, workspace=workspace, user=user, found=found, filters=filters,
                 types=MEMORY_TYPES, title=f"Memories of {user}")  # fmt: skip
 
@@ -140,6 +143,11 @@ def _parsed(name: str, value: str, parse: Callable[[str], T]) -> T | None:
         return parse(value.strip()) if value.strip() else None
     except ValueError as exc:
         raise InputError(Problem(name, f"{value!r} is not valid: {exc}")) from None
+
+
+def _day(value: str) -> datetime:
+    """A date field (``2024-06-08``) or a date and time, as the browser's date inputs send them."""
+    return datetime.fromisoformat(value)
 
 
 def _top_k(value: str) -> int:
