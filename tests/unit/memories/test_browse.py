@@ -74,8 +74,9 @@ def test_filters_by_type_status_and_text(app: App) -> None:
     coffee = run(app, browse.browse(app.memories, workspace_id="w", user_id="alice", text="coffee", limit=10))
     assert coffee.total == 25 and all("coffee" in m.content for m in coffee.memories)
     assert coffee.next == {"offset": "10"} and coffee.previous is None
-    half_hour = run(app, browse.browse(app.memories, workspace_id="w", user_id="alice", since=datetime(2024, 1, 1, 0, 30),
-                                  until=datetime(2024, 1, 1, 1, 0), order="oldest"))  # fmt: skip
+    since, until = datetime(2024, 1, 1, 0, 30), datetime(2024, 1, 1, 1, 0)
+    half_hour = run(app, browse.browse(app.memories, workspace_id="w", user_id="alice", since=since, until=until,
+                                       order="oldest"))  # fmt: skip
     assert [m.created_at.minute for m in half_hour.memories] == [m for m in range(30, 60) if m % 4]
     with pytest.raises(InputError, match="after"):
         run(app, browse.browse(app.memories, workspace_id="w", user_id="alice", after="yesterday"))
