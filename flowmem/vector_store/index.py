@@ -171,8 +171,12 @@ class WorkspaceIndex:
         n, kind, subject = self.n, spec.kind, spec.subject
         result: np.ndarray
         if kind == "one_of":
-            codes = self._codes(subject)
-            result = np.isin(self._coded(subject)[:n], [codes[v] for v in value if v in codes])
+            codes, column = self._codes(subject), self._coded(subject)[:n]
+            # One comparison per wanted code, not np.isin: the same rows, 10-20x faster for the few codes a filter
+            # names (every search masks target, status and type: np.isin was half the cost of a 10k mask).
+            result = np.zeros(n, dtype=bool)
+            for code in {codes[v] for v in value if v in codes}:
+                result |= column == code
         elif kind == "parts":
             result = np.ones(n, dtype=bool)
             for name, part in value:
