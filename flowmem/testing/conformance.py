@@ -347,6 +347,19 @@ class VectorStoreConformance(
 
         self.run_case(case)
 
+    def test_targets_are_whom_the_workspaces_memories_are_about(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws, other = self.workspace(), self.workspace()
+            await store.upsert(ws, [memory(ws, f"m{i}", i, target=user)
+                                    for i, user in enumerate(["bob", "alice", "bob", "carol"], 1)])  # fmt: skip
+            await store.upsert(other, [memory(other, "x", 5, target="dora")])
+            assert await store.targets(ws) == ["alice", "bob", "carol"]
+            await store.delete(ws, ["m4"])  # carol's only memory: she is no longer a target
+            assert await store.targets(ws) == ["alice", "bob"]
+            assert await store.targets(self.workspace()) == []
+
+        self.run_case(case)
+
     def test_empty_workspace(self) -> None:
         async def case(store: VectorStore) -> None:
             ws = self.workspace()

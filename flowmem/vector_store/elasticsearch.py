@@ -304,6 +304,9 @@ class ElasticsearchStore(VectorStore):
     async def _count(self, workspace_id: str, filters: MemoryFilter) -> int:
         return await es_reads.count(self, workspace_id, filters)
 
+    async def _targets(self, workspace_id: str) -> set[str]:
+        return await es_reads.targets(self, workspace_id)
+
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
         return await es_reads.adjacent(self, workspace_id, read)
 

@@ -19,7 +19,7 @@ from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY
 from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.es_errors import ElasticsearchError
-from flowmem.vector_store.filters import MemoryFilter
+from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 
 if TYPE_CHECKING:
     from flowmem.vector_store.elasticsearch import ElasticsearchStore
@@ -190,15 +190,28 @@ async def count(store: ElasticsearchStore, workspace_id: str, filters: MemoryFil
 
 
 async def workspace_counts(store: ElasticsearchStore) -> dict[str, int]:
-    """Memories per workspace, sorted by workspace (a composite aggregation, paged); the index must exist."""
-    workspaces: dict[str, int] = {}
+    """Memories per workspace, sorted by workspace; the index must exist."""
+    return dict(sorted((await _term_counts(store, "workspace_id")).items()))
+
+
+async def targets(store: ElasticsearchStore, workspace_id: str) -> set[str]:
+    """The distinct targets of the workspace's memories (no document is read)."""
+    if not await store._has_index():
+        return set()
+    return set(await _term_counts(store, "target", q.bool_query(workspace_id, NO_FILTER)))
+
+
+async def _term_counts(store: ElasticsearchStore, field: str, query: dict[str, Any] | None = None) -> dict[str, int]:
+    """Documents per value of the keyword ``field`` (among those ``query`` matches): a composite aggregation, paged."""
+    counts: dict[str, int] = {}
     client = await store._ready()
-    composite: dict[str, Any] = {"size": 1000, "sources": [{"ws": {"terms": {"field": "workspace_id"}}}]}
+    composite: dict[str, Any] = {"size": 1000, "sources": [{"value": {"terms": {"field": field}}}]}
     while True:
-        response = await store._call(client.search(index=store.index, size=0, aggs={"ws": {"composite": composite}}))
-        agg = response["aggregations"]["ws"]
-        workspaces.update({b["key"]["ws"]: b["doc_count"] for b in agg["buckets"]})
+        response = await store._call(client.search(index=store.index, size=0, query=query,
+                                                    aggs={"values": {"composite": composite}}))  # fmt: skip
+        agg = response["aggregations"]["values"]
+        counts.update({b["key"]["value"]: b["doc_count"] for b in agg["buckets"]})
         if not agg["buckets"] or "after_key" not in agg:
             break
         composite["after"] = agg["after_key"]
-    return dict(sorted(workspaces.items()))
+    return counts
