@@ -17,9 +17,11 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from loguru import logger
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from flowmem.errors import FlowmemError
+from flowmem.redact import redact_text
 from flowmem.server.errors import describe
 from flowmem.server.routes import ServerState
 from flowmem.server.ui.render import HEADERS, PREFIX, page
@@ -102,7 +104,14 @@ def _add_error_pages(ui: FastAPI, state: ServerState) -> None:
         assert isinstance(exc, StarletteHTTPException)
         return _error(request, exc.status_code, "no such page" if exc.status_code == 404 else str(exc.detail))
 
+    async def internal(request: Request, exc: Exception) -> Response:
+        # A bug: its type on the page (describe), the message in the server log, never a traceback on the page.
+        logger.error("{} {}: internal error {}: {}", request.method, request.url.path, type(exc).__name__,
+                     redact_text(str(exc), state.secrets))  # fmt: skip
+        return await flowmem_error(request, exc)
+
     ui.add_exception_handler(SignInNeeded, sign_in)
+    ui.add_exception_handler(Exception, internal)
     ui.add_exception_handler(CsrfError, csrf)
     ui.add_exception_handler(FlowmemError, flowmem_error)
     ui.add_exception_handler(RequestValidationError, invalid)
