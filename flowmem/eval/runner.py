@@ -151,9 +151,17 @@ async def run_locomo(
 async def _summarize(
     app: App, spec: RunSpec, conversation: Conversation, workspace: str, target: str, progress: Progress | None
 ) -> None:
-    """The turns as the target's chat messages (each turn's id is its ``dia_id``), through the write flow."""
+    """The turns as the target's chat messages (each turn's id is its ``dia_id``, its metadata the turn's speaker,
+    session and caption, as ``turns`` stores them), through the write flow."""
     messages = [
-        Message(message_id=m.memory_id, role="user", name=target, content=m.content, time_created=m.created_at)
+        Message(
+            message_id=m.memory_id,
+            role="user",
+            name=target,
+            content=m.content,
+            time_created=m.created_at,
+            metadata=m.metadata,
+        )
         for m in turn_memories(conversation, workspace, target)
     ]
 

@@ -135,3 +135,16 @@ def test_cli_summary_ingest(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     # The offline filter keeps first-person turns with personal facts: Ana's cat; Ben's sister and kayaking.
     assert run["overall"]["R@4"] > 0
     assert "summarized" in err
+
+
+def test_summary_ingest_keeps_each_turns_speaker_and_session(tmp_path: Path) -> None:
+    from flowmem import App
+    from flowmem.eval.runner import RunSpec, _summarize
+
+    [conversation] = load(sample(tmp_path))
+    with App(overrides=["vector_store.default.backend=memory", *HASH]) as app:
+        app.run_coroutine(_summarize(app, RunSpec("s", "personal_retrieve", ingest="summary"), conversation, "w",
+                                     conversation.sample_id, None))  # fmt: skip
+        stored = app.memories.sync.list(workspace_id="w", limit=None).memories
+    speakers = {turn.dia_id: (turn.speaker, turn.session) for turn in conversation.turns}
+    assert stored and all((m.metadata["speaker"], m.metadata["session"]) == speakers[m.source[0]] for m in stored)

@@ -61,6 +61,18 @@ def test_messages_become_time_stamped_memories() -> None:
     assert run.memory_type == "conversation" and run.target == "alice" and run.keywords
 
 
+def test_a_memory_keeps_who_said_its_turn_in_which_session_and_what_its_image_shows() -> None:
+    said = message("m1", "Here's what I finished last night!", T0)
+    said["metadata"] = {"speaker": "Caroline", "session": 3, "caption": "a painting of a sunset over a lake",
+                        "crm_ticket": "T-9"}  # fmt: skip
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [said])
+        [memory] = all_memories(app)
+    assert memory.metadata["speaker"] == "Caroline" and memory.metadata["session"] == 3
+    assert memory.metadata["caption"] == "a painting of a sunset over a lake" and "sunset" in memory.expanded_key
+    assert "crm_ticket" not in memory.metadata  # the caller's other keys stay on the message
+
+
 def test_near_duplicate_updates_and_same_again_adds_nothing() -> None:
     with App(overrides=EPHEMERAL) as app:
         summarize(app, [message("a", "I love hiking, it's my favourite way to spend a weekend.", T0)])
