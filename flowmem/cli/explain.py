@@ -6,6 +6,7 @@ from typing import Any
 
 from flowmem.response import Response
 from flowmem.schema.memory import Memory
+from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM
 
 NEAR_MISSES_SHOWN = 10
 # Each memory's factors in the order the retrieval flow produces them: vector and word recall and
@@ -56,6 +57,9 @@ def explain(response: Response) -> str:
 
 def _memory_block(index: int, memory: Memory) -> list[str]:
     block = [f"{index}. {memory.display_line()}", f"   id {memory.memory_id} · {memory.memory_type}"]
+    link = provenance(memory)
+    if link:
+        block.append(f"   {link}")
     for name in sorted(memory.scores, key=lambda n: FACTOR_ORDER.index(n) if n in FACTOR_ORDER else 99):
         value = memory.scores[name]
         source = memory.score_sources.get(name, "?")
@@ -70,6 +74,19 @@ def _memory_block(index: int, memory: Memory) -> list[str]:
             why = f" ({memory.explain[name]})"
         block.append(f"   {name:<10} {value:>8.4f}   by {source}{why}")
     return [*block, ""]
+
+
+def provenance(memory: Memory) -> str:
+    """Where ``memory`` comes from: the messages it was said in, and the memory its words were derived from when a
+    change wrote a new value into an older statement (:mod:`flowmem.scoring.supersede`) — the turn behind a fact."""
+    parts = []
+    if memory.source:
+        shown = ", ".join(memory.source[:3]) + (f" (+{len(memory.source) - 3})" if len(memory.source) > 3 else "")
+        parts.append(f"said in {shown}")
+    derived, changed = memory.metadata.get(DERIVED_FROM), memory.metadata.get(CHANGED_BY)
+    if derived:
+        parts.append(f"derived from {derived}" + (f", changed by {changed}" if changed else ""))
+    return " · ".join(parts)
 
 
 def _facts_line(note: dict[str, Any]) -> str:

@@ -122,3 +122,17 @@ def test_a_file_of_someone_elses_messages_is_exit_2_with_the_names_it_holds(tmp_
     refused = _flowmem(tmp_path, "ingest", str(other), "-u", "priya")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert "'sam' (11)" in refused.stderr and "priya" in refused.stderr
+
+
+def test_explain_shows_the_turn_behind_a_memory_and_what_a_change_derived(tmp_path: Path) -> None:
+    turns = [
+        ("2025-03-03T09:00", "user", "priya", "Choir practice is Mondays at 7pm in the church hall"),
+        ("2025-03-10T09:00", "user", "priya", "they moved choir practice to Wednesdays"),
+    ]
+    assert _flowmem(tmp_path, "ingest", str(_write(tmp_path / "c.jsonl", turns)), "-u", "priya").returncode == 0
+    explained = _flowmem(tmp_path, "search", "when is choir practice?", "-u", "priya", "-k", "3", "--explain")
+    assert explained.returncode == 0, explained.stderr
+    lines = explained.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Choir practice is Wednesdays at 7pm in the church hall" in line)
+    link = lines[at + 2]  # the line after "id … · conversation"
+    assert "said in m0, m1" in link and "derived from " in link and "changed by " in link
