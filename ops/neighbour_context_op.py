@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -14,7 +13,7 @@ from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory, MemoryType
 from flowmem.scoring.stages import base_score
 from flowmem.vector_store.filters import MemoryFilter
-from flowmem.vector_store.neighbours import Neighbour, said_around
+from flowmem.vector_store.neighbours import Neighbour, said_around_many
 
 RANK = "rank"
 RECALL = "recall"
@@ -44,7 +43,7 @@ class NeighbourContextOp(Op):
     offset; the trace notes what was added (``added``) and lifted (``lifted``).
     """
 
-    # Why the defaults: 3 hits, since a store read per hit is the op's cost and the best few hits are
+    # Why the defaults: 3 hits, since the store reads around each hit are the op's cost and the best few hits are
     # where the wanted turn's neighbour sits; 1 turn before and 2 after, since an answer or a continuation
     # follows what prompted it (in a two-person chat the same speaker goes on two turns later) while
     # before a hit there is only its prompt; 30 minutes, the usual session timeout of analytics; pull
@@ -82,12 +81,9 @@ class NeighbourContextOp(Op):
             return
         flt = MemoryFilter(target=ctx["user_id"], status="valid", memory_type=tuple(p.memory_types))
         gap = timedelta(minutes=p.max_gap_minutes)
-        reads = [
-            said_around(self.vector_store, ctx["workspace_id"], hit, flt, before=p.before, after=p.after,
-                        max_gap=gap, with_vectors=True)
-            for hit in hits
-        ]  # fmt: skip
-        around = await asyncio.gather(*reads)
+        # Every hit's neighbours in one read (the local store: one hop to its thread, one records query).
+        around = await said_around_many(self.vector_store, ctx["workspace_id"], hits, flt, before=p.before,
+                                        after=p.after, max_gap=gap, with_vectors=True)  # fmt: skip
         pool = {m.memory_id: m for m in memories}
         # Scores before any lift: a memory lifted by one hit is lifted by another from where it started.
         own = {m.memory_id: base_score(m) for m in memories}

@@ -142,8 +142,7 @@ class RecallFuseOp(Op):
         if not memories or query is None or not self.params.cosine_for_lexical_only:
             return
         query = np.asarray(query, dtype=np.float32)
-        stored = await self.vector_store.get(ctx["workspace_id"], [m.memory_id for m in memories], with_vectors=True)
-        vectors = {m.memory_id: m.vector for m in stored if m.vector is not None}
+        vectors = await self.vector_store.stored_vectors(ctx["workspace_id"], [m.memory_id for m in memories])
         for memory in memories:
             vector = vectors.get(memory.memory_id)
             if vector is not None and len(vector) == len(query):

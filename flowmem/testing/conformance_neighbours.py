@@ -15,7 +15,7 @@ from flowmem.testing.read_counter import BACKEND_READS, count_reads
 from flowmem.testing.store_harness import StoreHarness, memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.filters import MemoryFilter, second
-from flowmem.vector_store.neighbours import said_around
+from flowmem.vector_store.neighbours import said_around, said_around_many
 
 T0 = datetime(2024, 5, 7, 18, 0)
 GAP = timedelta(minutes=30)
@@ -61,6 +61,35 @@ class NeighbourConformance(StoreHarness):
             first = (await store.get(ws, ["t1"]))[0]
             from_first = await said_around(store, ws, first, flt, before=2, after=2, max_gap=GAP)
             assert [n.memory.memory_id for n in from_first] == ["t2", "t3"]
+
+        self.run_case(case)
+
+    def test_reads_around_several_places_are_each_place_read_alone(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            await store.upsert(ws, [
+                turn(ws, "yesterday", -86_400, 1), turn(ws, "t1", 0, 2), turn(ws, "t2", 60, 3),
+                turn(ws, "t3", 120, 4), turn(ws, "t4", 180, 5, status="expired"), turn(ws, "t5", 240, 6),
+                turn(ws, "bob", 150, 8, target="bob"),
+            ])  # fmt: skip
+            hits = await store.get(ws, ["t3", "t2", "yesterday", "t5"])  # t2 and t3 share neighbours
+            flt = MemoryFilter(target="alice", status="valid")
+            places = [(h.created_at, h.memory_id, flt) for h in hits] + [(T0, "nowhere", None)]
+            alone = [await store.adjacent(ws, at, i, f, before=2, after=1, with_vectors=True) for at, i, f in places]
+            together = await store.adjacent_many(ws, places, before=2, after=1, with_vectors=True)
+            assert [[[m.memory_id for m in side] for side in sides] for sides in together] == [
+                [[m.memory_id for m in side] for side in sides] for sides in alone
+            ]
+            assert all(m.vector is not None for sides in together for side in sides for m in side)
+            t1 = [m for sides in together for side in sides for m in side if m.memory_id == "t1"]
+            assert len(t1) == 4 and len({id(m) for m in t1}) == 4  # around 4 of the places: a copy for each
+            assert await store.adjacent_many(ws, places, before=0, after=0) == [([], [])] * len(places)
+            assert await store.adjacent_many(ws, [], before=1, after=1) == []
+            many = await said_around_many(store, ws, hits, flt, before=2, after=2, max_gap=GAP)
+            one = [await said_around(store, ws, h, flt, before=2, after=2, max_gap=GAP) for h in hits]
+            assert [[(n.memory.memory_id, n.offset) for n in found] for found in many] == [
+                [(n.memory.memory_id, n.offset) for n in found] for found in one
+            ]
 
         self.run_case(case)
 

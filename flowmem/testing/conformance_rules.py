@@ -198,6 +198,7 @@ class RulesConformance(StoreHarness):
                     (store.get_session, (bad, "alice", "s1")), (store.get_session, (ws, bad, "s1")),
                     (store.get_session, (ws, "alice", bad)), (store.get, (ws, ["m", bad])), (store.history, (ws, bad)),
                     (store.memorized, (ws, bad, ["x"])), (store.delete, (ws, [bad])),
+                    (store.stored_vectors, (bad, ["m"])), (store.stored_vectors, (ws, ["m", bad])),
                 ]  # fmt: skip
                 for read, args in reads:
                     with pytest.raises(InputError, match=rule):
@@ -205,6 +206,22 @@ class RulesConformance(StoreHarness):
                 with pytest.raises(InputError, match=rule):
                     [m async for batch in store.iterate(bad) for m in batch]
             assert [m.memory_id for m in await store.get(ws, ["m"])] == ["m"]  # valid ids read as before
+
+        self.run_case(case)
+
+    def test_stored_vectors_are_what_get_reads_and_stay_in_their_workspace(self) -> None:
+        async def case(store: VectorStore) -> None:
+            a, b = self.workspace(), self.workspace()
+            await store.upsert(a, [memory(a, "m1", 1), memory(a, "m2", 2, status="expired"), memory(a, "m3", 3)])
+            await store.upsert(b, [memory(b, "only-b", 4)])
+            got = {m.memory_id: m.vector for m in await store.get(a, ["m2", "m1", "m3"], with_vectors=True)}
+            found = await store.stored_vectors(a, ["m2", "m1", "nowhere", "only-b", "m1"])
+            assert sorted(found) == ["m1", "m2"]
+            assert all(np.array_equal(found[i], got[i]) and found[i].dtype == np.float32 for i in found)
+            found["m1"][0] = 42.0  # the caller's copy
+            assert np.array_equal((await store.stored_vectors(a, ["m1"]))["m1"], got["m1"])
+            assert await store.stored_vectors(a, []) == {}
+            assert await store.stored_vectors(self.workspace(), ["m1"]) == {}
 
         self.run_case(case)
 

@@ -18,6 +18,7 @@ deletes too (no write could have stored such an id, and a read must not cache or
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
@@ -225,6 +226,14 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         found = await self._get(workspace_id, list(dict.fromkeys(ids)), with_vectors)
         return [m for m in found if m.workspace_id == workspace_id]
 
+    async def stored_vectors(self, workspace_id: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored (unit) vectors of the memories with these ids in ``workspace_id``; unknown ids are left out.
+        What :meth:`get` with ``with_vectors`` gives, without reading the records where a store holds the vectors
+        apart (local: its index)."""
+        check_scope(workspace_id)
+        check_ids("memory", ids)
+        return await self._stored_vectors(workspace_id, list(dict.fromkeys(ids))) if ids else {}
+
     async def delete(self, workspace_id: str, ids: Sequence[str]) -> int:
         """Delete these ids from ``workspace_id``; returns how many existed there."""
         # A write of deletes, scope-checked by write(). Its count cannot be post-filtered: every
@@ -328,21 +337,50 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         Raises:
             InputError: ``before`` or ``after`` is negative or over :data:`MAX_ADJACENT`.
         """
+        reads = self._adjacent_reads(workspace_id, [(at, memory_id, filters)], before, after, with_vectors)
+        found = [await self._adjacent(workspace_id, read) for read in reads]
+        return _around(workspace_id, reads, found)[0] if reads else ([], [])
+
+    async def adjacent_many(
+        self,
+        workspace_id: str,
+        places: Sequence[tuple[datetime, str, MemoryFilter | None]],
+        *,
+        before: int,
+        after: int,
+        with_vectors: bool = False,
+    ) -> list[tuple[list[Memory], list[Memory]]]:
+        """Several :meth:`adjacent` reads with the same limits, one per place ``(at, memory_id, filters)``, sent
+        together where the store can (local: one hop to its thread and one records query for all of them).
+
+        Returns:
+            One ``(earlier, later)`` per place, in order, each exactly what :meth:`adjacent` returns for it.
+
+        Raises:
+            InputError: ``before`` or ``after`` is negative or over :data:`MAX_ADJACENT`.
+        """
+        reads = self._adjacent_reads(workspace_id, places, before, after, with_vectors)
+        if not reads:
+            return [([], []) for _ in places]
+        return _around(workspace_id, reads, await self._adjacent_many(workspace_id, reads))
+
+    def _adjacent_reads(
+        self,
+        workspace_id: str,
+        places: Sequence[tuple[datetime, str, MemoryFilter | None]],
+        before: int,
+        after: int,
+        with_vectors: bool,
+    ) -> list[AdjacentRead]:
+        """The checked reads of :meth:`adjacent_many` (none when both limits are 0)."""
         check_scope(workspace_id)
-        check_ids("memory", [memory_id])
-        checked = self._checked(filters)
+        check_ids("memory", [memory_id for _, memory_id, _ in places])
+        reads = [AdjacentRead(at, memory_id, self._checked(flt), before, after, with_vectors)
+                 for at, memory_id, flt in places]  # fmt: skip
         for side, count in (("before", before), ("after", after)):
             if not 0 <= count <= MAX_ADJACENT:
                 raise InputError(Problem("adjacent", f"{side} must be 0 to {MAX_ADJACENT}, got {count}"))
-        if before == after == 0:
-            return [], []
-        earlier, later = await self._adjacent(
-            workspace_id, AdjacentRead(at, memory_id, checked, before, after, with_vectors)
-        )
-        return (
-            [m for m in earlier if m.workspace_id == workspace_id and m.memory_id != memory_id][:before],
-            [m for m in later if m.workspace_id == workspace_id and m.memory_id != memory_id][:after],
-        )
+        return [] if before == after == 0 else reads
 
     async def newest(
         self, workspace_id: str, filters: MemoryFilter | None = None, *, limit: int, with_vectors: bool = False
@@ -440,6 +478,11 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     async def _delete(self, workspace_id: str, ids: list[str]) -> int:
         raise NotImplementedError
 
+    async def _stored_vectors(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        """The vectors of :meth:`stored_vectors`; this default reads the records (:meth:`_get`)."""
+        found = await self._get(workspace_id, ids, True)
+        return {m.memory_id: m.vector for m in found if m.workspace_id == workspace_id and m.vector is not None}
+
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         raise NotImplementedError
 
@@ -473,6 +516,23 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
         """Up to ``read.before`` memories just before its place, nearest first, and ``read.after`` just after."""
         raise NotImplementedError
+
+    async def _adjacent_many(
+        self, workspace_id: str, reads: list[AdjacentRead]
+    ) -> list[tuple[list[Memory], list[Memory]]]:
+        """One :meth:`_adjacent` result per read, the reads concurrent; override to make them in one step."""
+        return list(await asyncio.gather(*(self._adjacent(workspace_id, read) for read in reads)))
+
+
+def _around(
+    workspace_id: str, reads: list[AdjacentRead], found: list[tuple[list[Memory], list[Memory]]]
+) -> list[tuple[list[Memory], list[Memory]]]:
+    """Each read's sides as :meth:`VectorStore.adjacent` returns them: in scope, without the place, within limits."""
+    return [
+        ([m for m in earlier if m.workspace_id == workspace_id and m.memory_id != read.memory_id][: read.before],
+         [m for m in later if m.workspace_id == workspace_id and m.memory_id != read.memory_id][: read.after])
+        for read, (earlier, later) in zip(reads, found, strict=True)
+    ]  # fmt: skip
 
 
 def keyed(memories: Sequence[Memory]) -> list[Memory]:

@@ -200,15 +200,37 @@ class LocalStore(VectorStore):
         cached = self._cached(workspace_id)
         return [] if cached is None else cached.index.matching_ids(filters)
 
-    def _adjacent_sync(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
+    def _adjacent_sync(self, workspace_id: str, reads: list[AdjacentRead]) -> list[tuple[list[Memory], list[Memory]]]:
+        cached = self._cached(workspace_id) if reads else None
+        if cached is None:
+            return [([], []) for _ in reads]
+        sides = [
+            cached.index.adjacent(created_epoch(read.at), read.memory_id, read.filters, read.before, read.after)
+            for read in reads
+        ]
+        # Only the records of the ids the index chose are read: one query for both sides of every read (the reads
+        # of one adjacent_many share with_vectors). A memory around two places is handed out once per place.
+        ids = list(dict.fromkeys(i for earlier, later in sides for i in earlier + later))
+        found = {m.memory_id: m for m in self._open().records(workspace_id, ids, reads[0].with_vectors)}
+        handed: set[str] = set()
+
+        def own(memory_id: str) -> Memory:
+            memory = found[memory_id]
+            if memory_id in handed:
+                return memory.model_copy(deep=True)
+            handed.add(memory_id)
+            return memory
+
+        return [
+            ([own(i) for i in earlier if i in found], [own(i) for i in later if i in found]) for earlier, later in sides
+        ]
+
+    def _stored_vectors_sync(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
         cached = self._cached(workspace_id)
         if cached is None:
-            return [], []
-        at = created_epoch(read.at)
-        earlier, later = cached.index.adjacent(at, read.memory_id, read.filters, read.before, read.after)
-        # Only the records of the ids the index chose are read (one query for both sides).
-        found = {m.memory_id: m for m in self._open().records(workspace_id, earlier + later, read.with_vectors)}
-        return [found[i] for i in earlier if i in found], [found[i] for i in later if i in found]
+            return {}
+        rows = cached.index.row_of
+        return {i: cached.index.vectors[rows[i]].copy() for i in ids if i in rows}
 
     def _count_sync(self, workspace_id: str, filters: MemoryFilter) -> int:
         cached = self._cached(workspace_id)
@@ -268,6 +290,9 @@ class LocalStore(VectorStore):
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         return await self._call(lambda: self._open().records(workspace_id, ids, with_vectors))
 
+    async def _stored_vectors(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        return await self._call(self._stored_vectors_sync, workspace_id, ids)
+
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         return await self._call(self._search_sync, workspace_id, query, top_k, filters)
 
@@ -299,7 +324,12 @@ class LocalStore(VectorStore):
         return await self._call(lambda: live_targets(getattr(self._cached(workspace_id), "index", None)))
 
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
-        return await self._call(self._adjacent_sync, workspace_id, read)
+        return (await self._call(self._adjacent_sync, workspace_id, [read]))[0]
+
+    async def _adjacent_many(
+        self, workspace_id: str, reads: list[AdjacentRead]
+    ) -> list[tuple[list[Memory], list[Memory]]]:
+        return await self._call(self._adjacent_sync, workspace_id, reads)
 
     async def stats(self) -> dict[str, Any]:
         return await self._call(self._stats_sync)

@@ -14,7 +14,7 @@ and when both carry a ``metadata["session"]`` it must be the same session.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -67,18 +67,49 @@ async def said_around(
     before, after = max(before, 0), max(after, 0)
     if before == after == 0:
         return []
+    earlier, later = await store.adjacent(
+        workspace_id, memory.created_at, memory.memory_id, _reach(memory, filters, before, after, max_gap),
+        before=before, after=after, with_vectors=with_vectors,
+    )  # fmt: skip
+    return _arranged(memory, earlier, later, max_gap)
+
+
+async def said_around_many(
+    store: VectorStore,
+    workspace_id: str,
+    memories: Sequence[Memory],
+    filters: MemoryFilter,
+    *,
+    before: int,
+    after: int,
+    max_gap: timedelta,
+    with_vectors: bool = False,
+) -> list[list[Neighbour]]:
+    """:func:`said_around` for each of ``memories`` (one list of neighbours each, in order), read together:
+    :meth:`VectorStore.adjacent_many` (the local store: one hop to its thread and one records query)."""
+    before, after = max(before, 0), max(after, 0)
+    if before == after == 0:
+        return [[] for _ in memories]
+    places = [(m.created_at, m.memory_id, _reach(m, filters, before, after, max_gap)) for m in memories]
+    sides = await store.adjacent_many(workspace_id, places, before=before, after=after, with_vectors=with_vectors)
+    return [_arranged(m, earlier, later, max_gap) for m, (earlier, later) in zip(memories, sides, strict=True)]
+
+
+def _reach(memory: Memory, filters: MemoryFilter, before: int, after: int, max_gap: timedelta) -> MemoryFilter:
+    """``filters`` within the times the walk can reach: no neighbour n steps away can be further than n pauses of
+    at most ``max_gap``, so the store may skip what the walk would stop at anyway (the limits bound the read
+    either way)."""
     said = memory.created_at
-    # No neighbour n steps away can be further than n pauses of at most max_gap: a window that lets the
-    # store skip what the walk would stop at anyway (the limits bound the read either way).
-    reach = filters.model_copy(
+    return filters.model_copy(
         update={
             "created_after": said - max_gap * before,
             "created_before": said + max_gap * after + timedelta(seconds=1),
         }
     )
-    earlier, later = await store.adjacent(
-        workspace_id, said, memory.memory_id, reach, before=before, after=after, with_vectors=with_vectors
-    )
+
+
+def _arranged(memory: Memory, earlier: list[Memory], later: list[Memory], max_gap: timedelta) -> list[Neighbour]:
+    """The neighbours of both sides, nearest first (offsets -1, 1, -2, 2, …)."""
     sooner, afterwards = _walk(memory, earlier, max_gap, -1), _walk(memory, later, max_gap, 1)
     found = [n for pair in zip(sooner, afterwards, strict=False) for n in pair]
     longer = sooner if len(sooner) > len(afterwards) else afterwards

@@ -235,3 +235,24 @@ def test_the_index_cache_keeps_at_most_index_cache_workspaces(tmp_path: Path) ->
         await store.aclose()
 
     asyncio.run(main())
+
+
+def test_a_record_read_again_is_a_copy_and_never_stale(tmp_path: Path) -> None:
+    # Parsed records are kept (local_records): what a caller changes on a memory it got never reaches the next
+    # read, and a record rewritten (here by another handle, as by another process) is parsed again.
+    async def main() -> None:
+        store, other = open_store(tmp_path), open_store(tmp_path)
+        await store.upsert(WS, [memory(WS, "m1", 1, metadata={"session": "s1", "slots": {"residence": "milan"}})])
+        first = (await store.get(WS, ["m1"]))[0]
+        first.set_score("recall", 0.9, "op")
+        first.metadata["slots"]["residence"] = "rome"
+        first.keywords.append("changed")
+        [again] = await store.search(WS, unit(1), 1)
+        assert again is not first and again.scores == {"similarity": pytest.approx(1.0)}
+        assert again.metadata == {"session": "s1", "slots": {"residence": "milan"}} and again.keywords == []
+        await other.upsert(WS, [memory(WS, "m1", 1, content="rewritten elsewhere")])
+        assert (await store.get(WS, ["m1"]))[0].content == "rewritten elsewhere"
+        await store.aclose()
+        await other.aclose()
+
+    asyncio.run(main())
