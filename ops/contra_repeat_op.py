@@ -23,7 +23,7 @@ from flowmem.scoring.change import Change
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
-from flowmem.scoring.supersede import DERIVED_FROM, apply_changes, changes_of, expired_by
+from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, same_speaker
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import differ as values_differ
 from flowmem.vector_store.filters import UNREAD_SLOTS, MemoryFilter
@@ -155,7 +155,6 @@ class ContraRepeatOp(Op):
         for action in actions:  # whatever this run stores carries its slots (a stored memory found by likeness may not)
             if action.action != "skip" and not isinstance(action.memory.metadata.get(SLOTS_KEY), dict):
                 action.memory = with_slots(action.memory, rules)
-        await self._embed_derived(ctx, _derived(actions))
         changed = {a.memory.memory_id for a in actions if a.action != "skip"}
         backfill = [m for m in backfill if m.memory_id not in changed]  # a decision stores those as they now are
         await self._fill_vectors(ctx, [a.memory for a in actions if a.action != "skip"] + backfill)
@@ -193,14 +192,6 @@ class ContraRepeatOp(Op):
         olds = {m.memory_id: state.get(m.memory_id, m) for m in stored}
         olds.update({m.memory_id: m for m in state.values() if m.memory_id != memory.memory_id})
         return apply_changes(memory, changes, list(olds.values()))
-
-    async def _embed_derived(self, ctx: OpContext, derived: list[Memory]) -> None:
-        """The memories a change derived (their words are new): embedded together, once."""
-        if derived:
-            vectors = await self.embedding_model.embed([m.content for m in derived], kind="document")
-            for memory, vector in zip(derived, vectors, strict=True):
-                memory.vector = vector
-            ctx.note("derived_by_changes", len(derived))
 
     async def _slot_holders(
         self, workspace: str, flt: MemoryFilter, wanted: set[str], ended: set[str]
@@ -243,7 +234,12 @@ class ContraRepeatOp(Op):
         for held, slot in [*stored, *batch]:
             current = state.get(held.memory_id, held)
             value = _slots(current, self.rules).get(slot)
-            if current.status == "valid" and value in ended and current.created_at <= memory.created_at:
+            if (
+                current.status == "valid"
+                and value in ended
+                and current.created_at <= memory.created_at
+                and same_speaker(current, memory)
+            ):
                 found.setdefault(current.memory_id, (current, slot))
         actions = []
         for old, slot in found.values():
@@ -259,12 +255,17 @@ class ContraRepeatOp(Op):
         nearest: dict[str, Candidate] = {}
         for hit in found:
             current = state.get(hit.memory_id, hit)
-            if current.status == "valid":
+            if current.status == "valid" and same_speaker(current, memory):
                 nearest[hit.memory_id] = (current, hit.scores.get("similarity", 0.0))
         mine = memory.metadata.get(SLOTS_KEY, {})
         others: dict[str, Candidate] = {}
         for other in state.values():  # this batch's own memories are not in the store yet
-            if other.status == "valid" and other.target == memory.target and other.vector is not None:
+            if (
+                other.status == "valid"
+                and other.target == memory.target
+                and other.vector is not None
+                and same_speaker(other, memory)
+            ):
                 nearest[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
                 if mine.keys() & _slots(other, self.rules).keys():
                     others[other.memory_id] = nearest[other.memory_id]
@@ -272,12 +273,14 @@ class ContraRepeatOp(Op):
         seen = {c.memory_id for c, _ in candidates}
         for holder in same_slot:  # found by slot, not by likeness: compared for contradictions only
             current = state.get(holder.memory_id, holder)
-            if current.status == "valid" and current.memory_id not in seen:
+            if current.status == "valid" and current.memory_id not in seen and same_speaker(current, memory):
                 others.setdefault(current.memory_id, (current, 0.0))
         return candidates + [c for c in others.values() if c[0].memory_id not in seen]
 
     async def _fill_vectors(self, ctx: OpContext, memories: list[Memory]) -> None:
-        """Stored memories that changed only in status, sources or slots keep their vectors: fetched once, here."""
+        """Stored memories that changed only in status, sources or slots keep their vectors: fetched once, here; a
+        memory not stored yet without one (a change derived its words, :mod:`flowmem.scoring.supersede`, perhaps
+        merged since) is embedded from its words, all together."""
         missing = [m for m in memories if m.vector is None]
         if not missing:
             return
@@ -285,6 +288,13 @@ class ContraRepeatOp(Op):
         vectors = {m.memory_id: m.vector for m in stored}
         for memory in missing:
             memory.vector = vectors.get(memory.memory_id)
+        unembedded = [m for m in missing if m.vector is None]
+        if unembedded:
+            texts = list(dict.fromkeys(m.content for m in unembedded))
+            embedded = dict(zip(texts, await self.embedding_model.embed(texts, kind="document"), strict=True))
+            for memory in unembedded:
+                memory.vector = embedded[memory.content]
+            ctx.note("embedded_new_words", len(texts))
 
     def _decide_rules(self, memory: Memory, candidates: list[Candidate]) -> list[MemoryAction]:
         key = content_key(memory.content)
@@ -437,11 +447,6 @@ def _event_days(memory: Memory) -> tuple[date, date] | None:
         return None
     end = memory.event_end or start
     return start.date(), end.date()
-
-
-def _derived(actions: list[MemoryAction]) -> list[Memory]:
-    """The memories this run's changes derived (:mod:`flowmem.scoring.supersede`): new words, to embed."""
-    return [a.memory for a in actions if a.action == "add" and DERIVED_FROM in a.memory.metadata]
 
 
 def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
 from flowmem.scoring.change import Change, holds, read_changes, remainder, rewrite, subject_terms
-from flowmem.scoring.derive import keywords_of, with_event_time
+from flowmem.scoring.derive import SPEAKER, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.slots import SLOTS_KEY
 
@@ -37,6 +37,18 @@ def expired_by(memory: Memory, *, by: Memory, at: datetime) -> Memory:
     return memory.model_copy(
         update={"status": "expired", "updated_at": max(memory.updated_at, at), "metadata": metadata}
     )
+
+
+def same_speaker(a: Memory, b: Memory) -> bool:
+    """Whether ``a`` and ``b`` were said by the same person, as far as their metadata tells (the turn's ``speaker``,
+    else the message's ``name``; unknown on either side: yes). What one person says of themselves neither repeats
+    nor supersedes what another said of themselves: in a chat ingested whole, "The store's doing great" is Gina's,
+    and Jon's news does not end it."""
+    for key in (SPEAKER, "name"):
+        mine, theirs = a.metadata.get(key), b.metadata.get(key)
+        if mine and theirs:
+            return bool(str(mine).strip().casefold() == str(theirs).strip().casefold())
+    return True
 
 
 def changes_of(memory: Memory) -> list[Change]:
@@ -55,6 +67,7 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
         and old.target == memory.target
         and old.created_at <= memory.created_at
         and not set(old.source) & set(memory.source)
+        and same_speaker(old, memory)
     ]
     latest_first = sorted(eligible, key=lambda m: (m.created_at, m.memory_id), reverse=True)
     actions: list[MemoryAction] = []

@@ -200,3 +200,13 @@ def test_a_clause_about_the_ended_thing_goes_whole_when_it_is_its_subject() -> N
     assert remainder("I work nights on the cardiac ward at St Brigid's", frozenset({"night"})) == (
         "I work on the cardiac ward at St Brigid's"
     )
+
+
+def test_one_persons_change_leaves_anothers_words_alone() -> None:
+    gina = _memory("a", "The store's doing great, sold out on Monday", 3)
+    gina.metadata.update(speaker="Gina")
+    jon = _memory("b", "sold the store today, no more store for me", 10)
+    jon.metadata.update(speaker="Jon")
+    assert apply_changes(jon, changes_of(jon), [gina]) == []
+    jon.metadata.update(speaker="gina")  # the same person, whatever the case
+    assert apply_changes(jon, changes_of(jon), [gina])[0].action == "expire"
