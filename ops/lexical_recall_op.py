@@ -13,7 +13,7 @@ from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.same_content import content_key
-from flowmem.timeexpr import extract_all
+from flowmem.timeexpr.query import QUERY_TIMES, times_in
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.lexical_text import LEXICAL
 
@@ -47,7 +47,7 @@ class LexicalRecallOp(Op):
 
     params: Params
     reads = ("query", "workspace_id", "user_id")
-    optional_reads = ("timestamp",)
+    optional_reads = ("timestamp", QUERY_TIMES)
     writes = (OUTPUT,)
     uses = ("vector_store",)
 
@@ -60,7 +60,7 @@ class LexicalRecallOp(Op):
     async def execute(self, ctx: OpContext) -> None:
         text = str(ctx[self.params.recall_key] or "")
         now = ctx.get("timestamp") or datetime.now()
-        for found_time in extract_all(text, now):
+        for found_time in times_in(text, now, ctx.get(QUERY_TIMES)):
             text = text.replace(found_time.expression, " ")
         status = None if self.params.include_expired else "valid"
         flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)

@@ -14,7 +14,8 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.stages import TIME_RECALL
-from flowmem.timeexpr import ExtractedTime, extract_time, has_time_words
+from flowmem.timeexpr import ExtractedTime, has_time_words
+from flowmem.timeexpr.query import QUERY_TIMES, times_in
 from flowmem.vector_store.filters import MemoryFilter
 
 RECALL = "recall"
@@ -59,7 +60,7 @@ class RetrieveMemoryOp(Op):
 
     params: Params
     reads = ("query", "workspace_id", "user_id")
-    optional_reads = ("timestamp",)
+    optional_reads = ("timestamp", QUERY_TIMES)
     writes = ("memories", "query_vector")
     uses = ("embedding_model", "vector_store")
 
@@ -109,7 +110,8 @@ class RetrieveMemoryOp(Op):
         """The time the recall text names, when time recall is on and it names one."""
         if not self.params.time_recall_k or not has_time_words(text):
             return None
-        return extract_time(text, ctx.get("timestamp") or datetime.now())
+        found = times_in(text, ctx.get("timestamp") or datetime.now(), ctx.get(QUERY_TIMES))
+        return found[0] if found else None
 
     def _add_time_recall(
         self, ctx: OpContext, when: ExtractedTime, found: list[Memory], timed: list[list[Memory]]

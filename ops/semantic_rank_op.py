@@ -17,7 +17,7 @@ from flowmem.scoring import near_miss
 from flowmem.scoring.lexical import lexical_scores
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.stages import time_recalled
-from flowmem.timeexpr import extract_all
+from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes, times_in
 
 RANK = "rank"
 RECALL = "recall"
@@ -66,6 +66,7 @@ class SemanticRankOp(Op):
 
     params: Params
     reads = ("query", "memories", "timestamp")
+    optional_reads = (QUERY_TIMES,)
     writes = ("memories",)
     uses = ("llm",)
     degradation = "keeps the recall scores as rank scores"
@@ -82,7 +83,7 @@ class SemanticRankOp(Op):
             ctx.note("ranker", "llm")
         elif enabled and not self.llm.available and self.params.offline_scorer == "lexical":
             # Cheap enough to run whatever the count (the LLM path only runs when a cut is due).
-            scores = self._lexical_scores(ctx["query"], ctx["timestamp"], memories)
+            scores = self._lexical_scores(ctx["query"], ctx["timestamp"], memories, ctx.get(QUERY_TIMES))
             ctx.note("ranker", f"recall blended with word overlap, weight {self.params.lexical_weight:g} (no LLM)")
         else:
             scores = {}
@@ -136,9 +137,11 @@ class SemanticRankOp(Op):
             ctx.warn(f"LLM ranking reply was partly unusable ({problems}); those memories keep their recall score")
         return scores
 
-    def _lexical_scores(self, query: str, now: datetime, memories: list[Memory]) -> dict[int, float]:
+    def _lexical_scores(
+        self, query: str, now: datetime, memories: list[Memory], known: QueryTimes | None
+    ) -> dict[int, float]:
         # Time words ("last weekend") are the time match's business, not the word overlap's.
-        for found in extract_all(query, now):
+        for found in times_in(query, now, known):
             query = query.replace(found.expression, " ")
         overlap = lexical_scores(query, [self._words(m) for m in memories])
         weight = self.params.lexical_weight

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from flowmem.context import OpContext
 from flowmem.op import Op, OpParams, register_op
+from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes
 
 
 @register_op
@@ -15,7 +16,9 @@ class SetQueryOp(Op):
     """Put the query and the time it is asked at into the context.
 
     The timestamp is the run's ``timestamp`` input when given, else the ``timestamp`` param,
-    else now. Later ops resolve relative times ("last weekend") against it.
+    else now. Later ops resolve relative times ("last weekend") against it. The time expressions the offline
+    rules find in the query go to ``query_times`` (:class:`~flowmem.timeexpr.query.QueryTimes`), so the ops
+    that need them do not each run the rules again.
     """
 
     class Params(OpParams):
@@ -24,8 +27,9 @@ class SetQueryOp(Op):
     params: Params
     reads = ("query",)
     optional_reads = ("timestamp",)
-    writes = ("query", "timestamp")
+    writes = ("query", "timestamp", QUERY_TIMES)
 
     async def execute(self, ctx: OpContext) -> None:
         ctx["query"] = str(ctx["query"]).strip()
         ctx["timestamp"] = ctx.get("timestamp") or self.params.timestamp or datetime.now()
+        ctx[QUERY_TIMES] = QueryTimes.of(ctx["query"], ctx["timestamp"])

@@ -42,6 +42,7 @@ _parts = operator.attrgetter(*PART_FIELDS)
 # A put of at most this many new rows inserts each into the kept (created, id) order; a larger one
 # (a bulk load) drops the order, to be sorted once when next read.
 ORDER_INSERTS = 64
+CODED_MASKS = 16  # how many filters' one_of masks an index remembers (n bytes each)
 
 
 def time_columns(memory: Memory) -> tuple[int, int, int]:
@@ -111,6 +112,9 @@ class WorkspaceIndex:
         # column in that order: what adjacent() searches. None until first needed after a large or reordering put.
         self._order: np.ndarray | None = None
         self._order_created: np.ndarray | None = None
+        # alive & the one_of conditions (target, status, type) of recent filters, until the next write: every query
+        # masks the same few (its searches, word recall, each neighbour read), and so do the next queries.
+        self._coded_masks: dict[tuple[tuple[str, Any], ...], np.ndarray] = {}
 
     def __len__(self) -> int:
         return self.n - self.dead
@@ -118,6 +122,7 @@ class WorkspaceIndex:
     # -- writing -------------------------------------------------------------------------------
     def put(self, rows: list[Row], vectors: np.ndarray) -> None:
         """Insert or overwrite ``rows`` with their unit ``vectors``."""
+        self._coded_masks.clear()
         fresh = sum(1 for row in rows if row.memory_id not in self.row_of)
         self._reserve(self.n + fresh)
         if fresh > ORDER_INSERTS:
@@ -152,6 +157,7 @@ class WorkspaceIndex:
         at = self.row_of.pop(memory_id, None)
         if at is None:
             return False
+        self._coded_masks.clear()
         self.alive[at] = False
         self._post(at, {})
         self.dead += 1
@@ -162,10 +168,27 @@ class WorkspaceIndex:
     # -- reading -------------------------------------------------------------------------------
     def mask(self, flt: MemoryFilter) -> np.ndarray:
         """Rows that are alive and meet ``flt`` (each condition as its :class:`FilterSpec` declares)."""
-        keep: np.ndarray = self.alive[: self.n].copy()
-        for _name, spec, value in flt.conditions():
-            keep &= self._condition(spec, value)
+        conditions = flt.conditions()
+        coded = [(spec, value) for _, spec, value in conditions if spec.kind == "one_of"]
+        keep: np.ndarray = self._coded_mask(coded).copy()
+        for _name, spec, value in conditions:
+            if spec.kind != "one_of":
+                keep &= self._condition(spec, value)
         return keep
+
+    def _coded_mask(self, coded: list[tuple[FilterSpec, Any]]) -> np.ndarray:
+        """Alive rows meeting the ``one_of`` conditions ``coded``: remembered until the index changes (never change
+        what this returns)."""
+        key = tuple((spec.subject, value) for spec, value in coded)
+        found = self._coded_masks.get(key)
+        if found is None:
+            found = self.alive[: self.n].copy()
+            for spec, value in coded:
+                found &= self._condition(spec, value)
+            if len(self._coded_masks) >= CODED_MASKS:
+                self._coded_masks.clear()
+            self._coded_masks[key] = found
+        return found
 
     def _condition(self, spec: FilterSpec, value: Any) -> np.ndarray:
         n, kind, subject = self.n, spec.kind, spec.subject
@@ -331,6 +354,7 @@ class WorkspaceIndex:
         self.times = _grow(self.times, capacity)
 
     def _compact(self) -> None:
+        self._coded_masks.clear()
         rows = np.flatnonzero(self.alive[: self.n])
         self.vectors = self.vectors[rows].copy()
         self.alive = self.alive[rows].copy()

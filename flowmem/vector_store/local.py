@@ -44,6 +44,7 @@ from flowmem.vector_store.filters import MemoryFilter, created_epoch
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
 from flowmem.vector_store.local_db import FILE_NAME, LocalDB
+from flowmem.vector_store.local_records import ParsedRecords
 from flowmem.vector_store.paths import data_home
 from flowmem.vector_store.targets import live_targets
 
@@ -89,6 +90,7 @@ class LocalStore(VectorStore):
         # distinct workspaces searched over a process's life do not each keep memory.
         self._indexes: OrderedDict[str, _Cached] = OrderedDict()
         self._width: int | None = None  # the file's vector width, once known (a file's width never changes)
+        self._parsed = ParsedRecords()  # what searches returned, until a write changes it (worker thread only)
 
     # -- plumbing ------------------------------------------------------------------------------
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -122,6 +124,9 @@ class LocalStore(VectorStore):
             return None
         if cached is None or changes.full:
             cached = _Cached(WorkspaceIndex(dims), BM25Index(), -1)
+            self._parsed.forget_workspace(workspace_id)
+        self._parsed.forget(workspace_id, changes.deleted)
+        self._parsed.forget(workspace_id, [row.memory_id for row in changes.rows])
         for memory_id in changes.deleted:
             cached.index.remove(memory_id)
             cached.lexicon.remove(memory_id)
@@ -154,6 +159,8 @@ class LocalStore(VectorStore):
         removed: list[str],
     ) -> None:
         """Bring the cached indexes to ``revision`` with this process's own change, when it was the only one."""
+        self._parsed.forget(workspace_id, removed)
+        self._parsed.forget(workspace_id, [m.memory_id for m in memories])
         cached = self._indexes.get(workspace_id)
         if cached is not None and cached.revision == revision - 1:
             # Nothing else was written in between: apply ours directly instead of reading it back.
@@ -173,28 +180,41 @@ class LocalStore(VectorStore):
         return counts
 
     def _search_sync(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
-        db = self._open()
         cached = self._cached(workspace_id)
         if cached is None:
             return []
         hits = cached.index.search(query, top_k, filters)
-        records = db.records(workspace_id, [memory_id for memory_id, _ in hits], False)
+        records = self._records(workspace_id, cached, [memory_id for memory_id, _ in hits], False)
         scores = dict(hits)
         for memory in records:
             memory.scores = {SIMILARITY: scores[memory.memory_id]}
         return records
 
     def _lexical_sync(self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter) -> list[Memory]:
-        db = self._open()
         cached = self._cached(workspace_id)
         if cached is None:
             return []
         hits = cached.lexicon.top(terms, top_k, cached.index.keeper(filters))
-        records = db.records(workspace_id, [memory_id for memory_id, _ in hits], False)
+        records = self._records(workspace_id, cached, [memory_id for memory_id, _ in hits], False)
         scores = dict(hits)
         for memory in records:
             memory.scores = {LEXICAL: scores[memory.memory_id]}
         return records
+
+    def _records(self, workspace_id: str, cached: _Cached, ids: list[str], with_vectors: bool) -> list[Memory]:
+        """The memories of ``ids`` (chosen by ``cached``'s index), in order: those kept since an earlier read copied,
+        the others read from the file and kept; vectors from the index, as the file holds them."""
+        found = {i: m for i in ids if (m := self._parsed.copy_of(workspace_id, i)) is not None}
+        missing = [i for i in ids if i not in found]
+        for memory in self._open().records(workspace_id, missing, with_vectors) if missing else []:
+            self._parsed.keep(workspace_id, memory)
+            found[memory.memory_id] = memory
+        rows = cached.index.row_of
+        if with_vectors:
+            for memory_id, memory in found.items():
+                if memory.vector is None and memory_id in rows:
+                    memory.vector = cached.index.vectors[rows[memory_id]].copy()
+        return [found[i] for i in ids if i in found]
 
     def _matching_ids(self, workspace_id: str, filters: MemoryFilter) -> list[str]:
         cached = self._cached(workspace_id)
@@ -211,7 +231,7 @@ class LocalStore(VectorStore):
         # Only the records of the ids the index chose are read: one query for both sides of every read (the reads
         # of one adjacent_many share with_vectors). A memory around two places is handed out once per place.
         ids = list(dict.fromkeys(i for earlier, later in sides for i in earlier + later))
-        found = {m.memory_id: m for m in self._open().records(workspace_id, ids, reads[0].with_vectors)}
+        found = {m.memory_id: m for m in self._records(workspace_id, cached, ids, reads[0].with_vectors)}
         handed: set[str] = set()
 
         def own(memory_id: str) -> Memory:

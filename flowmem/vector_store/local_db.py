@@ -36,7 +36,6 @@ from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
 from flowmem.vector_store.local_migrate import can_migrate, migrate
-from flowmem.vector_store.local_records import ParsedRecords
 from flowmem.vector_store.rules import check_width
 
 SCHEMA_VERSION = "4"  # 2: the message ledger is per user; 3: chat sessions; 4: lexical index (see local_migrate)
@@ -138,7 +137,6 @@ class LocalDB:
     def __init__(self, directory: Path, *, synchronous: str, store_name: str):
         self.path = directory / FILE_NAME
         self.store_name = store_name
-        self.parsed = ParsedRecords()
         try:
             directory.mkdir(parents=True, exist_ok=True)
             # Only a missing file is a new store (made whole); an existing one must be sound before
@@ -393,7 +391,7 @@ class LocalDB:
             marks = ",".join("?" * len(chunk))
             query = f"SELECT memory_id, record{column} FROM memories WHERE workspace_id = ? AND memory_id IN ({marks})"
             for row in self.conn.execute(query, (workspace_id, *chunk)):
-                memory = self.parsed.memory(workspace_id, row[0], row[1])
+                memory = Memory.model_validate_json(row[1])
                 if with_vectors:
                     memory.vector = np.frombuffer(row[2], dtype=np.float32).copy()
                 found[row[0]] = memory

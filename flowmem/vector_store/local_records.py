@@ -1,14 +1,18 @@
-"""The local store's parsed records, kept so that a memory read again is copied instead of parsed again.
+"""The local store's parsed records, kept so that a memory its searches return again is neither read from the
+file nor parsed again, only copied.
 
-Parsing a stored record (pydantic, ~80 per retrieval query) costs ~3× copying the memory it gave. A parsed
-memory is kept with the record text it came from, and used only while the stored text is still that text, so
-a write (by this process or another) is never read stale. Every caller gets its own copy: ops set scores and
-explanations on the memories they are given, and nothing they do reaches the kept one.
+Parsing a stored record (pydantic, ~80 per retrieval query) costs ~3× copying the memory it gave, and reading it
+from SQLite as much again. A parsed memory is kept until a write changes or removes it: the store forgets it
+when it applies that write to its index (its own writes, and other processes' when it catches up with them,
+which every search does first), so what a search hands out is the record as of the index that chose it.
+Every caller gets its own copy: ops set scores and explanations on the memories they are given, and nothing
+they do reaches the kept one.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any, get_origin
 
 from flowmem.schema.memory import Memory
@@ -17,23 +21,38 @@ from flowmem.schema.memory import Memory
 class ParsedRecords:
     """Up to ``limit`` parsed records (the least recently read dropped first), by ``(workspace, memory id)``."""
 
-    def __init__(self, limit: int = 4096):
+    def __init__(self, limit: int = 8192):
         self.limit = limit
-        self._kept: OrderedDict[tuple[str, str], tuple[str, Memory]] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, str], Memory] = OrderedDict()
 
-    def memory(self, workspace_id: str, memory_id: str, record: str) -> Memory:
-        """A memory of its own for the stored ``record``: a copy of the kept one when it was parsed from it."""
+    def copy_of(self, workspace_id: str, memory_id: str) -> Memory | None:
+        """A copy of the kept memory, or ``None`` when it is not kept."""
         key = (workspace_id, memory_id)
         kept = self._kept.get(key)
-        if kept is not None and kept[0] == record:
-            self._kept.move_to_end(key)
-            return _copied(kept[1])
-        memory = Memory.model_validate_json(record)
-        self._kept[key] = (record, memory)
+        if kept is None:
+            return None
+        self._kept.move_to_end(key)
+        return _copied(kept)
+
+    def keep(self, workspace_id: str, memory: Memory) -> None:
+        """Keep a copy of ``memory`` (as parsed from its record, without its vector)."""
+        kept = _copied(memory)
+        kept.vector = None
+        key = (workspace_id, memory.memory_id)
+        self._kept[key] = kept
         self._kept.move_to_end(key)
         if len(self._kept) > self.limit:
             self._kept.popitem(last=False)
-        return _copied(memory)
+
+    def forget(self, workspace_id: str, memory_ids: Iterable[str]) -> None:
+        """Drop these memories (written or removed since they were kept)."""
+        for memory_id in memory_ids:
+            self._kept.pop((workspace_id, memory_id), None)
+
+    def forget_workspace(self, workspace_id: str) -> None:
+        """Drop every memory of the workspace (its index is loaded anew: what changed meanwhile is unknown)."""
+        for key in [key for key in self._kept if key[0] == workspace_id]:
+            del self._kept[key]
 
 
 def _copied(memory: Memory) -> Memory:

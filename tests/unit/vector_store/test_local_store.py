@@ -237,21 +237,29 @@ def test_the_index_cache_keeps_at_most_index_cache_workspaces(tmp_path: Path) ->
     asyncio.run(main())
 
 
-def test_a_record_read_again_is_a_copy_and_never_stale(tmp_path: Path) -> None:
+def test_a_memory_searched_again_is_a_copy_and_never_stale(tmp_path: Path) -> None:
     # Parsed records are kept (local_records): what a caller changes on a memory it got never reaches the next
-    # read, and a record rewritten (here by another handle, as by another process) is parsed again.
+    # read, and a memory rewritten or deleted (by this handle, or by another as by another process) is read anew.
     async def main() -> None:
         store, other = open_store(tmp_path), open_store(tmp_path)
-        await store.upsert(WS, [memory(WS, "m1", 1, metadata={"session": "s1", "slots": {"residence": "milan"}})])
-        first = (await store.get(WS, ["m1"]))[0]
+        await store.upsert(WS, [memory(WS, "m1", 1, metadata={"session": "s1", "slots": {"residence": "milan"}}),
+                                memory(WS, "m2", 2)])  # fmt: skip
+        [first] = await store.search(WS, unit(1), 1)
         first.set_score("recall", 0.9, "op")
         first.metadata["slots"]["residence"] = "rome"
         first.keywords.append("changed")
         [again] = await store.search(WS, unit(1), 1)
         assert again is not first and again.scores == {"similarity": pytest.approx(1.0)}
         assert again.metadata == {"session": "s1", "slots": {"residence": "milan"}} and again.keywords == []
+        earlier, _ = await store.adjacent(WS, again.created_at, "m3", before=2, after=0, with_vectors=True)
+        assert {m.memory_id for m in earlier} == {"m1", "m2"}
+        assert all(m.vector is not None and np.allclose(m.vector, unit(int(m.memory_id[1]))) for m in earlier)
         await other.upsert(WS, [memory(WS, "m1", 1, content="rewritten elsewhere")])
-        assert (await store.get(WS, ["m1"]))[0].content == "rewritten elsewhere"
+        assert [m.content for m in await store.search(WS, unit(1), 1)] == ["rewritten elsewhere"]
+        await store.upsert(WS, [memory(WS, "m1", 1, content="rewritten here")])
+        assert [m.content for m in await store.search(WS, unit(1), 1)] == ["rewritten here"]
+        await other.delete(WS, ["m1"])
+        assert [m.memory_id for m in await store.search(WS, unit(1), 2)] == ["m2"]
         await store.aclose()
         await other.aclose()
 
