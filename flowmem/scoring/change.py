@@ -177,13 +177,20 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     what it corrects: "ugh fat fingers. August 14"). Each old value is replaced once, by the first new one of its
     kind not used yet."""
     olds = find_values(old_text)
-    if {(v.kind, v.norm) for v in olds} & {(v.kind, v.norm) for v in change.values}:
-        return []  # it says the new value already: it agrees (or is the change said before)
+    held = {(v.kind, v.norm) for v in olds}
+    if any(v.kind != "name" for v in change.values) and all(
+        (v.kind, v.norm) in held for v in change.values if v.kind != "name"
+    ):
+        return []  # it says the new values already: it agrees (or is the change said before)
     pairs: list[tuple[Value, Value]] = []
     used: set[int] = set()
     for new in change.values:
+        if (new.kind, new.norm) in held:
+            continue  # a name both say (whose practice, whose school) is no change
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
             about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
+            if new.kind == "name" and change.kind != "corrected":  # a name is of the thing named right beside it
+                about_it = any(holds(_around(old_text, o), change.about) for o in olds if start <= o.start < end)
             old = next(
                 (
                     o
@@ -203,9 +210,17 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     return pairs
 
 
+def _around(text: str, value: Value, words: int = 3) -> str:
+    """The ``words`` words either side of ``value`` in ``text``."""
+    before = text[: value.start].split()[-words:]
+    after = text[value.end :].split()[:words]
+    return " ".join([*before, *after])
+
+
 def rewrite(old_text: str, new_text: str, change: Change) -> str | None:
-    """``old_text`` with the values ``change`` replaces written in (``None``: it holds none of them)."""
-    pairs = replaced_values(old_text, change)
+    """``old_text`` with the values ``change`` replaces written in (``None``: it holds none of them). A name is not
+    written in: who or what was called that is replaced, not renamed (see :func:`replaced_names`)."""
+    pairs = [(old, new) for old, new in replaced_values(old_text, change) if old.kind != "name"]
     if not pairs:
         return None
     for old, new in sorted(pairs, key=lambda pair: pair[0].start, reverse=True):
@@ -213,22 +228,34 @@ def rewrite(old_text: str, new_text: str, change: Change) -> str | None:
     return old_text
 
 
+def replaced_names(old_text: str, change: Change) -> frozenset[str]:
+    """The terms of the names in ``old_text`` that ``change`` replaces with other names ("my manager is Kevin" then
+    "new manager is Arjun": kevin)."""
+    return frozenset(
+        t
+        for old, _ in replaced_values(old_text, change)
+        if old.kind == "name"
+        for t in subject_terms(old_text[old.start : old.end])
+    )
+
+
 _LEADING = re.compile(r"^[\s,;:.!?，。；：、\u2014\u2013-]*(?:(?:and|but|so|then|that|which|who)\b)?[\s,]*", re.I)
 
 
-def remainder(old_text: str, about: frozenset[str]) -> str | None:
+def remainder(old_text: str, about: frozenset[str], *, whole: bool = False) -> str | None:
     """What else ``old_text`` said once what ``about`` names is gone (``None``: nothing of substance left).
 
     A clause whose subject is the ended thing ("Jonah and I have been dating…") goes whole; in another clause only
     the phrase naming it goes ("I work nights on the cardiac ward" → "I work on the cardiac ward", "I've got a 2012
-    Civic and a Vespa" → "I've got a Vespa"): what else the clause said stays true."""
+    Civic and a Vespa" → "I've got a Vespa"): what else the clause said stays true. ``whole``: every clause that
+    speaks of it goes (a name: what was said of the old manager is not said of the new one)."""
     spans = _spans(old_text, CLAUSE_BREAK, find_values(old_text))
     kept = []
     for i, (start, end) in enumerate(spans):
         stop = spans[i + 1][0] if i + 1 < len(spans) else len(old_text)
         clause = old_text[start:end]
         if holds(clause, about):
-            clause = _without_phrase(clause, about)
+            clause = "" if whole else _without_phrase(clause, about)
         if clause:
             kept.append(clause + old_text[end:stop])
     text = _LEADING.sub("", " ".join(part.strip() for part in kept)).strip()

@@ -22,7 +22,15 @@ from datetime import datetime, timedelta
 
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
-from flowmem.scoring.change import Change, holds, read_changes, remainder, rewrite, subject_terms
+from flowmem.scoring.change import (
+    Change,
+    holds,
+    read_changes,
+    remainder,
+    replaced_names,
+    rewrite,
+    subject_terms,
+)
 from flowmem.scoring.derive import SPEAKER, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.slots import SLOTS_KEY
@@ -101,7 +109,11 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         return []
     written = rewrite(old.content, memory.content, change)
     if written is None:
-        return []
+        names = replaced_names(old.content, change)
+        if not names:
+            return []
+        reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): no longer {' '.join(sorted(names))}"
+        return _supersede(memory, old, remainder(old.content, names, whole=True), reason)
     reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
     return _supersede(memory, old, written, reason)
 

@@ -60,6 +60,12 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ),
 )
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
+# A name: capitalised words inside a sentence ("my manager is Kevin", "now called Clayhouse", "moved Leo to St
+# Anselm's"), Latin script only; a capital that opens a sentence says nothing. Found last: a weekday, a month or an
+# e-mail is its own kind.
+_NAME = re.compile(r"\b[A-Z][a-zA-Z'’&-]*(?:\s+(?:(?:of|de|&)\s+)?[A-Z][a-zA-Z'’&-]*)*")
+_NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay lol omg hi hey yes no".split())  # noqa: SIM905
+_SENTENCE_END = '.!?。！？:;\n"“—-'
 
 
 def find_values(text: str) -> list[Value]:
@@ -76,6 +82,17 @@ def find_values(text: str) -> list[Value]:
             if norm:
                 found.append(Value(kind, norm, start, end))
                 taken.append((start, end))
+    for match in _NAME.finditer(text):
+        start, end = match.span()
+        before = text[:start].rstrip()
+        if not before or before[-1] in _SENTENCE_END:  # the capital opens a sentence: the next words may be a name
+            rest = re.match(r"\S+\s+(?=[A-Z])", match.group())
+            if rest is None:
+                continue
+            start += rest.end()
+        name = re.sub(r"['’]s$", "", text[start:end]).lower()
+        if name not in _NOT_NAMES and not any(start < b and a < end for a, b in taken):
+            found.append(Value("name", name, start, end))
     return sorted(found, key=lambda v: v.start)
 
 
@@ -93,7 +110,13 @@ def differ(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` hold values of one kind with other contents ("gym tues + thurs" and "gym mon + wed"):
     alike in words, but not the same fact."""
     mine, theirs = _by_kind(a), _by_kind(b)
-    return any(mine[kind] != theirs[kind] for kind in mine.keys() & theirs.keys())
+    for kind in mine.keys() & theirs.keys():
+        if kind == "name":  # a name may be left out ("Emma, my sister, is based in Berlin"): another one must be said
+            if mine[kind] - theirs[kind] and theirs[kind] - mine[kind]:
+                return True
+        elif mine[kind] != theirs[kind]:
+            return True
+    return False
 
 
 def _by_kind(text: str) -> dict[str, set[str]]:

@@ -210,3 +210,24 @@ def test_one_persons_change_leaves_anothers_words_alone() -> None:
     assert apply_changes(jon, changes_of(jon), [gina]) == []
     jon.metadata.update(speaker="gina")  # the same person, whatever the case
     assert apply_changes(jon, changes_of(jon), [gina])[0].action == "expire"
+
+
+def test_a_new_name_beside_the_same_thing_replaces_the_old_one() -> None:
+    old = _memory("a", "I run a small bakery called Crumb & Co. in the old mill, classes on Saturdays", 3)
+    new = _memory("b", "we had to rebrand, the bakery is now called Flourish", 10)
+    expire, kept = apply_changes(new, changes_of(new), [old])
+    assert expire.memory.memory_id == "a" and expire.memory.status == "expired"
+    assert kept.memory.content == "in the old mill, classes on Saturdays"  # what else it said stays, the name goes
+
+
+def test_a_name_far_from_what_changed_or_said_again_is_no_change() -> None:
+    old = _memory("a", "I had lunch with Priya at the new place on Elm", 3)
+    new = _memory("b", "now the gym is called Ironworks", 10)  # the gym is not the lunch
+    assert apply_changes(new, changes_of(new), [old]) == []
+    assert find_values("Yesterday Sam said hi")[0].norm == "sam"  # a capital inside a sentence is a name
+    assert find_values("Sam said hi") == []  # one that opens it says nothing
+
+
+def test_a_name_left_out_is_no_other_name() -> None:
+    assert not differ("My sister Emma lives in Berlin.", "Emma, my sister, is based in Berlin.")
+    assert differ("My sister Emma lives in Berlin.", "My sister Clara lives in Berlin.")
