@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Literal
 
 from pydantic import Field
@@ -100,7 +101,9 @@ class FuseRerankOp(Op):
             memory.set_score("final", relevance * time_ratio, self.label)
             memory.explain["time"] = why
             kept.append(memory)
-        kept.sort(key=lambda m: (m.scores["final"], _when(m)), reverse=True)  # a tie: the later first
+        # A tie: the later first (when is read only for a final score that more than one memory has).
+        shared = {score for score, times in Counter(m.scores["final"] for m in kept).items() if times > 1}
+        kept.sort(key=lambda m: (m.scores["final"], _when(m) if m.scores["final"] in shared else 0.0), reverse=True)
         for memory in kept[limit:]:
             reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"
             near_misses.append(near_miss(memory, self.label, reason))

@@ -14,11 +14,17 @@ from collections.abc import Sequence
 from flowmem.scoring.tokens import STOP_WORDS
 
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[^\W_]+", re.UNICODE)
+# What _WORD finds in lower-cased ASCII text (no CJK there, and [^\W_] is a letter or digit), ~1.6x faster.
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 
 def words(text: str) -> set[str]:
     """The content words of ``text`` (lower-cased, stop words removed, a CJK character per word)."""
     return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and (len(w) > 1 or not w.isascii())}
+
+
+def _tokens(lowered: str) -> list[str]:
+    return _ASCII_WORD.findall(lowered) if lowered.isascii() else _WORD.findall(lowered)
 
 
 def lexical_scores(query: str, documents: Sequence[str]) -> list[float]:
@@ -28,7 +34,7 @@ def lexical_scores(query: str, documents: Sequence[str]) -> list[float]:
         return [0.0] * len(documents)
     # Only the query's words of each document matter (the rest could not be counted), so only they are kept:
     # no stop-word lookup per document word (the ranker scores every candidate this way, per query).
-    bags = [wanted.intersection(_WORD.findall(d.lower())) for d in documents]
+    bags = [wanted.intersection(_tokens(d.lower())) for d in documents]
     count = len(documents)
     idf = {w: math.log(1 + count / (1 + sum(1 for bag in bags if w in bag))) for w in wanted}
     total = sum(idf.values())

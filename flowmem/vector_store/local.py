@@ -91,6 +91,8 @@ class LocalStore(VectorStore):
         self._indexes: OrderedDict[str, _Cached] = OrderedDict()
         self._width: int | None = None  # the file's vector width, once known (a file's width never changes)
         self._parsed = ParsedRecords()  # what searches returned, until a write changes it (worker thread only)
+        # How messages name the store: built once (every read's filter check and width check names it).
+        self._where = f"vector_store '{self.name}' ({self.directory / FILE_NAME})"
 
     # -- plumbing ------------------------------------------------------------------------------
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -270,7 +272,7 @@ class LocalStore(VectorStore):
 
     # -- the VectorStore interface -------------------------------------------------------------
     def _place(self) -> str:
-        return f"vector_store '{self.name}' ({self.directory / FILE_NAME})"
+        return self._where
 
     async def _dims(self) -> int | None:
         if self._width is None:
