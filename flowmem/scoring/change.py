@@ -97,6 +97,7 @@ class Change:
     cue: str
     beside: frozenset[str] = frozenset()
     negated: tuple[Value, ...] = ()
+    subjects: tuple[str, ...] = ()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -123,7 +124,8 @@ def read_changes(text: str) -> list[Change]:
         if values:
             chars = frozenset(_content_chars(_without(clause, [(v.start - start, v.end - start) for v in values])))
             kind: ChangeKind = "corrected" if correction else "replaced"
-            changes.append(Change(kind, about, values, cue.group(), chars, negated))
+            subjects = tuple(subject_before(text, start, v) for v in values)
+            changes.append(Change(kind, about, values, cue.group(), chars, negated, subjects))
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     return changes
@@ -142,6 +144,47 @@ def _content_chars(text: str) -> set[str]:
 def _beside(text: str, value: Value) -> set[str]:
     """The Chinese characters right next to ``value`` in ``text`` that can name something (月薪一万二 → 薪)."""
     return _content_chars(text[max(value.start - 1, 0) : value.start] + text[value.end : value.end + 1])
+
+
+# Who a clause is about, read from its words before what it speaks of: someone else when a person is named there
+# (a capitalised name, a person noun, a third-person pronoun: "Alice's parents … live", "my sister Cleo is", "coach
+# moved Eli's"), else the speaker (I, we, my — or nothing: texting leaves the speaker out).
+_OTHER_PERSON = frozenset(
+    " ".join(
+        (
+            "he she him her his hers parents parent mom mum mother dad father sister brother",
+            "sibling wife husband partner girlfriend boyfriend fiance fiancee friend friends boss manager roommate son",
+            "daughter kid kids child children baby grandma grandpa grandmother grandfather nana granny aunt uncle",
+            "cousin niece nephew coach teacher doctor neighbour neighbor colleague coworker team",
+        )
+    ).split()
+)
+_SELF_WORDS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our", "me", "us"])
+
+
+def subject_before(text: str, start: int, value: Value) -> Literal["speaker", "other"]:
+    """Whom the value at ``value`` in ``text`` is said of, read from its clause (from ``start``) up to it: ``other``
+    when a person is named there — a person noun or a third-person pronoun ("Alice's parents … live in", "coach
+    moved Eli's practice to", 外婆住在), or a possessive name ("Eli's practice is") — else the ``speaker`` (I, we,
+    my, or no subject: texting leaves the speaker out). A capitalised word alone proves nothing: "my train to Lyon
+    is on 14th" is the speaker's train."""
+    before = text[start : value.start]
+    if _ZH_OTHER_PERSON.search(before):
+        return "other"
+    for match in _WORD.finditer(before):
+        word = match.group()
+        plain = re.sub(r"['’]s$", "", word)
+        if plain.lower() in _OTHER_PERSON or (
+            plain != word and plain[:1].isupper() and plain.lower() not in _SELF_WORDS
+        ):
+            return "other"
+    return "speaker"
+
+
+_ZH_OTHER_PERSON = re.compile(
+    r"[他她]|外婆|外公|奶奶|爷爷|姥姥|姥爷|妈妈|爸爸|我妈|我爸|父母|姐姐|哥哥|弟弟|妹妹|我姐|我哥|我弟|我妹|老公|老婆|男朋友|女朋友|"
+    r"同事|老板|领导|室友|孩子|儿子|女儿"
+)
 
 
 def subject_terms(text: str) -> frozenset[str]:
@@ -184,7 +227,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
         return []  # it says the new values already: it agrees (or is the change said before)
     pairs: list[tuple[Value, Value]] = []
     used: set[int] = set()
-    for new in change.values:
+    for index, new in enumerate(change.values):
         if (new.kind, new.norm) in held:
             continue  # a name both say (whose practice, whose school) is no change
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
@@ -200,6 +243,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     and _replaces(o, new)
                     and (about_it or _beside(old_text, o) & change.beside)
                     and (not change.negated or any(same(o, n) for n in change.negated))
+                    and (not change.subjects or subject_before(old_text, start, o) == change.subjects[index])
                 ),
                 None,
             )

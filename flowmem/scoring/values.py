@@ -91,6 +91,8 @@ def find_values(text: str) -> list[Value]:
                 continue
             start += rest.end()
         name = re.sub(r"['’]s$", "", text[start:end]).lower()
+        if text[start:end].isupper() and len(text[start:end]) <= 4:
+            continue  # an abbreviation (PR, ICU, GP), not a name
         if name not in _NOT_NAMES and not any(start < b and a < end for a, b in taken):
             found.append(Value("name", name, start, end))
     return sorted(found, key=lambda v: v.start)

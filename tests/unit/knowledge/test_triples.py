@@ -34,8 +34,9 @@ def test_the_sample_chat_s_facts_with_the_time_each_held() -> None:
     # The move (chat-0164) expired the Oakland home: the triple closes then, and the Berkeley one opens.
     assert by_fact[("lives_in", "Oakland")]["valid_from"] == "2024-04-22T21:12:26"
     assert by_fact[("lives_in", "Oakland")]["valid_to"] == "2024-05-19T17:20:41"
+    # "We moved into …" tells of something done without a date: it happened that day (the event's day opens it)
     assert by_fact[("lives_in", "Berkeley")] == {"subject": "alice", "relation": "lives_in", "object": "Berkeley",
-                                                 "valid_from": "2024-05-19T17:20:41", "valid_to": None}  # fmt: skip
+                                                 "valid_from": "2024-05-19T00:00:00", "valid_to": None}  # fmt: skip
     assert by_fact[("diet", "vegetarian")]["valid_to"] == "2024-05-14T20:45:27"  # "start eating fish again"
 
 
