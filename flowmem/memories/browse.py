@@ -19,6 +19,7 @@ from flowmem.errors import InputError, Problem
 from flowmem.memories.writing import scope_user
 from flowmem.schema.kinds import MEMORY_TYPES, MemoryStatus, MemoryType
 from flowmem.schema.memory import Memory
+from flowmem.scoring.derive import SESSION
 from flowmem.vector_store.base import END_OF_TIME, LAST_ID, MAX_ADJACENT
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -186,3 +187,40 @@ async def _by_text(
         previous={"offset": str(max(offset - limit, 0))} if offset > 0 else None,
         notes=notes,
     )
+
+
+SESSION_SCAN = 200  # the user's newest memories a chat session's page looks through for the ones it flushed
+
+
+@dataclass
+class SessionMemories:
+    """The memories a chat session flushed to long-term memory, newest first, from a bounded read.
+
+    Attributes:
+        memories: Those of the user's newest :attr:`scanned` memories whose ``metadata["session"]`` is the session.
+        scanned: How many of the user's newest memories were read (at most :data:`SESSION_SCAN`).
+        more: The user has more memories than were read: older flushes of the session are not shown.
+    """
+
+    memories: list[Memory]
+    scanned: int
+    more: bool
+
+
+async def of_session(
+    core: Memories, *, workspace_id: str, user_id: str, session_id: str, scan: int = SESSION_SCAN
+) -> SessionMemories:
+    """What chat session ``session_id`` flushed to ``user_id``'s long-term memory: the memories written from its
+    messages (each keeps the session in ``metadata["session"]``, :data:`flowmem.scoring.derive.PROVENANCE`).
+
+    The store's filters cannot name a metadata key, so this reads the user's ``scan`` newest memories (one
+    ordered, limited read, :meth:`VectorStore.newest`) and keeps the session's: a flush older than those is
+    not found (``more`` says the read stopped short of the user's oldest memory).
+    """
+    scope_user(workspace_id, user_id)
+    if not 1 <= scan <= MAX_ADJACENT - 1:
+        raise InputError(Problem("scan", f"must be 1 to {MAX_ADJACENT - 1}, got {scan}"))
+    newest = await core.store.newest(workspace_id, MemoryFilter(target=user_id), limit=scan + 1)
+    read = newest[:scan]
+    found = [m for m in read if m.metadata.get(SESSION) == session_id]
+    return SessionMemories(memories=found, scanned=len(read), more=len(newest) > scan)

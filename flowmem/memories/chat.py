@@ -29,6 +29,7 @@ from flowmem.response import Response
 from flowmem.schema.kinds import WRITE_FLOW
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import ChatSession, SessionFlush
+from flowmem.scoring.derive import SESSION
 from flowmem.vector_store.rules import SessionConflictError, check_scope
 
 if TYPE_CHECKING:
@@ -180,9 +181,8 @@ async def _turn(
     if plan is not None:
         from flowmem.memories.service import BATCH
 
-        written = await add_messages(
-            core, plan.messages, user_id, workspace_id, WRITE_FLOW, BATCH, None, write_fences=fences
-        )
+        flushed = _of_session(plan.messages, session_id)
+        written = await add_messages(core, flushed, user_id, workspace_id, WRITE_FLOW, BATCH, None, write_fences=fences)
         warnings += [w for w in written.warnings if w not in warnings]
         await _trim(core, workspace_id, user_id, session_id, plan)  # only now: the write was acknowledged
     return ContextResult(
@@ -195,6 +195,14 @@ async def _turn(
         warnings=warnings,
         response=response,
     )
+
+
+def _of_session(messages: list[Message], session_id: str) -> list[Message]:
+    """The flushed messages, each saying its session in ``metadata["session"]`` (unless it names one already):
+    the memories written from them keep it (:data:`flowmem.scoring.derive.PROVENANCE`), which is how the web
+    inspector's session page finds what a session flushed."""
+    return [m if SESSION in m.metadata else m.model_copy(update={"metadata": {**m.metadata, SESSION: session_id}})
+            for m in messages]  # fmt: skip
 
 
 async def show(core: Memories, session_id: str, user_id: str, workspace_id: str) -> ChatSession:

@@ -107,9 +107,16 @@ async def chat_session(
 ) -> Response:
     session.grant.check(workspace)
     found = session_id.strip()
-    chat = await state.memories.session(session_id, user_id=user, workspace_id=workspace) if found else None
+    chat, flushed = None, None
+    if found:
+        flushed = await browse.of_session(state.memories, workspace_id=workspace, user_id=user, session_id=session_id)
+        try:
+            chat = await state.memories.session(session_id, user_id=user, workspace_id=workspace)
+        except NotFoundError:
+            if not flushed.memories:  # a cleared session still shows what it flushed
+                raise
     return page("session.html", session=session, workspace=workspace, user=user, session_id=session_id, chat=chat,
-                title=f"Chat session {session_id}" if found else "Chat session")  # fmt: skip
+                flushed=flushed, title=f"Chat session {session_id}" if found else "Chat session")  # fmt: skip
 
 
 @router.get("/w/{workspace}/u/{user}/forget")
