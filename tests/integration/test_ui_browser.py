@@ -264,9 +264,12 @@ def test_a_chat_sessions_window_and_what_left_it(ui: Ui) -> None:
     ui.css("a.button[href$='/session']").click()
     ui.fill("#c-id", "chat-1")
     ui.submit(".filters button")
-    window = [item.find_element(By.CSS_SELECTOR, ".mem-text").text for item in ui.all("ol.mems li")]
+    window = [item.find_element(By.CSS_SELECTOR, ".mem-text").text for item in ui.all("ol.window li")]
     assert window and window == TURNS[-len(window) :]
     assert "messages have left the window" in ui.text()
+    # what left it is listed as the memories it became, newest first, each a link to its page
+    flushed = [item.find_element(By.CSS_SELECTOR, "a.mem-text").text for item in ui.all("ol.flushed li")]
+    assert flushed and set(flushed) <= set(TURNS[: -len(window)])
     ui.shot("session")
 
 
