@@ -13,14 +13,17 @@ import uuid
 from collections.abc import Collection, Mapping
 from datetime import datetime, timezone
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from flowmem.errors import ContextKeyError, OpExecutionError
 from flowmem.redact import redact_text
 from flowmem.trace import WARNING, Degradation, OpSpan, Trace, Usage
 
 if TYPE_CHECKING:
+    from flowmem.keys import Key
     from flowmem.op import Op
+
+T = TypeVar("T")
 
 
 def new_flow_id() -> str:
@@ -120,10 +123,21 @@ class OpContext:
         return self._ctx.inputs
 
     # -- reading and writing -----------------------------------------------------------------
+    # A `Key` (flowmem.keys) types the value for mypy: `ctx[MEMORIES]` is a `list[Memory]`; a plain string is `Any`.
+    @overload
+    def __getitem__(self, key: Key[T]) -> T: ...
+    @overload
+    def __getitem__(self, key: str) -> Any: ...
     def __getitem__(self, key: str) -> Any:
         self._check_read(key)
         return self._ctx.require(key, self._op.label)
 
+    @overload
+    def get(self, key: Key[T]) -> T | None: ...
+    @overload
+    def get(self, key: Key[T], default: T) -> T: ...
+    @overload
+    def get(self, key: str, default: Any = None) -> Any: ...
     def get(self, key: str, default: Any = None) -> Any:
         self._check_read(key)
         return self._ctx.get(key, default)
@@ -132,6 +146,10 @@ class OpContext:
         self._check_read(key)
         return key in self._ctx
 
+    @overload
+    def __setitem__(self, key: Key[T], value: T) -> None: ...
+    @overload
+    def __setitem__(self, key: str, value: Any) -> None: ...
     def __setitem__(self, key: str, value: Any) -> None:
         writes = self._op.keys.writes
         if key not in writes:

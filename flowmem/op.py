@@ -35,6 +35,7 @@ from flowmem.backend import BACKEND_KINDS, Backend, BackendKind
 from flowmem.context import OpContext
 from flowmem.embedding.base import EmbeddingModel
 from flowmem.errors import RegistryError
+from flowmem.keys import Key, key_named
 from flowmem.llm.base import LLM
 from flowmem.registry import Registry, snake_case
 from flowmem.vector_store.base import Fence, VectorStore
@@ -44,11 +45,18 @@ BackendResolver = Callable[[BackendKind, str], Backend]
 
 @dataclass(frozen=True)
 class OpIO:
-    """The context keys one configured op reads and writes."""
+    """The context keys one configured op reads and writes (each a :class:`~flowmem.keys.Key` or a key's name)."""
 
     reads: tuple[str, ...]
     optional_reads: tuple[str, ...]
     writes: tuple[str, ...]
+
+    def typed(self, name: str, *, written: bool = False) -> Key[Any]:
+        """The key ``name`` with the type this op reads it as (``written``: writes it as): the :class:`Key` it
+        declares, else the catalogue's (:func:`flowmem.keys.key_named`)."""
+        declared = self.writes if written else (*self.reads, *self.optional_reads, *self.writes)
+        own = [key for key in declared if key == name and isinstance(key, Key)]
+        return own[0] if own else key_named(name)
 
 
 class OpParams(BaseModel):
@@ -62,7 +70,9 @@ class Op:
 
     Class attributes a subclass sets:
         Params: A subclass of :class:`OpParams` with the op's params and defaults.
-        reads: Context keys the op needs; validation checks an upstream op or an input provides each.
+        reads: Context keys the op needs; validation checks an upstream op or an input provides each, with a type
+            the op accepts. A :class:`~flowmem.keys.Key` (``MEMORIES``) carries its type; a plain name stands
+            for the catalogue's key of that name (:mod:`flowmem.keys`).
         optional_reads: Context keys the op uses when present.
         writes: Context keys the op writes. Two parallel branches may not write the same key.
         uses: Backend kinds the op needs (``"llm"``, ``"embedding_model"``, ``"vector_store"``).

@@ -3,8 +3,9 @@
 Checked before anything runs, and reported together, on the flow with the flows it includes expanded
 (:mod:`flowmem.flow.include`): syntax; unknown ops (with "did you mean", flows too); unknown or ill-typed
 params; backends an op uses that are not configured; reads that no upstream op writes and no input
-provides; two parallel branches writing one key, or one branch reading a key another branch writes at
-the same time; outputs nobody writes.
+provides; a read whose type (:mod:`flowmem.keys`) does not accept the type of the op or input providing the key;
+two parallel branches writing one key, or one branch reading a key another branch writes at the same time;
+outputs nobody writes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from flowmem.errors import FlowValidationError, InputError, Problem
 from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs
 from flowmem.flow.include import Expansion, expand_flow
 from flowmem.inputs import STANDARD_INPUTS, InputSpec
+from flowmem.keys import accepts, type_name
 from flowmem.limits import input_problems
 from flowmem.op import OPS
 from flowmem.suggest import shown, unknown
@@ -183,7 +185,7 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
         accepted.setdefault(extra, InputSpec(extra, Any, f"an input of flow '{name}'"))
     analysis = _Analysis(where, expansion, settings, accepted)
     root = analysis.build(expression)
-    written = analysis.walk(expression, frozenset())[0]
+    written = analysis.walk(expression, {})[0]
     for output in entry.outputs:
         if output not in written and output not in accepted:
             problems.append(Problem(where, f"output '{output}' is written by no op of the flow and is not an input"))
@@ -240,36 +242,39 @@ class _Analysis:
             return SeqStep(tuple(self.build(s) for s in node.steps))
         return ParStep(tuple(self.build(b) for b in node.branches))
 
-    def walk(self, node: Node, available: frozenset[str]) -> tuple[set[str], dict[str, str]]:
-        """Check ``node`` given the keys ``available`` before it.
+    def walk(self, node: Node, available: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+        """Check ``node`` given the keys ``available`` before it (key → the op that wrote it last).
 
         Returns:
-            The keys it writes, and the keys it reads from outside itself (key → reading op).
+            The keys it writes (key → the op that writes it last), and the keys it reads from outside itself
+            (key → reading op).
         """
         if isinstance(node, OpRef):
             return self._walk_op(node, available)
         if isinstance(node, Sequence):
-            written: set[str] = set()
+            written: dict[str, str] = {}
             outside: dict[str, str] = {}
             for step in node.steps:
-                step_writes, step_reads = self.walk(step, available | written)
+                step_writes, step_reads = self.walk(step, {**available, **written})
                 for key, reader in step_reads.items():
                     if key not in written:
                         outside.setdefault(key, reader)
-                written |= step_writes
+                written.update(step_writes)
             return written, outside
         branch_results = [self.walk(branch, available) for branch in node.branches]
         self._check_branches(node, branch_results)
-        written, outside = set(), {}
+        written, outside = {}, {}
         for branch_writes, branch_reads in branch_results:
-            written |= branch_writes
+            written.update(branch_writes)
             for key, reader in branch_reads.items():
                 outside.setdefault(key, reader)
         return written, outside
 
-    def _walk_op(self, ref: OpRef, available: frozenset[str]) -> tuple[set[str], dict[str, str]]:
+    def _walk_op(self, ref: OpRef, available: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
         keys = self.keys[ref.name]
         reads = {key: ref.name for key in (*keys.reads, *keys.optional_reads)}
+        for key in reads:
+            self._check_type(ref, key, available.get(key))
         for key in keys.reads:
             if key in available:
                 continue
@@ -286,15 +291,32 @@ class _Analysis:
             )
             message = f"op '{ref.name}' reads '{key}', which is not available: {why}, and it is not a flow input"
             self.problems.append(self.expansion.locate(Problem(self.where, message), ref))
-        return set(keys.writes), reads
+        return dict.fromkeys(keys.writes, ref.name), reads
 
-    def _check_branches(self, node: Parallel, results: list[tuple[set[str], dict[str, str]]]) -> None:
+    def _check_type(self, ref: OpRef, key: str, writer: str | None) -> None:
+        """A problem when what provides ``key`` to ``ref`` (the op ``writer``, else the flow input) has a type the
+        reader does not accept."""
+        wanted = self.keys[ref.name].typed(key)
+        if writer is not None:
+            given, source = self.keys[writer].typed(key, written=True).type, f"op '{writer}' writes it as"
+        elif key in self.accepted:
+            given, source = self.accepted[key].type, f"the flow input '{key}' is"
+        else:
+            return
+        if not accepts(wanted.type, given):
+            message = (
+                f"op '{ref.name}' reads '{key}' as {type_name(wanted.type)}, but {source} {type_name(given)}; "
+                "wire it to a key of that type or change one op's type"
+            )
+            self.problems.append(self.expansion.locate(Problem(self.where, message), ref))
+
+    def _check_branches(self, node: Parallel, results: list[tuple[dict[str, str], dict[str, str]]]) -> None:
         for i, (writes_i, _) in enumerate(results):
             for j, (writes_j, reads_j) in enumerate(results):
                 if j == i:
                     continue
                 if j > i:
-                    for key in sorted(writes_i & writes_j):
+                    for key in sorted(writes_i.keys() & writes_j.keys()):
                         self.problems.append(
                             Problem(
                                 self.where,
@@ -303,7 +325,7 @@ class _Analysis:
                                 "or configure one to write another key",
                             )
                         )
-                for key in sorted(writes_i & set(reads_j)):
+                for key in sorted(writes_i.keys() & reads_j.keys()):
                     self.problems.append(
                         Problem(
                             self.where,
