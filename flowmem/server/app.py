@@ -35,6 +35,7 @@ from flowmem.server.limits import LimitsMiddleware
 from flowmem.server.mcp_tools import KeyScope, build_mcp
 from flowmem.server.metrics import Metrics, MetricsMiddleware
 from flowmem.server.redirects import RelativeRedirects
+from flowmem.server.responses import Health, Ready
 from flowmem.server.routes import ServerState, router
 from flowmem.server.ui.app import create_ui
 
@@ -98,11 +99,16 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
 
 
 def _add_health(api: FastAPI, state: ServerState) -> None:
-    @api.get("/healthz", tags=["health"], summary="The process is up")
+    @api.get("/healthz", tags=["health"], summary="The process is up", response_model=Health)
     async def healthz() -> dict[str, Any]:
         return {"status": "ok"}
 
-    @api.get("/readyz", tags=["health"], summary="The store and the embedding models answer")
+    not_ready: dict[int | str, dict[str, Any]] = {
+        503: {"model": Ready, "description": "what answered (checks), and the error of what did not"}
+    }
+
+    @api.get("/readyz", tags=["health"], summary="The store and the embedding models answer", response_model=Ready,
+             responses=not_ready)  # fmt: skip
     async def readyz() -> JSONResponse:
         checks: dict[str, str] = {}
         try:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Security
+from fastapi import APIRouter, Depends, Path, Query, Request, Response, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import TypeAdapter
 
 from flowmem.app import App
 from flowmem.config.schema import Server
@@ -20,6 +21,7 @@ from flowmem.memories import Memories
 from flowmem.memories.flows import run_in_workspace, writes_memories
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import MemoryStatus, MemoryType
+from flowmem.server import responses as answers
 from flowmem.server.auth import Grant, Keyring
 from flowmem.server.errors import ConflictError
 from flowmem.server.models import AddBody, ContextBody, RunBody, SearchBody, UpdateBody
@@ -74,20 +76,35 @@ State = Annotated[ServerState, Depends(state_of)]
 Workspace = Annotated[str, Query(description="the tenant")]
 MemoryId = Annotated[str, Path(description="the memory's id")]
 
-router = APIRouter(prefix="/v1", route_class=CheckedRoute)  # JSON bodies: no lone surrogate, no NaN
+router = APIRouter(prefix="/v1", route_class=CheckedRoute, responses=answers.ERRORS)  # CheckedRoute: JSON bodies
+# with no lone surrogate, no NaN
+
+_AS_IS = TypeAdapter(dict[str, Any])
 
 
-@router.post("/memories", tags=["memories"], summary="Remember messages or a fact")
-async def add_memories(body: AddBody, grant: Caller, state: State) -> dict[str, Any]:
+def _answer(data: dict[str, Any]) -> Response:
+    """``data`` (what the memory service's ``to_dict`` built) as the JSON answer, serialized as FastAPI does a
+    ``dict``. Each route's ``response_model`` documents it and is not applied per request (a second pass over
+    every memory): tests/unit/server/test_response_models.py checks each route's answer against its model."""
+    return Response(_AS_IS.dump_json(data), media_type="application/json")
+
+
+@router.post("/memories", tags=["memories"], summary="Remember messages or a fact", response_model=answers.AddResponse)
+async def add_memories(body: AddBody, grant: Caller, state: State) -> Response:
     grant.check(body.workspace_id, write=True)
     result = await state.memories.add(
         body.messages, text=body.text, user_id=body.user_id, workspace_id=body.workspace_id,
         timestamp=body.timestamp, flow=body.flow,
     )  # fmt: skip
-    return result.to_dict()
+    return _answer(result.to_dict())
 
 
-@router.get("/memories", tags=["memories"], summary="List memories, filtered and paged, with the total")
+@router.get(
+    "/memories",
+    tags=["memories"],
+    summary="List memories, filtered and paged, with the total",
+    response_model=answers.MemoryPage,
+)
 async def list_memories(
     grant: Caller,
     state: State,
@@ -97,111 +114,143 @@ async def list_memories(
     status: Annotated[MemoryStatus | None, Query(description="valid or expired")] = None,
     limit: Annotated[int, Query(ge=1, le=1000, description="at most this many")] = 20,
     offset: Annotated[int, Query(ge=0, description="skip this many first (next_offset continues)")] = 0,
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id)
     page = await state.memories.list(
         workspace_id=workspace_id, user_id=user_id, memory_type=memory_type, status=status, limit=limit, offset=offset
     )
-    return page.to_dict()
+    return _answer(page.to_dict())
 
 
-@router.get("/memories/{memory_id}", tags=["memories"], summary="One memory")
+@router.get("/memories/{memory_id}", tags=["memories"], summary="One memory", response_model=answers.MemoryRecord)
 async def get_memory(
     memory_id: MemoryId, grant: Caller, state: State, workspace_id: Workspace = DEFAULT_WORKSPACE
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id)
-    return (await state.memories.get(memory_id, workspace_id=workspace_id)).to_record()
+    return _answer((await state.memories.get(memory_id, workspace_id=workspace_id)).to_record())
 
 
-@router.patch("/memories/{memory_id}", tags=["memories"], summary="Replace a memory's text")
-async def update_memory(memory_id: MemoryId, body: UpdateBody, grant: Caller, state: State) -> dict[str, Any]:
+@router.patch(
+    "/memories/{memory_id}", tags=["memories"], summary="Replace a memory's text", response_model=answers.MemoryRecord
+)
+async def update_memory(memory_id: MemoryId, body: UpdateBody, grant: Caller, state: State) -> Response:
     grant.check(body.workspace_id, write=True)
-    return (await state.memories.update(memory_id, body.content, workspace_id=body.workspace_id)).to_record()
+    return _answer((await state.memories.update(memory_id, body.content, workspace_id=body.workspace_id)).to_record())
 
 
-@router.delete("/memories/{memory_id}", tags=["memories"], summary="Delete a memory (its history records it)")
+@router.delete(
+    "/memories/{memory_id}",
+    tags=["memories"],
+    summary="Delete a memory (its history records it)",
+    response_model=answers.Deleted,
+)
 async def delete_memory(
     memory_id: MemoryId, grant: Caller, state: State, workspace_id: Workspace = DEFAULT_WORKSPACE
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id, write=True)
     deleted = await state.memories.delete(memory_id, workspace_id=workspace_id)
     if not deleted:
         raise NotFoundError(f"no memory with id '{memory_id}' in workspace '{workspace_id}'")
-    return {"deleted": deleted}
+    return _answer({"deleted": deleted})
 
 
-@router.get("/memories/{memory_id}/history", tags=["memories"], summary="What happened to a memory")
+@router.get(
+    "/memories/{memory_id}/history",
+    tags=["memories"],
+    summary="What happened to a memory",
+    response_model=answers.History,
+)
 async def memory_history(
     memory_id: MemoryId,
     grant: Caller,
     state: State,
     workspace_id: Workspace = DEFAULT_WORKSPACE,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id)
     events = await state.memories.history(memory_id, workspace_id=workspace_id, limit=limit)
-    return {"memory_id": memory_id, "events": [e.model_dump(mode="json") for e in events]}
+    return _answer({"memory_id": memory_id, "events": [e.model_dump(mode="json") for e in events]})
 
 
-@router.post("/search", tags=["search"], summary="Recall a user's memories for a query, best first")
-async def search(body: SearchBody, grant: Caller, state: State) -> dict[str, Any]:
+@router.post(
+    "/search",
+    tags=["search"],
+    summary="Recall a user's memories for a query, best first",
+    response_model=answers.SearchResponse,
+)
+async def search(body: SearchBody, grant: Caller, state: State) -> Response:
     grant.check(body.workspace_id)
     _known_flow(state, body.flow)  # 404; the read-only policy is the service's (a flow that writes: 400)
     result = await state.memories.search(
         body.query, user_id=body.user_id, workspace_id=body.workspace_id, flow=body.flow, top_k=body.top_k,
         timestamp=body.timestamp,
     )  # fmt: skip
-    return result.to_dict(explain=body.explain)
+    return _answer(result.to_dict(explain=body.explain))
 
 
-@router.post("/context", tags=["sessions"], summary="A chat turn: update the session, get the reply's context")
-async def chat_context(body: ContextBody, grant: Caller, state: State) -> dict[str, Any]:
+@router.post(
+    "/context",
+    tags=["sessions"],
+    summary="A chat turn: update the session, get the reply's context",
+    response_model=answers.ContextResponse,
+)
+async def chat_context(body: ContextBody, grant: Caller, state: State) -> Response:
     grant.check(body.workspace_id, write=True)  # it stores the message (and may flush the window to memories)
     result = await state.memories.context(
         body.message, user_id=body.user_id, session_id=body.session_id, workspace_id=body.workspace_id,
         token_limit=body.token_limit, reply=body.reply, timestamp=body.timestamp,
     )  # fmt: skip
-    return result.to_dict(explain=body.explain)
+    return _answer(result.to_dict(explain=body.explain))
 
 
 SessionId = Annotated[str, Path(description="the chat session's id")]
 SessionUser = Annotated[str, Query(description="whose session")]
 
 
-@router.get("/sessions/{session_id}", tags=["sessions"], summary="A chat session's window and summary")
+@router.get(
+    "/sessions/{session_id}",
+    tags=["sessions"],
+    summary="A chat session's window and summary",
+    response_model=answers.ChatSessionRecord,
+)
 async def get_session(
     session_id: SessionId,
     user_id: SessionUser,
     grant: Caller,
     state: State,
     workspace_id: Workspace = DEFAULT_WORKSPACE,
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id)
     session = await state.memories.session(session_id, user_id=user_id, workspace_id=workspace_id)
-    return session.model_dump(mode="json")
+    return _answer(session.model_dump(mode="json"))
 
 
-@router.delete("/sessions/{session_id}", tags=["sessions"], summary="Clear a chat session (unflushed messages go)")
+@router.delete(
+    "/sessions/{session_id}",
+    tags=["sessions"],
+    summary="Clear a chat session (unflushed messages go)",
+    response_model=answers.Cleared,
+)
 async def clear_session(
     session_id: SessionId,
     user_id: SessionUser,
     grant: Caller,
     state: State,
     workspace_id: Workspace = DEFAULT_WORKSPACE,
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id, write=True)
     if not await state.memories.clear_session(session_id, user_id=user_id, workspace_id=workspace_id):
         raise NotFoundError(f"no chat session '{session_id}' of user '{user_id}' in workspace '{workspace_id}'")
-    return {"cleared": session_id}
+    return _answer({"cleared": session_id})
 
 
-@router.post("/flows/{name}/run", tags=["flows"], summary="Run a configured flow")
+@router.post("/flows/{name}/run", tags=["flows"], summary="Run a configured flow", response_model=answers.RunResponse)
 async def run_flow(
     name: Annotated[str, Path(description="the flow (GET /v1/flows lists them)")],
     body: RunBody,
     grant: Caller,
     state: State,
-) -> dict[str, Any]:
+) -> Response:
     _known_flow(state, name)
     named = body.inputs.get("workspace_id", body.workspace_id)
     if named != body.workspace_id:
@@ -215,42 +264,47 @@ async def run_flow(
     )
     data = response.to_dict(trace=body.explain)
     data["memories"] = [{**m.to_record(), "scores": dict(m.scores)} for m in response.memories]
-    return data
+    return _answer(data)
 
 
-@router.get("/flows", tags=["flows"], summary="The configured flows")
-async def list_flows(grant: Caller, state: State) -> dict[str, Any]:
+@router.get("/flows", tags=["flows"], summary="The configured flows", response_model=answers.Flows)
+async def list_flows(grant: Caller, state: State) -> Response:
     flows = state.app.config.flow
-    return {
-        "flows": [
-            {"name": name, "description": flows[name].description, "writes": writes_memories(state.app, name)}
-            for name in sorted(flows)
-        ],
-        "run_overrides": list(state.settings.run_overrides),
-    }
+    listed = [
+        {"name": name, "description": flows[name].description, "writes": writes_memories(state.app, name)}
+        for name in sorted(flows)
+    ]
+    return _answer({"flows": listed, "run_overrides": list(state.settings.run_overrides)})
 
 
-@router.delete("/users/{user_id}", tags=["forget"], summary="Forget a user: memories, ledger, history, sessions")
+@router.delete(
+    "/users/{user_id}",
+    tags=["forget"],
+    summary="Forget a user: memories, ledger, history, sessions",
+    response_model=answers.Forgotten,
+)
 async def forget_user(
     user_id: Annotated[str, Path(description="whose memories")],
     grant: Caller,
     state: State,
     workspace_id: Annotated[str, Query(description="the tenant")],
     dry_run: Annotated[bool, Query(description="only count what would be erased")] = False,
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id, write=not dry_run)
-    return (await state.memories.forget(workspace_id=workspace_id, user_id=user_id, dry_run=dry_run)).to_dict()
+    return _answer((await state.memories.forget(workspace_id=workspace_id, user_id=user_id, dry_run=dry_run)).to_dict())
 
 
-@router.delete("/workspaces/{workspace_id}", tags=["forget"], summary="Forget a whole workspace")
+@router.delete(
+    "/workspaces/{workspace_id}", tags=["forget"], summary="Forget a whole workspace", response_model=answers.Forgotten
+)
 async def forget_workspace(
     workspace_id: Annotated[str, Path(description="the tenant")],
     grant: Caller,
     state: State,
     dry_run: Annotated[bool, Query(description="only count what would be erased")] = False,
-) -> dict[str, Any]:
+) -> Response:
     grant.check(workspace_id, write=not dry_run)
-    return (await state.memories.forget(workspace_id=workspace_id, dry_run=dry_run)).to_dict()
+    return _answer((await state.memories.forget(workspace_id=workspace_id, dry_run=dry_run)).to_dict())
 
 
 def _known_flow(state: ServerState, name: str) -> None:
