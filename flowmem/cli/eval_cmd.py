@@ -39,6 +39,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="also run a baseline: the same flow with these overrides",
     )  # fmt: skip
     locomo.add_argument("--compare-flow", metavar="NAME", help="also run this flow as the baseline")
+    locomo.add_argument(
+        "--compare-ingest", choices=["turns", "summary"],
+        help="also run a baseline ingested this way (the write path against raw turns in one run)",
+    )  # fmt: skip
     locomo.add_argument("--use-config-store", action="store_true", help="evaluate the configured vector store")
     locomo.add_argument("--json", action="store_true", help="print JSON instead of the markdown table")
     locomo.add_argument("-o", "--output", metavar="FILE", help="also write the JSON here")
@@ -147,14 +151,18 @@ def cmd_locomo(args: argparse.Namespace) -> int:
 
 
 def run_specs(args: argparse.Namespace, ingest: Any = "turns") -> list[Any]:
-    """The flow under test, and the baseline of ``--compare`` / ``--compare-flow`` when given."""
+    """The flow under test, and the baseline of ``--compare`` / ``--compare-flow`` / ``--compare-ingest`` when given
+    (``--compare-ingest``: the same flow and overrides, the conversations ingested the other way)."""
     from flowmem.eval.runner import RunSpec
 
-    specs = [RunSpec(args.flow, args.flow, tuple(args.overrides), ingest)]
-    if args.compare or args.compare_flow:
+    compare_ingest = getattr(args, "compare_ingest", None) or ingest
+    label = f"{args.flow} ({ingest})" if compare_ingest != ingest else args.flow
+    specs = [RunSpec(label, args.flow, tuple(args.overrides), ingest)]
+    if args.compare or args.compare_flow or compare_ingest != ingest:
         flow = args.compare_flow or args.flow
         label = "baseline" if flow == args.flow else flow
-        specs.append(RunSpec(label, flow, (*args.overrides, *args.compare), ingest))
+        label = f"{label} ({compare_ingest})" if compare_ingest != ingest else label
+        specs.append(RunSpec(label, flow, (*args.overrides, *args.compare), compare_ingest))
     return specs
 
 

@@ -137,6 +137,18 @@ def test_cli_summary_ingest(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert "summarized" in err
 
 
+def test_cli_compare_ingest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The write path against raw turns in one run: the same flow and overrides, ingested both ways."""
+    code, out, err = run_cli(capsys, "eval", "locomo", str(sample(tmp_path)), "--k", "1,4", "--ingest", "summary",
+                             "--compare-ingest", "turns", "--json", *HASH)  # fmt: skip
+    assert code == 0, err
+    summary, turns = json.loads(out)["runs"]
+    assert (summary["ingest"], turns["ingest"]) == ("summary", "turns")
+    assert (summary["label"], turns["label"]) == ("personal_retrieve (summary)", "baseline (turns)")
+    assert summary["flow"] == turns["flow"] == "personal_retrieve" and summary["overrides"] == turns["overrides"]
+    assert "summarized" in err and "embedding" in err
+
+
 def test_summary_ingest_keeps_each_turns_speaker_and_session(tmp_path: Path) -> None:
     from flowmem import App
     from flowmem.eval.runner import RunSpec, _summarize
