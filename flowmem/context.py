@@ -20,8 +20,15 @@ from flowmem.redact import redact_text
 from flowmem.trace import WARNING, Degradation, OpSpan, Trace, Usage
 
 if TYPE_CHECKING:
+    from typing_extensions import deprecated
+
     from flowmem.keys import Key
     from flowmem.op import Op
+else:
+
+    def deprecated(message: str) -> Any:  # only type checkers read it: no runtime warning, no dependency
+        return lambda function: function
+
 
 T = TypeVar("T")
 
@@ -123,10 +130,13 @@ class OpContext:
         return self._ctx.inputs
 
     # -- reading and writing -----------------------------------------------------------------
-    # A `Key` (flowmem.keys) types the value for mypy: `ctx[MEMORIES]` is a `list[Memory]`; a plain string is `Any`.
+    # A `Key` (flowmem.keys) types the value for mypy: `ctx[MEMORIES]` is a `list[Memory]`. A plain string is `Any`,
+    # and a Key used with a value of another type falls through to that overload: mypy's `deprecated` error code
+    # (enabled for flowmem's own code) reports both.
     @overload
     def __getitem__(self, key: Key[T]) -> T: ...
     @overload
+    @deprecated("untyped: a plain string key, or a value not of the Key's type (use a flowmem.keys.Key and its type)")
     def __getitem__(self, key: str) -> Any: ...
     def __getitem__(self, key: str) -> Any:
         self._check_read(key)
@@ -137,6 +147,7 @@ class OpContext:
     @overload
     def get(self, key: Key[T], default: T) -> T: ...
     @overload
+    @deprecated("untyped: a plain string key, or a value not of the Key's type (use a flowmem.keys.Key and its type)")
     def get(self, key: str, default: Any = None) -> Any: ...
     def get(self, key: str, default: Any = None) -> Any:
         self._check_read(key)
@@ -149,6 +160,7 @@ class OpContext:
     @overload
     def __setitem__(self, key: Key[T], value: T) -> None: ...
     @overload
+    @deprecated("untyped: a plain string key, or a value not of the Key's type (use a flowmem.keys.Key and its type)")
     def __setitem__(self, key: str, value: Any) -> None: ...
     def __setitem__(self, key: str, value: Any) -> None:
         writes = self._op.keys.writes

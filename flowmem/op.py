@@ -35,7 +35,7 @@ from flowmem.backend import BACKEND_KINDS, Backend, BackendKind
 from flowmem.context import OpContext
 from flowmem.embedding.base import EmbeddingModel
 from flowmem.errors import RegistryError
-from flowmem.keys import Key, key_named
+from flowmem.keys import WRITE_FENCES, Key, key_named
 from flowmem.llm.base import LLM
 from flowmem.registry import Registry, snake_case
 from flowmem.vector_store.base import Fence, VectorStore
@@ -161,7 +161,7 @@ class Op:
     def write_fence(self, ctx: OpContext) -> Fence | None:
         """The erasure fence of the op's vector store for this run (:func:`flowmem.flow.executor.fence_writes`), to
         pass to its writes; an op that writes declares ``write_fences`` in its ``optional_reads``."""
-        fences: Mapping[str, Fence] = ctx.get("write_fences") or {}
+        fences: Mapping[str, Fence] = ctx.get(WRITE_FENCES) or {}
         return fences.get(self._backend_names.get("vector_store", "default"))
 
     # -- documentation -----------------------------------------------------------------------

@@ -1,0 +1,28 @@
+# mypy: enable-error-code="deprecated"
+"""An op that misuses typed context keys: each line with an expect comment must be that error, and no other line."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from flowmem.context import OpContext
+from flowmem.keys import ANSWER, MEMORIES, TIMESTAMP, Key
+from flowmem.schema.memory import Memory
+
+
+async def execute(ctx: OpContext) -> None:
+    memories: list[Memory] = ctx[MEMORIES]
+    when: datetime = ctx.get(TIMESTAMP) or datetime.now()
+    ctx[ANSWER] = f"{len(memories)} memories at {when}"
+    ctx[MEMORIES] = memories[:1]
+
+    texts: list[str] = ctx[MEMORIES]  # expect: deprecated
+    count: int = len(ctx[MEMORIES])
+    ctx[ANSWER] = count  # expect: deprecated
+    ctx[MEMORIES] = [m.content for m in memories]  # expect: deprecated
+    ctx["answer"] = "untyped"  # expect: deprecated
+    stamp: str = ctx.get(TIMESTAMP)  # expect: deprecated
+    mine: Key[float] = Key("score", float)
+    ctx[mine] = 0.5
+    ctx[mine] = "high"  # expect: deprecated
+    del texts, stamp
