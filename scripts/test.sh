@@ -13,6 +13,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian packages some tests need, when the machine lacks them (as root, or through sudo).
+apt_install() {
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null; } ||
+        echo "scripts/test.sh: could not install $* with apt-get" >&2
+}
+
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q -e '.[dev]'
@@ -21,10 +29,17 @@ PYTHON=${PYTHON:-python3}
 # Debian's Chromium and its driver for the browser tests (e.g. tests/integration/test_docs_offline.py); selenium
 # never downloads a browser here. Without them those tests skip, and fail under CI=true.
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null; } ||
-        echo "scripts/test.sh: could not install chromium and chromium-driver with apt-get" >&2
+    apt_install chromium chromium-driver
+fi
+
+# The TypeScript client's packages, from its committed lockfile (tests/integration/test_ts_client.py builds and runs
+# it under Node). Node.js and npm come with the machine; Debian's if not. Without them that test skips, and fails
+# under CI=true.
+if ! command -v npm >/dev/null; then
+    apt_install nodejs npm
+fi
+if command -v npm >/dev/null; then
+    (cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 
 .venv/bin/ruff check .
