@@ -29,7 +29,7 @@ from flowmem.flow.telemetry import add_run_listener
 from flowmem.redact import redact_text
 from flowmem.server.auth import Keyring
 from flowmem.server.docs import add_offline_docs
-from flowmem.server.errors import describe, error_body
+from flowmem.server.errors import ErrorType, describe, error_body
 from flowmem.server.hosts import add_host_rules
 from flowmem.server.limits import LimitsMiddleware
 from flowmem.server.mcp_tools import KeyScope, build_mcp
@@ -39,7 +39,7 @@ from flowmem.server.responses import Health, Ready
 from flowmem.server.routes import ServerState, router
 from flowmem.server.ui.app import create_ui
 
-HTTP_TYPES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
+HTTP_TYPES: dict[int, ErrorType] = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
 
 
 def create_app(app: App, host: str | None = None) -> FastAPI:

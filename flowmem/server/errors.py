@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from starlette.types import Send
 
@@ -100,8 +100,15 @@ class OverloadedError(FlowmemError):
     """A request on a connection beyond ``server.max_connections`` (503)."""
 
 
+# Every ``error.type`` an answer may have (the TypeScript client gets them as a union).
+ErrorType = Literal[
+    "invalid_input", "invalid_request", "invalid_flow", "unauthorized", "forbidden", "not_found",
+    "method_not_allowed", "timeout", "conflict", "too_large", "misdirected", "unavailable", "op_failed", "failed",
+    "internal", "http_error",
+]  # fmt: skip
+
 # Most specific first: the first class an error is an instance of decides.
-STATUS: tuple[tuple[type[BaseException], int, str], ...] = (
+STATUS: tuple[tuple[type[BaseException], int, ErrorType], ...] = (
     (OpTimeoutError, 504, "timeout"),
     (RequestTimeoutError, 504, "timeout"),
     (SlowClientError, 408, "timeout"),
@@ -123,10 +130,10 @@ STATUS: tuple[tuple[type[BaseException], int, str], ...] = (
     (OpExecutionError, 500, "op_failed"),
     (FlowmemError, 500, "failed"),
 )
-AUTH_TYPES = {401: "unauthorized", 403: "forbidden"}
+AUTH_TYPES: dict[int, ErrorType] = {401: "unauthorized", 403: "forbidden"}
 
 
-def error_body(kind: str, message: str, problems: Iterable[Problem] = ()) -> dict[str, Any]:
+def error_body(kind: ErrorType, message: str, problems: Iterable[Problem] = ()) -> dict[str, Any]:
     """The JSON body of an error response."""
     listed = [{"where": p.where, "message": p.message, "detail": p.detail} for p in problems]
     return {"error": {"type": kind, "message": message, "problems": listed or [{"where": "", "message": message,

@@ -22,6 +22,7 @@ from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import MemoryStatus
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import ChatSession
+from flowmem.server.errors import ErrorType
 
 
 class Answer(BaseModel):
@@ -259,7 +260,7 @@ class Problem(Answer):
 
 
 class ErrorDetail(Answer):
-    type: str = Field(description="the kind of error (see the status table in flowmem.server.errors)")
+    type: ErrorType = Field(description="the kind of error (the status table of flowmem.server.errors)")
     message: str = Field(description="what the CLI would print after 'flowmem: error:'")
     problems: list[Problem] = Field(description="each problem (one at least)")
 

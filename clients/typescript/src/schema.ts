@@ -510,9 +510,10 @@ export interface components {
         ErrorDetail: {
             /**
              * Type
-             * @description the kind of error (see the status table in flowmem.server.errors)
+             * @description the kind of error (the status table of flowmem.server.errors)
+             * @enum {string}
              */
-            type: string;
+            type: "invalid_input" | "invalid_request" | "invalid_flow" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "timeout" | "conflict" | "too_large" | "misdirected" | "unavailable" | "op_failed" | "failed" | "internal" | "http_error";
             /**
              * Message
              * @description what the CLI would print after 'flowmem: error:'
