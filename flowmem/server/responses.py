@@ -52,9 +52,9 @@ def record_of(
 
 MemoryRecord = record_of(Memory, "MemoryRecord", leave_out=("scores", "score_sources", "explain"))
 MessageRecord = record_of(Message, "MessageRecord")
-HistoryEventRecord = record_of(
-    HistoryEvent, "HistoryEventRecord", retype={"old": MemoryRecord | None, "new": MemoryRecord | None}
-)
+# ``old``/``new`` stay the stored dicts (the schema's own type): an event keeps the record as the flowmem version that
+# made the change wrote it, so an old event lacks the fields added since (e.g. ``expanded_key``).
+HistoryEventRecord = record_of(HistoryEvent, "HistoryEventRecord")
 ChatSessionRecord = record_of(
     ChatSession,
     "ChatSessionRecord",

@@ -739,8 +739,14 @@ export interface components {
              * @enum {string}
              */
             event: "add" | "update" | "expire" | "delete";
-            old: components["schemas"]["MemoryRecord"] | null;
-            new: components["schemas"]["MemoryRecord"] | null;
+            /** Old */
+            old: {
+                [key: string]: unknown;
+            } | null;
+            /** New */
+            new: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Time
              * Format: date-time
