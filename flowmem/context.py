@@ -22,7 +22,7 @@ from flowmem.trace import WARNING, Degradation, OpSpan, Trace, Usage
 if TYPE_CHECKING:
     from typing_extensions import deprecated
 
-    from flowmem.keys import Key
+    from flowmem.keys import Key, ReadableKey
     from flowmem.op import Op
 else:
 
@@ -134,22 +134,22 @@ class OpContext:
     # and a Key used with a value of another type falls through to that overload: mypy's `deprecated` error code
     # (enabled for flowmem's own code) reports both.
     @overload
-    def __getitem__(self, key: Key[T]) -> T: ...
+    def __getitem__(self, key: ReadableKey[T]) -> T: ...
     @overload
     @deprecated("untyped: a plain string key, or a value not of the Key's type (use a flowmem.keys.Key and its type)")
     def __getitem__(self, key: str) -> Any: ...
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: Any) -> Any:
         self._check_read(key)
         return self._ctx.require(key, self._op.label)
 
     @overload
-    def get(self, key: Key[T]) -> T | None: ...
+    def get(self, key: ReadableKey[T]) -> T | None: ...
     @overload
-    def get(self, key: Key[T], default: T) -> T: ...
+    def get(self, key: ReadableKey[T], default: T) -> T: ...
     @overload
     @deprecated("untyped: a plain string key, or a value not of the Key's type (use a flowmem.keys.Key and its type)")
     def get(self, key: str, default: Any = None) -> Any: ...
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: Any, default: Any = None) -> Any:
         self._check_read(key)
         return self._ctx.get(key, default)
 

@@ -18,7 +18,7 @@ import re
 import types
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Annotated, Any, Generic, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Generic, Protocol, TypeVar, Union, cast, get_args, get_origin
 
 import numpy as np
 from pydantic import AfterValidator
@@ -33,6 +33,7 @@ from flowmem.timeexpr.query import QueryTimes
 from flowmem.vector_store.erasure import Fence
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
 class Key(str, Generic[T]):
@@ -53,11 +54,23 @@ class Key(str, Generic[T]):
         key.doc = doc
         return key
 
+    def cast(self, value: Any) -> T:
+        """``value`` as this key's type, for type checkers (unchecked: flow compilation checked the wiring)."""
+        return cast(T, value)
+
     def __reduce__(self) -> tuple[Callable[..., Key[T]], tuple[str, Any, str]]:
         return Key, (str(self), self.type, self.doc)
 
     def __repr__(self) -> str:
         return f"Key({str(self)!r}, {type_name(self.type)})"
+
+
+class ReadableKey(Protocol[T_co]):
+    """A key as reading sees it: covariant in its type, so ``list(ctx[MEMORIES])`` is a ``list[Memory]`` (mypy infers
+    through ``list``'s ``Iterable[T]``); writing takes the invariant :class:`Key`, so a value of another type is
+    refused rather than widened to a common base."""
+
+    def cast(self, value: Any) -> T_co: ...
 
 
 KEYS: Registry[Key[Any]] = Registry("context key")
@@ -95,7 +108,12 @@ def check_text_key(name: str) -> str:
     """``name`` when it is a catalogue key holding text; else ``ValueError`` with the valid choices."""
     key = KEYS.get(name) if name in KEYS else None
     if key is None or not _is_text(key):
-        what = "is no context key" if key is None else f"holds {type_name(key.type)}, not text"
+        if key is None:
+            what = "is no context key"
+        elif get_origin(key.type) is Annotated:
+            what = f"holds an id ({type_name(key.type)} with a rule of its own), not free text"
+        else:
+            what = f"holds {type_name(key.type)}, not free text"
         raise ValueError(
             f"'{name}' {what}; valid: {', '.join(text_keys())} (a plugin adds keys with flowmem.keys.define_key)"
         )
@@ -104,6 +122,11 @@ def check_text_key(name: str) -> str:
 
 TextKeyName = Annotated[str, AfterValidator(check_text_key)]
 """A param naming the context key whose text an op reads (``recall_key``), checked against the catalogue."""
+
+
+def text_key(name: str) -> Key[str]:
+    """The key ``name`` read as text: what an op declares and reads for a :data:`TextKeyName` param."""
+    return Key(name, str, KEYS.get(name).doc if name in KEYS else "")
 
 
 # -- types ------------------------------------------------------------------------------------------------------
@@ -215,10 +238,9 @@ TRIPLES: Key[list[dict[str, Any]]] = define_key(
     "triples", list[dict[str, Any]], "(subject, relation, object) facts with their validity, as dicts"
 )
 FACTS: Key[list[str]] = define_key("facts", list[str], "the user's facts, as sentences")
-CONTEXT_MESSAGES: Key[list[dict[str, str]] | list[Message]] = define_key(
-    "context_messages",
-    list[dict[str, str]] | list[Message],
-    "messages for a chat call (context_assemble_op: role and content) or the recent messages (read_message_op)",
+# read_message_op writes its Messages under this name too, declaring its own Key: no op reads them, a flow returns them.
+CONTEXT_MESSAGES: Key[list[dict[str, str]]] = define_key(
+    "context_messages", list[dict[str, str]], "the messages for a chat call, role and content (context_assemble_op)"
 )
 CHAT_HISTORY: Key[list[Message]] = define_key(
     "chat_history", list[Message], "the chat session's messages, oldest first"

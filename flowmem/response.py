@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
 from flowmem.context import Context
+from flowmem.keys import ANSWER, MEMORIES, ReadableKey
+from flowmem.schema.memory import Memory
 from flowmem.trace import Degradation, Trace, Usage
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -20,7 +24,7 @@ class Response:
         flow_id: The run's id (also in every error and log line of the run).
         answer: Text for people or for an LLM prompt (the ``answer`` key), ``""`` if no op wrote one.
         memories: The memories the flow returned (the ``memories`` key), each with its scores.
-        outputs: The flow's declared extra outputs (``flow.<name>.outputs``).
+        outputs: The flow's declared extra outputs (``flow.<name>.outputs``); :meth:`output` reads one typed.
         warnings: Degradations and other things the caller should know, each prefixed by the op.
         degradations: The same degradations, structured (op, kind, reason, fallback, count).
         trace: Per-op timing, status, warnings and LLM usage.
@@ -29,7 +33,7 @@ class Response:
     flow: str
     flow_id: str
     answer: str = ""
-    memories: list[Any] = field(default_factory=list)
+    memories: list[Memory] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     degradations: list[Degradation] = field(default_factory=list)
@@ -37,17 +41,23 @@ class Response:
 
     @classmethod
     def from_context(cls, ctx: Context, outputs: tuple[str, ...]) -> Response:
-        answer = ctx.get("answer")
+        answer = ctx.get(ANSWER)
         return cls(
             flow=ctx.flow,
             flow_id=ctx.flow_id,
             answer="" if answer is None else str(answer),
-            memories=list(ctx.get("memories") or []),
+            memories=list(ctx.get(MEMORIES) or []),
             outputs={key: ctx.get(key) for key in outputs},
             warnings=list(ctx.warnings),
             degradations=list(ctx.degradations),
             trace=ctx.trace,
         )
+
+    def output(self, key: ReadableKey[T]) -> T | None:
+        """The declared output ``key`` with its type (``response.output(MEMORY_ACTIONS)``: ``list[MemoryAction]``);
+        ``None`` when no op of the run wrote it or the flow does not declare it."""
+        value = self.outputs.get(str(key))
+        return None if value is None else key.cast(value)
 
     @property
     def usage(self) -> Usage:

@@ -14,7 +14,6 @@ from flowmem.flow.compile import CompiledFlow
 from flowmem.op import Op
 from flowmem.redact import redact
 from flowmem.response import Response
-from flowmem.schema.memory import Memory
 from flowmem.trace import Trace
 
 
@@ -23,7 +22,7 @@ def response(resp: Response) -> str:
     if resp.answer:
         lines.append(resp.answer)
     elif resp.memories:
-        lines += [f"{i}. {m.display_line() if isinstance(m, Memory) else m}" for i, m in enumerate(resp.memories, 1)]
+        lines += [f"{i}. {m.display_line()}" for i, m in enumerate(resp.memories, 1)]
     for key, value in resp.outputs.items():
         lines.append(f"{key}: {_scalar(value)}")
     if resp.warnings:
@@ -112,9 +111,9 @@ def op_row(name: str, op_cls: type[Op]) -> dict[str, Any]:
     return {
         "name": name,
         "summary": op_cls.summary(),
-        "reads": list(op_cls.reads),
-        "optional_reads": list(op_cls.optional_reads),
-        "writes": list(op_cls.writes),
+        "reads": [str(key) for key in op_cls.reads],  # names: a Key is a str subclass, which YAML cannot write
+        "optional_reads": [str(key) for key in op_cls.optional_reads],
+        "writes": [str(key) for key in op_cls.writes],
         "uses": list(op_cls.uses),
         "degradation": op_cls.degradation,
         "params": params,

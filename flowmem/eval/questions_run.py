@@ -113,7 +113,7 @@ async def run_questions(
                                      top_k=top_k)  # fmt: skip
             latency = (time.perf_counter() - asked) * 1000
             run.warnings += len(response.warnings)
-            retrieved = [m.memory_id for m in response.memories if isinstance(m, Memory)]
+            retrieved = [m.memory_id for m in response.memories]
             run.answered.append(Answered(question, retrieved, latency))
             if progress and (number % 10 == 0 or number == len(questions)):
                 progress(f"{spec.label}: {bar(number, len(questions))} questions")

@@ -204,7 +204,7 @@ async def run_updates(
                 response = await app.run(spec.search_flow, query=question.question, user_id=USER,
                                          workspace_id=workspace, timestamp=question.asked_at, top_k=DEPTH)  # fmt: skip
                 merge_degradations(run.degradations, response.degradations)
-                found = [m for m in response.memories if isinstance(m, Memory)]
+                found = response.memories
                 first = " ".join(found[0].content.split())[:80] if found else None
                 outcome.answers.append(Answer(question, answer_rank(found, question.answer, DEPTH), first))
             run.outcomes.append(outcome)

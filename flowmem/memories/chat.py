@@ -22,6 +22,7 @@ from pydantic_core import to_jsonable_python
 
 from flowmem.errors import InputError, NotFoundError, Problem
 from flowmem.flow.compile import op_steps
+from flowmem.keys import CHAT_HISTORY, CONTEXT_MESSAGES, SESSION_FLUSH, SUMMARY
 from flowmem.memories.flows import run_in_workspace
 from flowmem.memories.results import AddResult, _scored
 from flowmem.memories.writing import add_messages, fits
@@ -175,7 +176,7 @@ async def _turn(
         except SessionConflictError:
             if attempt == ATTEMPTS:
                 raise
-    plan: SessionFlush | None = response.outputs.get("session_flush")
+    plan = response.output(SESSION_FLUSH)
     written = None
     warnings = list(response.warnings)
     if plan is not None:
@@ -186,10 +187,10 @@ async def _turn(
         warnings += [w for w in written.warnings if w not in warnings]
         await _trim(core, workspace_id, user_id, session_id, plan)  # only now: the write was acknowledged
     return ContextResult(
-        messages=list(response.outputs.get("context_messages") or []),
-        chat_history=list(response.outputs.get("chat_history") or []),
-        summary=str(response.outputs.get("summary") or ""),
-        memories=[m for m in response.memories if isinstance(m, Memory)],
+        messages=response.output(CONTEXT_MESSAGES) or [],
+        chat_history=response.output(CHAT_HISTORY) or [],
+        summary=response.output(SUMMARY) or "",
+        memories=list(response.memories),
         flushed=written,
         flushed_messages=0 if plan is None else len(plan.messages),
         warnings=warnings,

@@ -262,9 +262,11 @@ class Memories:
         if timestamp is not None:
             inputs["timestamp"] = timestamp
         response = await self.app.run(flow, **inputs)
-        memories = [m for m in response.memories if isinstance(m, Memory)]
         return SearchResult(
-            memories=memories, answer=response.answer, warnings=list(response.warnings), response=response
+            memories=list(response.memories),
+            answer=response.answer,
+            warnings=list(response.warnings),
+            response=response,
         )
 
     async def get(self, memory_id: str, *, workspace_id: str = DEFAULT_WORKSPACE, user_id: str | None = None) -> Memory:

@@ -8,8 +8,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from flowmem.errors import DegradedError, InputError, Problem
+from flowmem.keys import MEMORY_ACTIONS, SKIPPED_MESSAGES
 from flowmem.memories.results import AddResult, strict_stop
-from flowmem.schema.actions import ALREADY_MEMORIZED, MemoryAction, SkippedMessage
+from flowmem.schema.actions import ALREADY_MEMORIZED, SkippedMessage
 from flowmem.schema.memory import Memory, Message, new_id
 from flowmem.vector_store.rules import check_scope
 
@@ -53,8 +54,8 @@ async def add_messages(
             )
         except DegradedError as exc:
             raise strict_stop(exc, result, f"messages {start + 1}-{start + len(chunk)} of {len(todo)}") from exc
-        actions: list[MemoryAction] = response.outputs.get("memory_actions") or []
-        skipped: list[SkippedMessage] = response.outputs.get("skipped_messages") or []
+        actions = response.output(MEMORY_ACTIONS) or []
+        skipped = response.output(SKIPPED_MESSAGES) or []
         result.merge(
             AddResult(
                 actions=list(actions), messages=len(chunk), warnings=list(response.warnings),
@@ -110,7 +111,7 @@ async def add_text(
         )
     except DegradedError as exc:
         raise strict_stop(exc, AddResult(), "the text") from exc
-    actions: list[MemoryAction] = response.outputs.get("memory_actions") or []
+    actions = response.output(MEMORY_ACTIONS) or []
     return AddResult(actions=list(actions), warnings=list(response.warnings), degradations=list(response.degradations))
 
 

@@ -15,14 +15,17 @@ async def execute(ctx: OpContext) -> None:
     when: datetime = ctx.get(TIMESTAMP) or datetime.now()
     ctx[ANSWER] = f"{len(memories)} memories at {when}"
     ctx[MEMORIES] = memories[:1]
+    kept = list(ctx[MEMORIES])  # list[Memory], through list's Iterable[T]
+    ctx[ANSWER] = kept[0].content
 
     texts: list[str] = ctx[MEMORIES]  # expect: deprecated
     count: int = len(ctx[MEMORIES])
     ctx[ANSWER] = count  # expect: deprecated
     ctx[MEMORIES] = [m.content for m in memories]  # expect: deprecated
     ctx["answer"] = "untyped"  # expect: deprecated
+    words: list[str] = list(ctx[MEMORIES])  # expect: deprecated
     stamp: str = ctx.get(TIMESTAMP)  # expect: deprecated
     mine: Key[float] = Key("score", float)
     ctx[mine] = 0.5
     ctx[mine] = "high"  # expect: deprecated
-    del texts, stamp
+    del texts, stamp, words

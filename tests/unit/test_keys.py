@@ -95,7 +95,18 @@ def test_text_keys_are_free_text_only() -> None:
     assert "user_id" not in text_keys()  # an id is a constrained string, not words to recall by
     assert "memories" not in text_keys()
     assert check_text_key("query") == "query"
-    with pytest.raises(ValueError, match=r"'messages' holds list\[Message\], not text; valid: answer, query"):
+    with pytest.raises(ValueError, match=r"'messages' holds list\[Message\], not free text; valid: answer, query"):
         check_text_key("messages")
     with pytest.raises(ValueError, match="'qurey' is no context key; valid: "):
         check_text_key("qurey")
+
+
+def test_a_response_gives_outputs_by_key() -> None:
+    from flowmem.keys import MEMORY_ACTIONS, SKIPPED_MESSAGES
+    from flowmem.response import Response
+    from flowmem.schema.actions import MemoryAction
+
+    action = MemoryAction(action="add", memory=Memory(workspace_id="w", target="u", content="likes tea"))
+    response = Response("f", "id", outputs={"memory_actions": [action]})
+    assert response.output(MEMORY_ACTIONS) == [action]
+    assert response.output(SKIPPED_MESSAGES) is None  # not declared by the flow
