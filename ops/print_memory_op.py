@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``print_memory_op``: memories formatted for people."""
 
 from __future__ import annotations
@@ -5,6 +6,7 @@ from __future__ import annotations
 import json
 
 from flowmem.context import OpContext
+from flowmem.keys import ANSWER, MEMORIES
 from flowmem.op import Op, register_op
 from flowmem.schema.memory import Memory
 
@@ -13,13 +15,13 @@ from flowmem.schema.memory import Memory
 class PrintMemoryOp(Op):
     """Format the memories for people — index, time, content, when to use, metadata — as the answer."""
 
-    reads = ("memories",)
-    writes = ("answer",)
+    reads = (MEMORIES,)
+    writes = (ANSWER,)
 
     async def execute(self, ctx: OpContext) -> None:
-        memories: list[Memory] = ctx["memories"]
+        memories: list[Memory] = ctx[MEMORIES]
         blocks = [format_memory(i, m) for i, m in enumerate(memories, 1)]
-        ctx["answer"] = "\n".join(blocks) if blocks else "(no memories)"
+        ctx[ANSWER] = "\n".join(blocks) if blocks else "(no memories)"
 
 
 def format_memory(index: int, memory: Memory) -> str:
