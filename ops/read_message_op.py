@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``read_message_op``: the recent chat messages not yet turned into memories."""
 
 from __future__ import annotations
@@ -5,8 +6,15 @@ from __future__ import annotations
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import MESSAGES, USER_ID, Key
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Message
+
+# Messages, not the {role, content} dicts context_assemble_op writes under this name (flowmem.keys.CONTEXT_MESSAGES):
+# no op reads them; personal_retrieve returns them as an output.
+RECENT_MESSAGES: Key[list[Message]] = Key(
+    "context_messages", list[Message], "the recent messages not yet memorized that involve the user"
+)
 
 
 @register_op
@@ -27,12 +35,12 @@ class ReadMessageOp(Op):
         contextual_msg_max_count: int = Field(10, ge=0, description="how many recent messages to keep")
 
     params: Params
-    reads = ("messages", "user_id")
-    writes = ("context_messages",)
+    reads = (MESSAGES, USER_ID)
+    writes = (RECENT_MESSAGES,)
 
     async def execute(self, ctx: OpContext) -> None:
-        user = str(ctx["user_id"])
-        messages: list[Message] = ctx["messages"]
+        user = str(ctx[USER_ID])
+        messages: list[Message] = ctx[MESSAGES]
         involved = [m for m in messages if not m.memorized and m.is_from(user)]
         newest = sorted(involved, key=lambda m: m.time_created)[-self.params.contextual_msg_max_count :]
-        ctx["context_messages"] = newest if self.params.contextual_msg_max_count else []
+        ctx[RECENT_MESSAGES] = newest if self.params.contextual_msg_max_count else []
