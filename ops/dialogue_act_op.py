@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``dialogue_act_op``: turns that tell something ahead of turns that ask or talk about the listener."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import Literal
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import MEMORIES
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory, MemoryType
 from flowmem.scoring.priors import prior_shift, spread
@@ -78,11 +80,11 @@ class DialogueActOp(Op):
         )
 
     params: Params
-    reads = ("memories",)
-    writes = ("memories",)
+    reads = (MEMORIES,)
+    writes = (MEMORIES,)
 
     async def execute(self, ctx: OpContext) -> None:
-        memories: list[Memory] = list(ctx["memories"])
+        memories = list(ctx[MEMORIES])
         p = self.params
         types = set(p.memory_types)
         sigma = spread([base_score(m) for m in memories])
@@ -105,7 +107,7 @@ class DialogueActOp(Op):
         ctx.note("acts", dict(acts))
         ctx.note("moved", moved)
         memories.sort(key=base_score, reverse=True)
-        ctx["memories"] = memories
+        ctx[MEMORIES] = memories
 
 
 def dialogue_act(text: str) -> Act:
