@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``speaker_match_op``: what the person a question names said, ahead of what was said to them."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from typing import Any
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import MEMORIES, QUERY
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring.stages import RANK, base_score
@@ -41,13 +43,13 @@ class SpeakerMatchOp(Op):
         speaker_key: str = Field("speaker", min_length=1, description="the metadata key that holds who said a memory")
 
     params: Params
-    reads = ("query", "memories")
-    writes = ("memories",)
+    reads = (QUERY, MEMORIES)
+    writes = (MEMORIES,)
 
     async def execute(self, ctx: OpContext) -> None:
-        memories: list[Memory] = list(ctx["memories"])
+        memories = list(ctx[MEMORIES])
         speakers = {speaker_of(m, self.params.speaker_key) for m in memories} - {""}
-        named = {s for s in speakers if names(str(ctx["query"]), s)}
+        named = {s for s in speakers if names(str(ctx[QUERY]), s)}
         ctx.note("speakers", sorted(named))
         if named and named != speakers:
             for memory in memories:
@@ -56,7 +58,7 @@ class SpeakerMatchOp(Op):
                     memory.set_score(RANK, base_score(memory) * self.params.ratio, self.label)
                     memory.explain[SPEAKER_RATIO] = "said by the person the query names"
             memories.sort(key=base_score, reverse=True)
-        ctx["memories"] = memories
+        ctx[MEMORIES] = memories
 
 
 def speaker_of(memory: Memory, key: str) -> str:
