@@ -14,6 +14,8 @@ from flowmem.schema.timeparts import TIME_PARTS, UNKNOWN, WallClock, format_when
 
 __all__ = ["MEMORY_TYPES", "Memory", "MemoryStatus", "MemoryType", "Message"]
 MSG_PARTS = tuple(f"msg_{p}" for p in TIME_PARTS)
+# What retrieval sets on a memory and no store keeps: left out of its record (Memory.to_record, the HTTP answers).
+RETRIEVAL_FIELDS = frozenset({"scores", "score_sources", "explain"})
 EVENT_PARTS = tuple(f"event_{p}" for p in TIME_PARTS)
 
 
@@ -150,7 +152,7 @@ class Memory(BaseModel):
     # -- (de)serialisation -----------------------------------------------------------------------
     def to_record(self, *, with_vector: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of everything stored (no scores); the vector only when asked."""
-        data = self.model_dump(mode="json", exclude={"scores", "score_sources", "explain"})
+        data = self.model_dump(mode="json", exclude=set(RETRIEVAL_FIELDS))
         if with_vector and self.vector is not None:
             data["vector"] = [float(x) for x in self.vector]
         return data

@@ -12,6 +12,7 @@ own models (:func:`record_of`): their fields are stated once, in :mod:`flowmem.s
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -20,7 +21,7 @@ from pydantic_core import PydanticUndefined
 from flowmem.schema.actions import ActionKind
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import MemoryStatus
-from flowmem.schema.memory import Memory, Message
+from flowmem.schema.memory import RETRIEVAL_FIELDS, Memory, Message
 from flowmem.schema.session import ChatSession
 from flowmem.server.errors import ErrorType
 
@@ -32,7 +33,7 @@ class Answer(BaseModel):
 
 
 def record_of(
-    model: type[BaseModel], name: str, *, leave_out: tuple[str, ...] = (), retype: dict[str, Any] | None = None
+    model: type[BaseModel], name: str, *, leave_out: Collection[str] = (), retype: dict[str, Any] | None = None
 ) -> type[Answer]:
     """``model`` as ``model_dump(mode="json")`` writes it: each field (but ``leave_out``) required, since a dump
     has every key; ``retype`` gives a field a more precise type than the stored model's (e.g. a dict that is a
@@ -50,7 +51,7 @@ def record_of(
     return create_model(name, __base__=Answer, __doc__=model.__doc__, **fields)
 
 
-MemoryRecord = record_of(Memory, "MemoryRecord", leave_out=("scores", "score_sources", "explain"))
+MemoryRecord = record_of(Memory, "MemoryRecord", leave_out=RETRIEVAL_FIELDS)
 MessageRecord = record_of(Message, "MessageRecord")
 # ``old``/``new`` stay the stored dicts (the schema's own type): an event keeps the record as the flowmem version that
 # made the change wrote it, so an old event lacks the fields added since (e.g. ``expanded_key``).
