@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``retrieve_memory_op``: vector recall of memories in the caller's scope."""
 
 from __future__ import annotations
@@ -5,9 +6,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import (
+    MEMORIES,
+    QUERY,
+    QUERY_TIMES,
+    QUERY_VECTOR,
+    TIMESTAMP,
+    USER_ID,
+    WORKSPACE_ID,
+    Key,
+    TextKeyName,
+    text_key,
+)
 from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
@@ -15,15 +29,17 @@ from flowmem.scoring import near_miss
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.stages import TIME_RECALL
 from flowmem.timeexpr import ExtractedTime, has_time_words
-from flowmem.timeexpr.query import QUERY_TIMES, times_in
+from flowmem.timeexpr.query import times_in
 from flowmem.vector_store.filters import MemoryFilter
 
 RECALL = "recall"
 
 
-def vector_key(recall_key: str) -> str:
+def vector_key(recall_key: str) -> Key[np.ndarray]:
     """The context key the recall text's vector goes to: ``query`` → ``query_vector``."""
-    return f"{recall_key}_vector"
+    if recall_key == QUERY:
+        return QUERY_VECTOR
+    return Key(f"{recall_key}_vector", np.ndarray, f"the unit vector of '{recall_key}' (retrieve_memory_op)")
 
 
 @register_op
@@ -50,7 +66,7 @@ class RetrieveMemoryOp(Op):
     """
 
     class Params(OpParams):
-        recall_key: str = Field("query", description="the context key holding the text to recall for")
+        recall_key: TextKeyName = Field("query", description="the context key holding the text to recall for")
         top_k: int = Field(3, ge=1, le=10_000, description="how many memories to fetch")
         threshold_score: float | None = Field(None, description="drop memories whose similarity is below this")
         include_expired: bool = Field(False, description="also recall memories an update has expired")
@@ -59,22 +75,22 @@ class RetrieveMemoryOp(Op):
         )
 
     params: Params
-    reads = ("query", "workspace_id", "user_id")
-    optional_reads = ("timestamp", QUERY_TIMES)
-    writes = ("memories", "query_vector")
+    reads = (QUERY, WORKSPACE_ID, USER_ID)
+    optional_reads = (TIMESTAMP, QUERY_TIMES)
+    writes = (MEMORIES, QUERY_VECTOR)
     uses = ("embedding_model", "vector_store")
 
     @classmethod
     def io(cls, params: OpParams) -> OpIO:
-        recall_key = params.recall_key if isinstance(params, RetrieveMemoryOp.Params) else "query"
-        reads = tuple(dict.fromkeys((recall_key, "workspace_id", "user_id")))
-        return OpIO(reads, cls.optional_reads, ("memories", vector_key(recall_key)))
+        recall_key = params.recall_key if isinstance(params, RetrieveMemoryOp.Params) else QUERY
+        reads = tuple(dict.fromkeys((text_key(recall_key), WORKSPACE_ID, USER_ID)))
+        return OpIO(reads, cls.optional_reads, (MEMORIES, vector_key(recall_key)))
 
     async def execute(self, ctx: OpContext) -> None:
-        text = str(ctx[self.params.recall_key] or "")
+        text = ctx[text_key(self.params.recall_key)] or ""
         vector = await self.embedding_model.embed_one(text, kind="query")
         status = None if self.params.include_expired else "valid"
-        flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
+        flt = MemoryFilter(target=ctx[USER_ID], status=status, memory_type=RECALLED_TYPES)
         when = self._time_named(ctx, text)
         searches: list[tuple[int, MemoryFilter | None]] = [(self.params.top_k, flt)]
         if when is not None:
@@ -82,7 +98,7 @@ class RetrieveMemoryOp(Op):
             k = self.params.time_recall_k
             searches += [(k, flt.model_copy(update={key: span})) for key in ("said_between", "happens_between")]
         # The recall and the time recall together: one round trip to the store (Elasticsearch: one _msearch).
-        found, *timed = await self.vector_store.search_many(ctx["workspace_id"], vector, searches)
+        found, *timed = await self.vector_store.search_many(ctx[WORKSPACE_ID], vector, searches)
         if when is not None:
             found = self._add_time_recall(ctx, when, found, timed)
         near_misses: list[dict[str, Any]] = []
@@ -102,7 +118,7 @@ class RetrieveMemoryOp(Op):
                 seen_content.add(key)
                 kept.append(memory)
         ctx.note("recalled", len(found))
-        ctx["memories"] = kept
+        ctx[MEMORIES] = kept
         ctx[vector_key(self.params.recall_key)] = vector
         ctx.note("dropped", near_misses)
 
@@ -110,7 +126,7 @@ class RetrieveMemoryOp(Op):
         """The time the recall text names, when time recall is on and it names one."""
         if not self.params.time_recall_k or not has_time_words(text):
             return None
-        found = times_in(text, ctx.get("timestamp") or datetime.now(), ctx.get(QUERY_TIMES))
+        found = times_in(text, ctx.get(TIMESTAMP) or datetime.now(), ctx.get(QUERY_TIMES))
         return found[0] if found else None
 
     def _add_time_recall(
