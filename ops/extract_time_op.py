@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``extract_time_op``: the time a query speaks of ("last weekend", "上周三")."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import EXTRACTED_TIME, QUERY, TIMESTAMP
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.op import Op, OpParams, register_op
@@ -36,17 +38,17 @@ class ExtractTimeOp(Op):
         language: Literal["en", "zh"] = Field("en", description="the prompt's language and the rules tried first")
 
     params: Params
-    reads = ("query", "timestamp")
-    writes = ("extracted_time",)
+    reads = (QUERY, TIMESTAMP)
+    writes = (EXTRACTED_TIME,)
     uses = ("llm",)
     degradation = "uses the offline rules instead of the LLM"
 
     async def execute(self, ctx: OpContext) -> None:
-        query: str = ctx["query"]
-        now: datetime = ctx["timestamp"]
+        query: str = ctx[QUERY]
+        now: datetime = ctx[TIMESTAMP]
         if not has_time_words(query):
             ctx.note("time", "no time words")
-            ctx["extracted_time"] = None
+            ctx[EXTRACTED_TIME] = None
             return
         found: ExtractedTime | None = None
         if self.llm.available:
@@ -56,10 +58,10 @@ class ExtractTimeOp(Op):
         if found is None:
             found = self._rules(query, now)
         ctx.note("time", found.to_dict() if found is not None else None)
-        ctx["extracted_time"] = found
+        ctx[EXTRACTED_TIME] = found
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        ctx["extracted_time"] = self._rules(ctx["query"], ctx["timestamp"])
+        ctx[EXTRACTED_TIME] = self._rules(ctx[QUERY], ctx[TIMESTAMP])
 
     def _rules(self, query: str, now: datetime) -> ExtractedTime | None:
         first: Literal["en", "zh"] = self.params.language
