@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``facts_block_op``: the user's facts for the ``facts`` block, condensed to ``max_facts``."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import FACTS, QUERY, USER_ID, WORKSPACE_ID
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.op import Op, OpParams, register_op
@@ -55,9 +57,9 @@ class FactsBlockOp(Op):
         )
 
     params: Params
-    reads = ("workspace_id", "user_id")
-    optional_reads = ("query",)
-    writes = ("facts",)
+    reads = (WORKSPACE_ID, USER_ID)
+    optional_reads = (QUERY,)
+    writes = (FACTS,)
     uses = ("llm", "embedding_model", "vector_store")
     degradation = "keeps the first max_facts facts, not condensed"
 
@@ -65,7 +67,7 @@ class FactsBlockOp(Op):
 
     async def execute(self, ctx: OpContext) -> None:
         p = self.params
-        query = str(ctx.get("query") or "").strip()
+        query = str(ctx.get(QUERY) or "").strip()
         select = p.select if query or p.select == "recent" else "recent"
         found = await (self._relevant(ctx, query) if select == "relevant" else self._recent(ctx))
         facts, merged = _merge_duplicates(found)
@@ -76,34 +78,34 @@ class FactsBlockOp(Op):
             "duplicates_merged": merged,
         }
         if len(facts) <= p.max_facts:
-            ctx["facts"] = [m.content for m in facts]
+            ctx[FACTS] = [m.content for m in facts]
             ctx.note("facts", {**note, "kept": len(facts), "condensed": "no: within max_facts"})
             return
         if p.condense == "auto" and self.llm.available:
             condensed = await self._condense(ctx, facts)
             if condensed:
-                ctx["facts"] = condensed
+                ctx[FACTS] = condensed
                 ctx.note("facts", {**note, "kept": len(condensed), "condensed": f"by the LLM from {len(facts)}"})
                 return
             ctx.warn(f"the LLM's reply held no facts; kept the first {p.max_facts} of {len(facts)} instead")
-        ctx["facts"] = [m.content for m in facts[: p.max_facts]]
+        ctx[FACTS] = [m.content for m in facts[: p.max_facts]]
         why = "offline (no LLM)" if not self.llm.available or p.condense == "offline" else "offline (bad LLM reply)"
         ctx.note(
             "facts", {**note, "kept": p.max_facts, "condensed": f"{why}: the last {len(facts) - p.max_facts} dropped"}
         )
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        ctx["facts"] = [m.content for m in (self._facts or [])[: self.params.max_facts]]
+        ctx[FACTS] = [m.content for m in (self._facts or [])[: self.params.max_facts]]
 
     def _filter(self, ctx: OpContext) -> MemoryFilter:
-        return MemoryFilter(target=ctx["user_id"], status="valid", memory_type=tuple(self.params.memory_types))
+        return MemoryFilter(target=ctx[USER_ID], status="valid", memory_type=tuple(self.params.memory_types))
 
     async def _relevant(self, ctx: OpContext, query: str) -> list[Memory]:
         vector = await self.embedding_model.embed_one(query, kind="query")
-        return await self.vector_store.search(ctx["workspace_id"], vector, self.params.candidate_k, self._filter(ctx))
+        return await self.vector_store.search(ctx[WORKSPACE_ID], vector, self.params.candidate_k, self._filter(ctx))
 
     async def _recent(self, ctx: OpContext) -> list[Memory]:
-        found = await self.vector_store.newest(ctx["workspace_id"], self._filter(ctx), limit=self.params.candidate_k)
+        found = await self.vector_store.newest(ctx[WORKSPACE_ID], self._filter(ctx), limit=self.params.candidate_k)
         found.sort(key=lambda m: (m.updated_at, m.created_at), reverse=True)
         return found
 
@@ -112,7 +114,7 @@ class FactsBlockOp(Op):
         newest_first = sorted(facts, key=lambda m: (m.updated_at, m.created_at), reverse=True)
         listing = "\n".join(f"- {' '.join(m.content.split())}" for m in newest_first)
         system = prompt.system.format(max_facts=self.params.max_facts)
-        reply = await ask(self.llm, ctx, system, prompt.user.format(user=ctx["user_id"], facts=listing), json_mode=True)
+        reply = await ask(self.llm, ctx, system, prompt.user.format(user=ctx[USER_ID], facts=listing), json_mode=True)
         return _reply_facts(parse_json(reply.text), self.params.max_facts)
 
 
