@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``knowledge_triples_op``: (subject, relation, object) facts of the user's memories, with the time each held."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from typing import Any
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import QUERY, TRIPLES, USER_ID, WORKSPACE_ID
 from flowmem.knowledge.entities import entity_key
 from flowmem.knowledge.triples import Triple, held, merge, triples_of
 from flowmem.llm.calls import ask
@@ -48,9 +50,9 @@ class KnowledgeTriplesOp(Op):
         query_k: int = Field(20, ge=0, le=200, description="and how many memories best matching the query's words")
 
     params: Params
-    reads = ("workspace_id", "user_id")
-    optional_reads = ("query",)
-    writes = ("triples",)
+    reads = (WORKSPACE_ID, USER_ID)
+    optional_reads = (QUERY,)
+    writes = (TRIPLES,)
     uses = ("vector_store", "llm")
     degradation = "reads the triples by the offline rules"
 
@@ -62,18 +64,18 @@ class KnowledgeTriplesOp(Op):
 
     async def _run(self, ctx: OpContext, *, use_llm: bool) -> None:
         status = None if self.params.include_expired else "valid"
-        flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
+        flt = MemoryFilter(target=ctx[USER_ID], status=status, memory_type=RECALLED_TYPES)
         memories = await self._memories(ctx, flt)
         found = await self._llm_triples(ctx, memories) if use_llm and memories else None
         if found is None:
             found = [t for memory in memories for t in triples_of(memory)]
         triples = merge(found)
         ctx.note("read", {"memories": len(memories), "triples": len(triples), "by": "llm" if use_llm else "rules"})
-        ctx["triples"] = [t.as_dict() for t in _ranked(triples, str(ctx.get("query") or ""))][: self.params.max_triples]
+        ctx[TRIPLES] = [t.as_dict() for t in _ranked(triples, str(ctx.get(QUERY) or ""))][: self.params.max_triples]
 
     async def _memories(self, ctx: OpContext, flt: MemoryFilter) -> list[Memory]:
         """The newest memories and those the query's words match (each once), in the order they were created."""
-        store, workspace, query = self.vector_store, ctx["workspace_id"], str(ctx.get("query") or "")
+        store, workspace, query = self.vector_store, ctx[WORKSPACE_ID], str(ctx.get(QUERY) or "")
         newest, named = await asyncio.gather(
             store.newest(workspace, flt, limit=self.params.max_memories),
             store.lexical_search(workspace, query, self.params.query_k, flt),  # no words, no read
@@ -87,7 +89,7 @@ class KnowledgeTriplesOp(Op):
             f"{i}. [{m.created_at:%Y-%m-%d}{'' if m.status == 'valid' else ', no longer true'}] {m.content}"
             for i, m in enumerate(memories)
         )
-        reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(user=ctx["user_id"], memories=listing),
+        reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(user=ctx[USER_ID], memories=listing),
                           json_mode=True)  # fmt: skip
         triples = _parse(parse_json(reply.text), memories)
         if not triples:
