@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``entity_memory_op``: a rolling description of each person, place or thing the user mentions."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import ENTITIES, MESSAGES, QUERY, TIMESTAMP, USER_ID, WORKSPACE_ID, WRITE_FENCES
 from flowmem.knowledge.entities import ENTITY_KINDS, EntityKind, Mention, entity_key, find_mentions
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
@@ -89,9 +91,9 @@ class EntityMemoryOp(Op):
         update: bool = Field(True, description="store what the run's texts say; false: only read the stored entities")
 
     params: Params
-    reads = ("workspace_id", "user_id")
-    optional_reads = ("messages", "query", "timestamp", "write_fences")
-    writes = ("entities",)
+    reads = (WORKSPACE_ID, USER_ID)
+    optional_reads = (MESSAGES, QUERY, TIMESTAMP, WRITE_FENCES)
+    writes = (ENTITIES,)
     uses = ("llm", "embedding_model", "vector_store")
     writes_store = True
     degradation = "describes the entities by the offline rules"
@@ -103,9 +105,9 @@ class EntityMemoryOp(Op):
         await self._run(ctx, use_llm=False)
 
     async def _run(self, ctx: OpContext, *, use_llm: bool) -> None:
-        workspace, user = ctx["workspace_id"], ctx["user_id"]
+        workspace, user = ctx[WORKSPACE_ID], ctx[USER_ID]
         said = self._texts(ctx) if self.params.update else []
-        entities = await self._stored(workspace, user, [s.text for s in said] + [str(ctx.get("query") or "")])
+        entities = await self._stored(workspace, user, [s.text for s in said] + [str(ctx.get(QUERY) or "")])
         mentioned = self._mention(user, said, entities)
         if mentioned and use_llm:
             await self._describe_llm(ctx, user, said, entities, mentioned)
@@ -116,7 +118,7 @@ class EntityMemoryOp(Op):
         await self._store(ctx, workspace, user, [entities[k] for k in mentioned])
         ctx.note("mentioned", sorted(entities[k].name for k in mentioned))
         ctx.note("source", "llm descriptions" if use_llm and mentioned else "offline rules")
-        ctx["entities"] = self._ranked(entities, mentioned, str(ctx.get("query") or ""))
+        ctx[ENTITIES] = self._ranked(entities, mentioned, str(ctx.get(QUERY) or ""))
 
     async def _stored(self, workspace: str, user: str, texts: list[str]) -> dict[str, _Entity]:
         """The stored entities ``texts`` may name (looked up by name) and the ``max_entities`` created last."""
@@ -143,15 +145,15 @@ class EntityMemoryOp(Op):
         return entities
 
     def _texts(self, ctx: OpContext) -> list[_Said]:
-        user = ctx["user_id"]
+        user = ctx[USER_ID]
         said = [
             _Said(m.content, m.time_created, m.message_id)
-            for m in (ctx.get("messages") or [])
+            for m in (ctx.get(MESSAGES) or [])
             if isinstance(m, Message) and m.role == "user" and (m.is_from(user) or not m.name)
         ]
-        query = str(ctx.get("query") or "").strip()
+        query = str(ctx.get(QUERY) or "").strip()
         if self.params.include_query and query:
-            said.append(_Said(query, ctx.get("timestamp") or datetime.now().replace(microsecond=0), "query"))
+            said.append(_Said(query, ctx.get(TIMESTAMP) or datetime.now().replace(microsecond=0), "query"))
         return said
 
     def _mention(self, user: str, said: list[_Said], entities: dict[str, _Entity]) -> list[str]:
