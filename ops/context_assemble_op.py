@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``context_assemble_op``: a prompt-ready context within a token budget."""
 
 from __future__ import annotations
@@ -9,12 +10,16 @@ from pydantic import Field, field_validator
 from flowmem.assembly import MIN_TOKEN_LIMIT, InsertMethod, assemble
 from flowmem.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
 from flowmem.context import OpContext
+from flowmem.keys import CONTEXT_MESSAGES, ENTITIES, FACTS, MEMORIES, QUERY, SUMMARY, TRIPLES, Key, key_named
 from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.memory import Message
 from flowmem.scoring.same_content import content_key
 from flowmem.tokens import check_tokenizer_name, get_tokenizer
 
-HISTORY_KEY = "chat_history"
+# The session op writes Messages; a flow given the history as an input by hand may pass plain dicts.
+HISTORY: Key[list[Message | dict[str, Any]]] = Key(
+    "chat_history", list[Message | dict[str, Any]], "the chat history, oldest first: Messages or their dicts"
+)
 
 
 @register_op
@@ -66,8 +71,8 @@ class ContextAssembleOp(Op):
             return value
 
     params: Params
-    optional_reads = (HISTORY_KEY, "query", "facts", "memories", "entities", "triples", "summary")
-    writes = ("context_messages",)
+    optional_reads = (HISTORY, QUERY, FACTS, MEMORIES, ENTITIES, TRIPLES, SUMMARY)
+    writes = (CONTEXT_MESSAGES,)
     uses = ("llm",)
 
     @classmethod
@@ -75,7 +80,7 @@ class ContextAssembleOp(Op):
         if not isinstance(params, ContextAssembleOp.Params):
             return OpIO(cls.reads, cls.optional_reads, cls.writes)
         sources = [b.source for b in params.blocks if b.source != "system_prompt"]
-        return OpIO((), tuple(dict.fromkeys((HISTORY_KEY, "query", *sources))), cls.writes)
+        return OpIO((), tuple(dict.fromkeys((HISTORY, QUERY, *(key_named(source) for source in sources)))), cls.writes)
 
     async def execute(self, ctx: OpContext) -> None:
         p = self.params
@@ -90,8 +95,8 @@ class ContextAssembleOp(Op):
             values["memories"] = memories
         blocks = [(spec, render_items(spec.source, values[spec.source])) for spec in p.blocks]
         # Messages as the session op writes them; plain dicts too, as a flow input given by hand.
-        history = [m if isinstance(m, Message) else Message.model_validate(m) for m in ctx.get(HISTORY_KEY) or []]
-        query = ctx.get("query")
+        history = [m if isinstance(m, Message) else Message.model_validate(m) for m in ctx.get(HISTORY) or []]
+        query = ctx.get(QUERY)
         result = assemble(
             blocks=blocks,
             history=[{"role": m.role, "content": m.content} for m in history],
@@ -105,8 +110,8 @@ class ContextAssembleOp(Op):
             ctx.warn(f"the new message alone is over token_limit {p.token_limit}: cut to {result.query_tokens} tokens")
         if result.history.skipped:
             ctx.note("history_skipped", f"{result.history.skipped} tool message(s) left out: no tool call to pair with")
-        ctx["context_messages"] = result.messages
+        ctx[CONTEXT_MESSAGES] = result.messages
         ctx.note("context", {**result.trace(), "tokenizer": tokenizer, "exact": get_tokenizer(tokenizer).exact})
 
     def _value(self, ctx: OpContext, source: str) -> Any:
-        return self.params.system_prompt if source == "system_prompt" else ctx.get(source)
+        return self.params.system_prompt if source == "system_prompt" else ctx.get(key_named(source))
