@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``insight_op``: insights consolidated from several observations of a user, kept in step with their sources."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import Any
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import ANSWER, INSIGHT_ACTIONS, TIMESTAMP, USER_ID, WORKSPACE_ID, WRITE_FENCES
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.op import Op, OpParams, register_op
@@ -55,15 +57,15 @@ class InsightOp(Op):
         max_insights: int = Field(5, ge=1, le=20, description="at most this many new insights per run")
 
     params: Params
-    reads = ("workspace_id", "user_id")
-    optional_reads = ("timestamp", "write_fences")
-    writes = ("insight_actions", "answer")
+    reads = (WORKSPACE_ID, USER_ID)
+    optional_reads = (TIMESTAMP, WRITE_FENCES)
+    writes = (INSIGHT_ACTIONS, ANSWER)
     uses = ("llm", "embedding_model", "vector_store")
     writes_store = True
 
     async def execute(self, ctx: OpContext) -> None:
-        workspace, user = ctx["workspace_id"], ctx["user_id"]
-        now = ctx.get("timestamp") or datetime.now().replace(microsecond=0)
+        workspace, user = ctx[WORKSPACE_ID], ctx[USER_ID]
+        now = ctx.get(TIMESTAMP) or datetime.now().replace(microsecond=0)
         kept, actions = await self._refresh(workspace, user, now)
         if self.llm.available:
             actions += await self._consolidate(ctx, workspace, user, kept, now)
@@ -72,8 +74,8 @@ class InsightOp(Op):
         await self._store(ctx, workspace, actions)
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "expire")}
         ctx.note("insights", {**counts, "kept": len(kept)})
-        ctx["insight_actions"] = actions
-        ctx["answer"] = f"added {counts['add']} insights, expired {counts['expire']}; {len(kept)} kept"
+        ctx[INSIGHT_ACTIONS] = actions
+        ctx[ANSWER] = f"added {counts['add']} insights, expired {counts['expire']}; {len(kept)} kept"
 
     async def _refresh(self, workspace: str, user: str, now: datetime) -> tuple[list[Memory], list[MemoryAction]]:
         """The user's valid insights still in step with their sources, and the expiry of those that are not."""
