@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``short_term_memory_op``: a chat session's short-term memory (LlamaIndex ``Memory``, LangChain summary buffer)."""
 
 from __future__ import annotations
@@ -8,6 +9,19 @@ from datetime import datetime
 from pydantic import Field, field_validator
 
 from flowmem.context import OpContext
+from flowmem.keys import (
+    CHAT_HISTORY,
+    QUERY,
+    REPLY,
+    SESSION_FLUSH,
+    SESSION_ID,
+    SESSION_MESSAGES,
+    SUMMARY,
+    TIMESTAMP,
+    USER_ID,
+    WORKSPACE_ID,
+    WRITE_FENCES,
+)
 from flowmem.llm.calls import ask
 from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
@@ -61,25 +75,25 @@ class ShortTermMemoryOp(Op):
             return value if value is None else check_tokenizer_name(value)
 
     params: Params
-    reads = ("user_id", "session_id")
+    reads = (USER_ID, SESSION_ID)
     # query (a chat turn) or session_messages (appended as given): one of them, said when both are missing.
-    optional_reads = ("query", "session_messages", "workspace_id", "timestamp", "reply", "write_fences")
-    writes = ("chat_history", "summary", "session_flush")
+    optional_reads = (QUERY, SESSION_MESSAGES, WORKSPACE_ID, TIMESTAMP, REPLY, WRITE_FENCES)
+    writes = (CHAT_HISTORY, SUMMARY, SESSION_FLUSH)
     uses = ("vector_store", "llm")
     writes_store = True  # it stores the session: a read-only API key may not run a flow holding it
 
     async def execute(self, ctx: OpContext) -> None:
-        user, session_id = str(ctx["user_id"]), str(ctx["session_id"])
-        workspace = str(ctx.get("workspace_id") or "default")
-        when = ctx.get("timestamp") or datetime.now().replace(microsecond=0)
+        user, session_id = str(ctx[USER_ID]), str(ctx[SESSION_ID])
+        workspace = str(ctx.get(WORKSPACE_ID) or "default")
+        when = ctx.get(TIMESTAMP) or datetime.now().replace(microsecond=0)
         store = self.vector_store
         read = await store.get_session(workspace, user, session_id)
         session = read or ChatSession(workspace_id=workspace, user_id=user, session_id=session_id)
-        added: list[Message] = list(ctx.get("session_messages") or [])
+        added: list[Message] = list(ctx.get(SESSION_MESSAGES) or [])
         if not added:
-            if ctx.get("reply"):
-                added.append(Message(role="assistant", name="assistant", content=str(ctx["reply"]), time_created=when))
-            added.append(Message(role="user", name=user, content=str(ctx["query"]), time_created=when))
+            if ctx.get(REPLY):
+                added.append(Message(role="assistant", name="assistant", content=str(ctx[REPLY]), time_created=when))
+            added.append(Message(role="user", name=user, content=str(ctx[QUERY]), time_created=when))
         stored = session.next_version(messages=[*session.messages, *added])
         # durable before anything else: a crash after this keeps the turn
         await store.put_session(stored, fence=self.write_fence(ctx))
@@ -91,11 +105,11 @@ class ShortTermMemoryOp(Op):
         summary = stored.summary
         if flushed:
             summary = await self._summary(ctx, user, stored.summary, flushed)
-            ctx["session_flush"] = SessionFlush(messages=flushed, tokens=sum(tokens[:cut]), summary=summary)
+            ctx[SESSION_FLUSH] = SessionFlush(messages=flushed, tokens=sum(tokens[:cut]), summary=summary)
         else:
-            ctx["session_flush"] = None
-        ctx["chat_history"] = kept
-        ctx["summary"] = summary
+            ctx[SESSION_FLUSH] = None
+        ctx[CHAT_HISTORY] = kept
+        ctx[SUMMARY] = summary
         ctx.note("window", f"{len(kept)} messages, {sum(tokens[cut:])} of {budget} tokens (session v{stored.version})")
         if flushed:
             ctx.note(
