@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``second_hop_op``: a second recall, driven by what the first one found (multi-hop questions)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import numpy as np
 from pydantic import Field
 
 from flowmem.context import OpContext, describe_error
+from flowmem.keys import MEMORIES, QUERY, QUERY_VECTOR, USER_ID, WORKSPACE_ID
 from flowmem.llm.calls import ask
 from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
@@ -86,18 +88,18 @@ class SecondHopOp(Op):
         )
 
     params: Params
-    reads = ("query", "memories", "workspace_id", "user_id")
-    optional_reads = ("query_vector",)
-    writes = ("memories",)
+    reads = (QUERY, MEMORIES, WORKSPACE_ID, USER_ID)
+    optional_reads = (QUERY_VECTOR,)
+    writes = (MEMORIES,)
     uses = ("llm", "embedding_model", "vector_store")
 
     async def execute(self, ctx: OpContext) -> None:
-        memories: list[Memory] = list(ctx["memories"])
+        memories = list(ctx[MEMORIES])
         p = self.params
         if not memories:
             ctx.note("second_query", None)
             return
-        query = str(ctx["query"])
+        query = str(ctx[QUERY])
         hits = sorted(memories, key=base_score, reverse=True)[: p.top_n]
         second, source = await self._second_query(ctx, query, hits, memories)
         ctx.note("second_query", second)
@@ -108,12 +110,12 @@ class SecondHopOp(Op):
             vector = await self._feedback_vector(ctx, query, hits)
         else:
             vector = await self.embedding_model.embed_one(second, kind="query")
-        flt = MemoryFilter(target=ctx["user_id"], status="valid")
-        found = await self.vector_store.search(ctx["workspace_id"], vector, p.top_k, flt)
+        flt = MemoryFilter(target=ctx[USER_ID], status="valid")
+        found = await self.vector_store.search(ctx[WORKSPACE_ID], vector, p.top_k, flt)
         added, lifted = self._merge(memories, found, second)
         ctx.note("added", [m.memory_id for m in added])
         ctx.note("lifted", lifted)
-        ctx["memories"] = memories + added
+        ctx[MEMORIES] = memories + added
 
     async def _second_query(
         self, ctx: OpContext, query: str, hits: list[Memory], pool: list[Memory]
@@ -140,10 +142,10 @@ class SecondHopOp(Op):
 
     async def _feedback_vector(self, ctx: OpContext, query: str, hits: list[Memory]) -> Any:
         """Rocchio's relevance feedback: ``q + β × mean(hit vectors)`` (normalised by the store's search)."""
-        vector = ctx.get("query_vector")
+        vector = ctx.get(QUERY_VECTOR)
         if vector is None:
             vector = await self.embedding_model.embed_one(query, kind="query")
-        stored = await self.vector_store.get(ctx["workspace_id"], [m.memory_id for m in hits], with_vectors=True)
+        stored = await self.vector_store.get(ctx[WORKSPACE_ID], [m.memory_id for m in hits], with_vectors=True)
         rows = [m.vector for m in stored if m.vector is not None]
         if not rows:
             return vector
