@@ -32,6 +32,7 @@ from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
 
 ChangeKind = Literal["ended", "replaced", "corrected"]
+Subject = Literal["speaker", "other", "unsaid"]  # whom a value is said of (subject_before)
 
 _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up"
@@ -97,7 +98,7 @@ class Change:
     cue: str
     beside: frozenset[str] = frozenset()
     negated: tuple[Value, ...] = ()
-    subjects: tuple[str, ...] = ()
+    subjects: tuple[Subject, ...] = ()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -162,23 +163,37 @@ _OTHER_PERSON = frozenset(
 _SELF_WORDS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our", "me", "us"])
 
 
-def subject_before(text: str, start: int, value: Value) -> Literal["speaker", "other"]:
+def subject_before(text: str, start: int, value: Value) -> Subject:
     """Whom the value at ``value`` in ``text`` is said of, read from its clause (from ``start``) up to it: ``other``
     when a person is named there — a person noun or a third-person pronoun ("Alice's parents … live in", "coach
-    moved Eli's practice to", 外婆住在), or a possessive name ("Eli's practice is") — else the ``speaker`` (I, we,
-    my, or no subject: texting leaves the speaker out). A capitalised word alone proves nothing: "my train to Lyon
-    is on 14th" is the speaker's train."""
+    moved Eli's practice to", 外婆住在), or a possessive name ("Eli's practice is") — the ``speaker`` when I, we, my
+    come first (我), and ``unsaid`` when nothing there names anyone ("wait no, the 13th", "moved to Thursdays"):
+    texting and corrections leave the subject out, and it is then whoever the older statement was about
+    (:func:`same_subject`). A capitalised word alone proves nothing: "my train to Lyon is on 14th" is the speaker's
+    train."""
     before = text[start : value.start]
     if _ZH_OTHER_PERSON.search(before):
         return "other"
-    for match in _WORD.finditer(before):
-        word = match.group()
+    words = [match.group() for match in _WORD.finditer(before)]
+    for word in words:
         plain = re.sub(r"['’]s$", "", word)
         if plain.lower() in _OTHER_PERSON or (
             plain != word and plain[:1].isupper() and plain.lower() not in _SELF_WORDS
         ):
             return "other"
-    return "speaker"
+    if any(word.lower() in _SELF_WORDS for word in words) or re.search(r"[我咱]", before):
+        return "speaker"
+    return "unsaid"
+
+
+def _same_subject_at(old_text: str, start: int, old: Value, new: Subject) -> bool:
+    return same_subject(subject_before(old_text, start, old), new)
+
+
+def same_subject(old: Subject, new: Subject) -> bool:
+    """Whether a value said of ``new`` can replace one said of ``old``: the same person, or a statement that names
+    no one (it speaks of whoever the older one did)."""
+    return old == new or "unsaid" in (old, new)
 
 
 _ZH_OTHER_PERSON = re.compile(
@@ -243,7 +258,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     and _replaces(o, new)
                     and (about_it or _beside(old_text, o) & change.beside)
                     and (not change.negated or any(same(o, n) for n in change.negated))
-                    and (not change.subjects or subject_before(old_text, start, o) == change.subjects[index])
+                    and (not change.subjects or _same_subject_at(old_text, start, o, change.subjects[index]))
                 ),
                 None,
             )

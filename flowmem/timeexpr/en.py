@@ -314,9 +314,17 @@ def _month(match: re.Match[str], ctx: Context) -> Mention | None:
 _ORDINAL_DAY = re.compile(r"\bthe\s+(?P<d>(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b", _I)
 
 
+# What may follow "the 13th" when it is a date said alone: the end of the phrase, a time, or a word that starts no
+# noun phrase ("wait no, the 13th, I misread it", "the 13th at 7", "the 13th not the 12th"); "the 5th time" has a noun.
+_ORDINAL_DAY_AFTER = re.compile(
+    r"\s*(?:$|[.,;:!?)\u2014-]|(?:at|not|instead|then|and|or|from|till|until|is|was|works?)\b|\d)", _I
+)
+
+
 def _ordinal_day(match: re.Match[str], ctx: Context) -> Mention | None:
-    # "on the 5th" is a date; "the 5th" alone may be "the 5th time", so it needs "on" or a month beside it.
-    standalone = _after(_ON_BEFORE, ctx, match.start())
+    # "on the 5th" is a date; "the 5th" alone may be "the 5th time", so it needs "on", a month beside it, or nothing
+    # after it that could be its noun.
+    standalone = _after(_ON_BEFORE, ctx, match.start()) or _ORDINAL_DAY_AFTER.match(ctx.text, match.end()) is not None
     return Mention(match.start(), match.end(), day=en_number(match["d"]), standalone=standalone)
 
 

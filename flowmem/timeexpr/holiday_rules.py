@@ -14,13 +14,15 @@ from collections.abc import Callable
 from flowmem.timeexpr import en, holidays
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.mention import Context, Mention, Rule
+from flowmem.timeexpr.numerals import zh_number
 
 _EN = re.compile(
     rf"\b(?:(?P<mod>{en.MODIFIER})\s+)?(?:{holidays.EN_NAMES})(?P<weekend>\s+(?:long\s+)?weekend)?\b"
     rf"(?:,?\s+(?P<y>{en.YEAR})\b)?",
     re.IGNORECASE,
 )
-_ZH = re.compile(holidays.ZH_NAMES)
+# 国庆第二天, 春节的第三天: a day counted from the holiday's first.
+_ZH = re.compile(rf"(?:{holidays.ZH_NAMES})(?:节?的?第(?P<nth>[一二两三四五六七八九十\d]{{1,3}})天)?")
 
 
 def _occurrences(key: str, long_weekend: bool) -> Callable[[int], Span | None]:
@@ -48,7 +50,10 @@ def _en_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
 
 
 def _zh_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
-    return Mention(match.start(), match.end(), holiday=holidays.holiday_key(match))
+    nth = zh_number(match["nth"]) if match["nth"] else 1
+    if nth is None or not 1 <= nth <= 15:
+        return None
+    return Mention(match.start(), match.end(), holiday=holidays.holiday_key(match), nth_day=nth - 1)
 
 
 EN_RULES: tuple[Rule, ...] = (Rule("en_holiday", _EN, _en_holiday, holidays.EN_TRIGGERS),)

@@ -102,6 +102,7 @@ class Mention:
     holiday: str | None = None  # a key of flowmem.timeexpr.holidays, its year still to place
     long_weekend: bool = False  # the holiday's long weekend ("Memorial Day weekend"), not its day
     weekend: bool = False  # a bare "weekend"/周末, its week still to place
+    nth_day: int = 0  # the holiday's day counted from its first (国庆第二天: 1), its year still to place
 
 
 WeeksAhead = Literal["week", "day"]
@@ -171,6 +172,8 @@ def _resolve(mention: Mention, today: date, tense: Tense) -> Span | None:
         if mention.month is not None or mention.day is not None or mention.season is not None:
             return None
         base = _place_holiday(base, mention.holiday, mention.long_weekend, today, tense)
+        if mention.nth_day and base is not None:
+            base = cal.day_span(base.start.date() + timedelta(days=mention.nth_day))
         if mention.weekday is not None and base is not None:
             base = _place_weekday(base, mention.weekday, True, today, tense)
     elif mention.weekend:
@@ -222,6 +225,7 @@ def merge(left: Mention, right: Mention, today: date, tense: Tense = "past") -> 
         holiday=left.holiday or right.holiday,
         long_weekend=left.long_weekend or right.long_weekend,
         weekend=left.weekend or right.weekend,
+        nth_day=left.nth_day or right.nth_day,
     )
     return merged if resolve(merged, today, tense) is not None else None
 

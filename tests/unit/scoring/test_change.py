@@ -66,6 +66,17 @@ def test_a_value_in_an_email_is_not_cut_by_its_dots() -> None:
         ),
         ("My train to Lyon is on 14th, at 6am", "sorry not 14th, is 15th", "My train to Lyon is on 15th, at 6am"),
         ("体检约在3月25号上午", "不对 不是25号 是28号", "体检约在28号上午"),
+        # a correction that names no one speaks of whoever the older statement did (the cousin is not the flight's)
+        (
+            "flight to Montreal for my cousin's wedding is on the 12th",
+            "wait no, the 13th, I misread the ticket",
+            "flight to Montreal for my cousin's wedding is on the 13th",
+        ),
+        (
+            "Eli's practice is Wednesdays at 5pm",
+            "practice moved to Thursdays this term",
+            "Eli's practice is Thursdays at 5pm",
+        ),
     ],
 )
 def test_a_new_value_is_written_into_what_it_replaces(old: str, new: str, written: str) -> None:

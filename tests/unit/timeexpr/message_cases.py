@@ -176,6 +176,8 @@ EN: list[MessageCase] = [
     C("day-of-month", "The recital on the 25th.", APR10, "2025-04-25"),
     C("day-of-month", "I'll be home on the 30th.", APR10, "2025-04-30"),
     C("day-of-month", "My dentist appointment is on the 28th.", APR10, "2025-04-28"),  # "is": a schedule
+    C("day-of-month", "no wait, it's the 13th, I misread the ticket.", NOV3, "2025-11-13"),  # alone: nothing after
+    C("day-of-month", "I'm sure it's the 13th at 7.", NOV3, "2025-11-13T07"),
     # -- a weekday and a day of the month: the date where both hold --------------------------------
     C("weekday+day", "On Friday the 28th at 8 pm we are having dinner at Marco's.", MON, "2025-03-28T20"),
     C("weekday+day", "Dinner on Friday the 28th.", MON, "2025-03-28"),
@@ -412,6 +414,10 @@ ZH: list[MessageCase] = [
     C("zh-holiday", "春节我们去了海南", MON, "2025-01-29"),
     C("zh-holiday", "春节我们要去台北", NOV3, "2026-02-17"),
     C("zh-holiday", "元宵节我看了花灯", MON, "2025-02-12"),
+    C("zh-holiday", "春节的第三天我们去了外婆家", MON, "2025-01-31"),  # a day counted from the holiday's first
+    # 定在: set for (订好了 is the next clause's)
+    C("zh-holiday", "婚礼定在国庆第二天，酒店都订好了", JUN2, "2025-10-02"),
+    C("zh-holiday", "体检定在五一", MON, "2025-05-01"),
     C("zh-holiday", "清明节要去扫墓", MON, "2025-04-04"),
     C("zh-holiday", "端午节我们会包粽子", MON, "2025-05-31"),
     C("zh-holiday", "中秋节我们要吃月饼", MON, "2025-10-06"),
