@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import datetime
+from itertools import groupby
 from typing import Any
 
 from flowmem.schema.memory import Memory, MemoryType, Message
 from flowmem.scoring.keys import CAPTION
 from flowmem.scoring.lexical import words
 from flowmem.timeexpr import extract_all
+from flowmem.timeexpr.anchors import Name, anchored, anchors_of
 from flowmem.timeexpr.model import ExtractedTime
 from flowmem.timeexpr.tense import reports_done
 
@@ -96,8 +99,13 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     is the nearest 28th that is a Friday in that direction. A count of weeks ahead is a day: "the
     wedding is in two weeks" is the day 14 days on (a question's "in two weeks" is that week).
     """
-    found = extract_all(text, said, lean="neutral", weeks_ahead="day")
+    found = event_times(text, said)
     return found[0] if found else None
+
+
+def event_times(text: str, said: datetime) -> list[ExtractedTime]:
+    """Every time ``text`` names, relative to when it was said (read as :func:`event_time` reads the first)."""
+    return extract_all(text, said, lean="neutral", weeks_ahead="day")
 
 
 def with_event_time(memory: Memory, text: str, said: datetime) -> Memory:
@@ -105,8 +113,32 @@ def with_event_time(memory: Memory, text: str, said: datetime) -> Memory:
     names none but tells of something done ("signed the lease!!", 把脚崴了: :func:`~flowmem.timeexpr.tense.
     reports_done`) is about the day it was said."""
     when = event_time(text, said) or (event_time("today", said) if reports_done(text) else None)
-    if when is None:
-        return memory
+    return memory if when is None else _at(memory, when)
+
+
+def _at(memory: Memory, when: ExtractedTime) -> Memory:
     update: dict[str, Any] = {f"event_{part}": value for part, value in when.parts.items()}
     update.update(event_start=when.start, event_end=when.end)
     return memory.model_copy(update=update)
+
+
+def with_anchored_times(memories: Sequence[Memory]) -> list[Memory]:
+    """``memories`` (derived from messages, in the order said) where one without an event time of its own uses the
+    name of an event an earlier one — or another fact of its own message — gave a time ("my last day there is March
+    19", then "a send-off lunch on my last day": :mod:`flowmem.timeexpr.anchors`). A later definition of a name
+    replaces an earlier one."""
+    anchors: dict[Name, ExtractedTime] = {}
+    dated: list[Memory] = []
+    for _, group in groupby(memories, key=lambda m: tuple(m.source)):
+        facts = list(group)
+        for fact in facts:
+            if fact.event_time is not None:
+                anchors.update(anchors_of(fact.content, event_times(fact.content, fact.created_at)))
+        for fact in facts:
+            # A name beats "told as done" (a cake ordered today for my birthday is about the birthday), never a time
+            # the fact's own words name.
+            when = anchored(fact.content, anchors) if anchors else None
+            if when is not None and fact.event_time is not None and event_times(fact.content, fact.created_at):
+                when = None
+            dated.append(fact if when is None else _at(fact, when))
+    return dated

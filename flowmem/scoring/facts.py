@@ -20,6 +20,7 @@ with one fact comes back whole.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from flowmem.scoring.info import info_score
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules
@@ -113,7 +114,33 @@ def _clauses(sentence: str) -> list[Span]:
         spans.append((start, join.start()))
         start = join.end()
     spans.append((start, len(sentence)))
-    return [(a, b) for a, b in spans if sentence[a:b].strip()]
+    return [piece for a, b in spans if sentence[a:b].strip() for piece in _timed_pieces(sentence, a, b)]
+
+
+_COMMA = re.compile(r",\s+")
+
+
+def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
+    """The clause ``sentence[start:end]`` cut at its commas where each side names a time of its own ("I told my
+    manager on Thursday, my last day there is March 19, and I start on the 31st" is three times, three facts: a
+    memory has one event time, and the date of each is in its own words); whole when it names one time or none."""
+    cuts = [start] + [m.end() for m in _COMMA.finditer(sentence, start, end)] + [end]
+    pieces = list(pairwise(cuts))
+    if sum(has_time_words(sentence[a:b]) for a, b in pieces) < 2:
+        return [(start, end)]
+    groups: list[list[int]] = []  # [start, end, timed]
+    for a, b in pieces:
+        timed = has_time_words(sentence[a:b])
+        if groups and not (timed and groups[-1][2]):
+            groups[-1][1], groups[-1][2] = b, groups[-1][2] or timed
+        else:
+            groups.append([a, b, timed])
+    return [(a, _before_comma(sentence, a, b)) for a, b, _ in groups]
+
+
+def _before_comma(sentence: str, start: int, end: int) -> int:
+    """``end`` less the comma and spaces that joined the next piece."""
+    return start + len(sentence[start:end].rstrip(", "))
 
 
 def _companions(clause: str, min_info: int, rules: SlotRules) -> list[str]:

@@ -89,6 +89,7 @@ _ZH_FUTURE = re.compile(
 _ZH_PAST = re.compile(r"了|过|已经|刚才|刚刚|曾经|那天")
 
 
+_HAVE_GOT = re.compile(r"(?:have|has|\w+'ve|\w+'s)$")
 Cue = tuple[int, Tense]
 """A tense word at a character offset."""
 
@@ -102,6 +103,8 @@ def cues(text: str) -> list[Cue]:
     matches = list(_EN_WORD.finditer(text.lower().replace("’", "'")))
     words = [m.group() for m in matches]
     for index, word in enumerate(words):
+        if word == "got" and index and _HAVE_GOT.match(words[index - 1]):
+            continue  # "I've got two weeks off": having, now — not a past event
         tense = _en_cue(word, words[index + 1 : index + 3])
         if tense is not None:
             found.append((matches[index].start(), tense))

@@ -36,6 +36,10 @@ from flowmem.scoring.facts import split_facts
             "I moved to Turin today! Housewarming party on Saturday.",
             ["I moved to Turin today!", "Housewarming party on Saturday."],
         ),
+        (  # a clause cut at its commas where each side names its own time: one event time per memory
+            "I told my manager on Thursday, my last day there is March 19, and I start at Corvane on the 31st.",
+            ["I told my manager on Thursday", "my last day there is March 19", "I start at Corvane on the 31st."],
+        ),
         (
             "红烧肉、清蒸鱼，还特意给我做了素的红烧豆腐，因为我吃素。",
             ["红烧肉、清蒸鱼，还特意给我做了素的红烧豆腐", "因为我吃素。"],

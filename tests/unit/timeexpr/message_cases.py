@@ -178,6 +178,8 @@ EN: list[MessageCase] = [
     C("day-of-month", "My dentist appointment is on the 28th.", APR10, "2025-04-28"),  # "is": a schedule
     C("day-of-month", "no wait, it's the 13th, I misread the ticket.", NOV3, "2025-11-13"),  # alone: nothing after
     C("day-of-month", "I'm sure it's the 13th at 7.", NOV3, "2025-11-13T07"),
+    C("day-of-month", "I've got two weeks off before I start at Corvane on the 31st.", MAR15, "2025-03-31"),  # having
+    C("day-of-month", "I got the keys on the 12th.", MAR15, "2025-03-12"),
     # -- a weekday and a day of the month: the date where both hold --------------------------------
     C("weekday+day", "On Friday the 28th at 8 pm we are having dinner at Marco's.", MON, "2025-03-28T20"),
     C("weekday+day", "Dinner on Friday the 28th.", MON, "2025-03-28"),
