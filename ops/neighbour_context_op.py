@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``neighbour_context_op``: the turns said just before and after the best hits, recalled and scored from them."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import numpy as np
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import MEMORIES, QUERY_VECTOR, USER_ID, WORKSPACE_ID
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory, MemoryType
 from flowmem.scoring.stages import base_score
@@ -65,13 +67,13 @@ class NeighbourContextOp(Op):
         decay: float = Field(0.5, ge=0, le=1, description="the pull's factor for each turn further from the hit")
 
     params: Params
-    reads = ("memories", "workspace_id", "user_id")
-    optional_reads = ("query_vector",)
-    writes = ("memories",)
+    reads = (MEMORIES, WORKSPACE_ID, USER_ID)
+    optional_reads = (QUERY_VECTOR,)
+    writes = (MEMORIES,)
     uses = ("vector_store",)
 
     async def execute(self, ctx: OpContext) -> None:
-        memories: list[Memory] = list(ctx["memories"])
+        memories = list(ctx[MEMORIES])
         p = self.params
         types = set(p.memory_types)
         hits = sorted((m for m in memories if m.memory_type in types), key=base_score, reverse=True)[: p.top_n]
@@ -79,16 +81,16 @@ class NeighbourContextOp(Op):
             ctx.note("added", [])
             ctx.note("lifted", [])
             return
-        flt = MemoryFilter(target=ctx["user_id"], status="valid", memory_type=tuple(p.memory_types))
+        flt = MemoryFilter(target=ctx[USER_ID], status="valid", memory_type=tuple(p.memory_types))
         gap = timedelta(minutes=p.max_gap_minutes)
         # Every hit's neighbours in one read (the local store: one hop to its thread, one records query).
-        around = await said_around_many(self.vector_store, ctx["workspace_id"], hits, flt, before=p.before,
+        around = await said_around_many(self.vector_store, ctx[WORKSPACE_ID], hits, flt, before=p.before,
                                         after=p.after, max_gap=gap, with_vectors=True)  # fmt: skip
         pool = {m.memory_id: m for m in memories}
         # Scores before any lift: a memory lifted by one hit is lifted by another from where it started.
         own = {m.memory_id: base_score(m) for m in memories}
         floor = min(own.values(), default=0.0)
-        query = ctx.get("query_vector")
+        query = ctx.get(QUERY_VECTOR)
         added: list[Memory] = []
         lifted: list[dict[str, Any]] = []
         for hit, neighbours in zip(hits, around, strict=True):
@@ -104,7 +106,7 @@ class NeighbourContextOp(Op):
                     lifted.append(change)
         ctx.note("added", [m.memory_id for m in added])
         ctx.note("lifted", lifted)
-        ctx["memories"] = memories + added
+        ctx[MEMORIES] = memories + added
 
     def _newcomer(self, neighbour: Neighbour, query: Any, floor: float) -> Memory:
         """A neighbour the recall did not fetch: its own score is the weakest candidate's (it scored below all)."""
