@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``recall_fuse_op``: fuse vector recall (``memories``) and lexical recall (``lexical_memories``) into one list."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from flowmem.context import OpContext
+from flowmem.keys import LEXICAL_MEMORIES, MEMORIES, QUERY_VECTOR, WORKSPACE_ID
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
@@ -74,14 +76,14 @@ class RecallFuseOp(Op):
             return self
 
     params: Params
-    reads = ("memories", "lexical_memories", "workspace_id")
-    optional_reads = ("query_vector",)
-    writes = ("memories",)
+    reads = (MEMORIES, LEXICAL_MEMORIES, WORKSPACE_ID)
+    optional_reads = (QUERY_VECTOR,)
+    writes = (MEMORIES,)
     uses = ("vector_store",)
 
     async def execute(self, ctx: OpContext) -> None:
-        vector_list: list[Memory] = list(ctx["memories"])
-        lexical_list: list[Memory] = list(ctx["lexical_memories"])
+        vector_list = list(ctx[MEMORIES])
+        lexical_list = list(ctx[LEXICAL_MEMORIES])
         p = self.params
         merged: dict[str, Memory] = {}
         for rank, memory in enumerate(vector_list, 1):
@@ -115,7 +117,7 @@ class RecallFuseOp(Op):
              "lexical_only": len(lexical_only), "kept": min(limit, len(memories))},
         )  # fmt: skip
         ctx.note("dropped", [_dropped(m, self.label, limit) for m in memories[limit:]])
-        ctx["memories"] = memories[:limit]
+        ctx[MEMORIES] = memories[:limit]
 
     def _rrf(self, memories: list[Memory]) -> list[float]:
         p = self.params
@@ -138,11 +140,11 @@ class RecallFuseOp(Op):
         return [(p.vector_weight * c + p.lexical_weight * w) / total for c, w in zip(cosines, lexical, strict=True)]
 
     async def _cosines(self, ctx: OpContext, memories: list[Memory]) -> None:
-        query = ctx.get("query_vector")
+        query = ctx.get(QUERY_VECTOR)
         if not memories or query is None or not self.params.cosine_for_lexical_only:
             return
         query = np.asarray(query, dtype=np.float32)
-        vectors = await self.vector_store.stored_vectors(ctx["workspace_id"], [m.memory_id for m in memories])
+        vectors = await self.vector_store.stored_vectors(ctx[WORKSPACE_ID], [m.memory_id for m in memories])
         for memory in memories:
             vector = vectors.get(memory.memory_id)
             if vector is not None and len(vector) == len(query):
