@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``set_query_op``: the first op of retrieval flows."""
 
 from __future__ import annotations
@@ -7,8 +8,9 @@ from datetime import datetime
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import QUERY, QUERY_TIMES, TIMESTAMP
 from flowmem.op import Op, OpParams, register_op
-from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes
+from flowmem.timeexpr.query import QueryTimes
 
 
 @register_op
@@ -25,11 +27,11 @@ class SetQueryOp(Op):
         timestamp: datetime | None = Field(None, description="fixed query time for every run (None → now)")
 
     params: Params
-    reads = ("query",)
-    optional_reads = ("timestamp",)
-    writes = ("query", "timestamp", QUERY_TIMES)
+    reads = (QUERY,)
+    optional_reads = (TIMESTAMP,)
+    writes = (QUERY, TIMESTAMP, QUERY_TIMES)
 
     async def execute(self, ctx: OpContext) -> None:
-        ctx["query"] = str(ctx["query"]).strip()
-        ctx["timestamp"] = ctx.get("timestamp") or self.params.timestamp or datetime.now()
-        ctx[QUERY_TIMES] = QueryTimes.of(ctx["query"], ctx["timestamp"])
+        ctx[QUERY] = str(ctx[QUERY]).strip()
+        ctx[TIMESTAMP] = ctx.get(TIMESTAMP) or self.params.timestamp or datetime.now()
+        ctx[QUERY_TIMES] = QueryTimes.of(ctx[QUERY], ctx[TIMESTAMP])
