@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``info_filter_op``: which of the user's messages carry personal information."""
 
 from __future__ import annotations
@@ -5,6 +6,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import INFO_MESSAGES, MESSAGES, SKIPPED_MESSAGES, USER_ID
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_indexed_scores
 from flowmem.op import Op, OpParams, register_op
@@ -40,8 +42,8 @@ class InfoFilterOp(Op):
         )
 
     params: Params
-    reads = ("messages", "user_id")
-    writes = ("info_messages", "skipped_messages")
+    reads = (MESSAGES, USER_ID)
+    writes = (INFO_MESSAGES, SKIPPED_MESSAGES)
     uses = ("llm",)
     degradation = "scores the messages with the offline heuristics"
 
@@ -62,8 +64,8 @@ class InfoFilterOp(Op):
 
     def _candidates(self, ctx: OpContext) -> tuple[list[Message], list[SkippedMessage]]:
         """The messages to score, and the others with why they are not."""
-        user = str(ctx["user_id"])
-        messages: list[Message] = ctx["messages"]
+        user = str(ctx[USER_ID])
+        messages: list[Message] = ctx[MESSAGES]
         candidates: list[Message] = []
         skipped: list[SkippedMessage] = []
         for m in messages:
@@ -92,8 +94,8 @@ class InfoFilterOp(Op):
                 why = _noise(message, score, threshold, by_llm=i in by_llm)
                 skipped.append(SkippedMessage(message_id=message.message_id, reason=why))
         ctx.note("kept", f"{len(kept)} of {len(candidates)} user messages")
-        ctx["info_messages"] = kept
-        ctx["skipped_messages"] = skipped
+        ctx[INFO_MESSAGES] = kept
+        ctx[SKIPPED_MESSAGES] = skipped
 
     async def _llm_scores(
         self, ctx: OpContext, candidates: list[Message], fallback: list[int]
@@ -101,7 +103,7 @@ class InfoFilterOp(Op):
         """The scores (the LLM's where it gave one, else ``fallback``'s) and the indices the LLM scored."""
         prompt = load_prompt("info_filter")
         listing = "\n".join(f"{i}. {' '.join(m.content.split())}" for i, m in enumerate(candidates))
-        reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(user=ctx["user_id"], messages=listing),
+        reply = await ask(self.llm, ctx, prompt.system, prompt.user.format(user=ctx[USER_ID], messages=listing),
                           json_mode=True)  # fmt: skip
         scores = list(fallback)
         parsed = _scores(reply.text, len(candidates))
