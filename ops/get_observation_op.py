@@ -1,3 +1,4 @@
+# mypy: enable-error-code="deprecated"
 """``get_observation_op``: memories from the messages worth remembering."""
 
 from __future__ import annotations
@@ -7,12 +8,13 @@ from typing import Any, Literal
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import INFO_MESSAGES, NEW_MEMORIES, USER_ID, WORKSPACE_ID
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory, Message
-from flowmem.scoring.derive import memory_from_message
+from flowmem.scoring.derive import memory_from_message, with_anchored_times
 from flowmem.scoring.facts import split_facts
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.slots import DEFAULT_RULES
@@ -57,29 +59,31 @@ class GetObservationOp(Op):
         )
 
     params: Params
-    reads = ("info_messages", "user_id", "workspace_id")
-    writes = ("new_memories",)
+    reads = (INFO_MESSAGES, USER_ID, WORKSPACE_ID)
+    writes = (NEW_MEMORIES,)
     uses = ("llm",)
     degradation = "keeps the messages as conversation memories in the user's own words"
 
     async def execute(self, ctx: OpContext) -> None:
-        messages: list[Message] = ctx["info_messages"]
+        messages: list[Message] = ctx[INFO_MESSAGES]
         if messages and self.llm.available:
-            ctx["new_memories"] = await self._observations(ctx, messages)
+            ctx[NEW_MEMORIES] = await self._observations(ctx, messages)
             ctx.note("source", "llm observations")
         else:
-            ctx["new_memories"] = self._conversations(ctx, messages)
+            ctx[NEW_MEMORIES] = self._conversations(ctx, messages)
             ctx.note("source", "messages as conversation memories (no LLM)")
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        ctx["new_memories"] = self._conversations(ctx, ctx["info_messages"])
+        ctx[NEW_MEMORIES] = self._conversations(ctx, ctx[INFO_MESSAGES])
 
     def _conversations(self, ctx: OpContext, messages: list[Message]) -> list[Memory]:
-        return [memory for m in messages for memory in self._own_words(ctx, m)]
+        # A fact without a time of its own that uses an event named with one earlier in the batch ("on my last day")
+        # takes its time (flowmem.timeexpr.anchors).
+        return with_anchored_times([memory for m in messages for memory in self._own_words(ctx, m)])
 
     def _own_words(self, ctx: OpContext, message: Message) -> list[Memory]:
         """``message`` as ``conversation`` memories: one per fact it states (the first keeps the message's id)."""
-        workspace, target = ctx["workspace_id"], ctx["user_id"]
+        workspace, target = ctx[WORKSPACE_ID], ctx[USER_ID]
         mode, text = self.params.split_facts, message.content
         wanted = mode == "all" or (mode == "changeable" and DEFAULT_RULES.find(text))
         facts = split_facts(text, min_info=self.params.split_min_info) if wanted else []
@@ -95,7 +99,7 @@ class GetObservationOp(Op):
         listing = "\n".join(
             f"{i}. [{m.time_created:%Y-%m-%d %H:%M}] {' '.join(m.content.split())}" for i, m in enumerate(messages)
         )
-        user = prompt.user.format(user=ctx["user_id"], messages=listing)
+        user = prompt.user.format(user=ctx[USER_ID], messages=listing)
         reply = await ask(self.llm, ctx, prompt.system, user, json_mode=True)
         facts = _facts(parse_json(reply.text), len(messages), self.params.max_observations_per_message)
         memories: list[Memory] = []
@@ -108,7 +112,7 @@ class GetObservationOp(Op):
                 continue
             for n, fact in enumerate(found):
                 memory = memory_from_message(
-                    message, workspace_id=ctx["workspace_id"], target=ctx["user_id"], index=n,
+                    message, workspace_id=ctx[WORKSPACE_ID], target=ctx[USER_ID], index=n,
                     content=fact["content"], memory_type="observation", when_to_use=fact["when_to_use"],
                     keywords=fact["keywords"] or None,
                 )  # fmt: skip
