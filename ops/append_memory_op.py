@@ -1,8 +1,10 @@
+# mypy: enable-error-code="deprecated"
 """``append_memory_op``: add every new memory as it is — the write path without de-duplication or superseding."""
 
 from __future__ import annotations
 
 from flowmem.context import OpContext
+from flowmem.keys import MEMORY_ACTIONS, NEW_MEMORIES, WORKSPACE_ID
 from flowmem.op import Op, register_op
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
@@ -19,15 +21,15 @@ class AppendMemoryOp(Op):
     ``contra_repeat_op``.
     """
 
-    reads = ("new_memories", "workspace_id")
-    writes = ("memory_actions",)
+    reads = (NEW_MEMORIES, WORKSPACE_ID)
+    writes = (MEMORY_ACTIONS,)
     uses = ("embedding_model", "vector_store")
 
     async def execute(self, ctx: OpContext) -> None:
-        new: list[Memory] = ctx["new_memories"]
+        new: list[Memory] = ctx[NEW_MEMORIES]
         actions: list[MemoryAction] = []
         if new:
-            stored = {m.memory_id for m in await self.vector_store.get(ctx["workspace_id"], [m.memory_id for m in new])}
+            stored = {m.memory_id for m in await self.vector_store.get(ctx[WORKSPACE_ID], [m.memory_id for m in new])}
             vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
             seen: set[str] = set()
             for memory, vector in zip(new, vectors, strict=True):
@@ -40,4 +42,4 @@ class AppendMemoryOp(Op):
             "decisions",
             {"add": sum(a.action == "add" for a in actions), "skip": sum(a.action == "skip" for a in actions)},
         )
-        ctx["memory_actions"] = actions
+        ctx[MEMORY_ACTIONS] = actions
