@@ -1,8 +1,10 @@
+# mypy: enable-error-code="deprecated"
 """``update_vector_store_op``: apply the write path's decisions, with history, and mark the messages memorized."""
 
 from __future__ import annotations
 
 from flowmem.context import OpContext
+from flowmem.keys import ANSWER, MEMORY_ACTIONS, MESSAGES, SLOT_BACKFILL, USER_ID, WORKSPACE_ID, WRITE_FENCES
 from flowmem.op import Op, register_op
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.history import HistoryEvent
@@ -24,16 +26,16 @@ class UpdateVectorStoreOp(Op):
     said or did changed them.
     """
 
-    reads = ("memory_actions", "messages", "workspace_id", "user_id")
-    optional_reads = ("slot_backfill", "write_fences")
-    writes = ("answer",)
+    reads = (MEMORY_ACTIONS, MESSAGES, WORKSPACE_ID, USER_ID)
+    optional_reads = (SLOT_BACKFILL, WRITE_FENCES)
+    writes = (ANSWER,)
     uses = ("vector_store",)
     writes_store = True
 
     async def execute(self, ctx: OpContext) -> None:
-        actions: list[MemoryAction] = ctx["memory_actions"]
-        messages: list[Message] = ctx["messages"]
-        backfill: list[Memory] = ctx.get("slot_backfill") or []
+        actions: list[MemoryAction] = ctx[MEMORY_ACTIONS]
+        messages: list[Message] = ctx[MESSAGES]
+        backfill: list[Memory] = ctx.get(SLOT_BACKFILL) or []
         final: dict[str, Memory] = {m.memory_id: m for m in backfill}  # a decision below replaces its memory
         history: list[HistoryEvent] = []
         for action in actions:
@@ -54,14 +56,14 @@ class UpdateVectorStoreOp(Op):
         stored |= {m.memory_id for m in backfill}
         must_exist = [i for i in final if i in stored - added]
         await self.vector_store.write(
-            ctx["workspace_id"], list(final.values()), history=history, user_id=ctx["user_id"], memorized=memorized,
+            ctx[WORKSPACE_ID], list(final.values()), history=history, user_id=ctx[USER_ID], memorized=memorized,
             fence=self.write_fence(ctx), must_exist=must_exist,
         )  # fmt: skip
         counts = {kind: sum(a.action == kind for a in actions) for kind in ("add", "update", "expire", "skip")}
         ctx.note("applied", counts)
         if backfill:
             ctx.note("slots_written_back", len(backfill))
-        ctx["answer"] = (
+        ctx[ANSWER] = (
             f"added {counts['add']}, updated {counts['update']}, expired {counts['expire']}, skipped {counts['skip']}; "
             f"{len(memorized)} messages memorized"
         )
