@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any, get_origin
+from typing import Any, get_args, get_origin
 
 from flowmem.schema.memory import Memory
 
@@ -57,11 +57,22 @@ class ParsedRecords:
 
 def _copied(memory: Memory) -> Memory:
     """A copy sharing nothing that can be changed in place: its lists and dicts copied all the way down (a parsed
-    record's are JSON values, so a recursive copy of dicts and lists is a deep copy)."""
-    fresh = memory.model_copy()
-    fields = fresh.__dict__
-    for name in _CONTAINERS:
+    record's are JSON values, so a recursive copy of dicts and lists is a deep copy).
+
+    Built as pydantic's ``model_copy`` builds one (a new instance, its ``__dict__`` and fields-set copied), minus
+    what a memory cannot have (extra fields: ``extra="forbid"``; private attributes: none), and the lists and dicts
+    of strings and numbers copied flat: ~2× cheaper than ``model_copy`` and a recursive copy of every container,
+    and a query copies ~60 memories."""
+    fields = memory.__dict__.copy()
+    for name in _FLAT:
+        fields[name] = fields[name].copy()
+    for name in _NESTED_FIELDS:
         fields[name] = _json_copy(fields[name])
+    fresh = _new(Memory)
+    _set(fresh, "__dict__", fields)
+    _set(fresh, "__pydantic_extra__", None)
+    _set(fresh, "__pydantic_fields_set__", set(memory.__pydantic_fields_set__))
+    _set(fresh, "__pydantic_private__", None)
     return fresh
 
 
@@ -74,5 +85,13 @@ def _json_copy(value: Any) -> Any:
 
 
 _NESTED = (dict, list)
-# The fields whose values can be changed in place (keywords, source, metadata, scores, ...).
+_SCALARS = {str, int, float, bool}
+# The fields whose values can be changed in place (keywords, source, metadata, scores, ...): those holding only
+# strings and numbers (keywords, scores, explain, ...) copied flat, the others (metadata) all the way down.
 _CONTAINERS = tuple(name for name, field in Memory.model_fields.items() if get_origin(field.annotation) in _NESTED)
+_FLAT = tuple(name for name in _CONTAINERS if set(get_args(Memory.model_fields[name].annotation)) <= _SCALARS)
+_NESTED_FIELDS = tuple(name for name in _CONTAINERS if name not in _FLAT)
+if Memory.model_config.get("extra") != "forbid" or Memory.__private_attributes__:
+    raise TypeError("_copied assumes a Memory has no extra fields and no private attributes")
+_new = Memory.__new__
+_set = object.__setattr__
