@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 # The ASCII characters that are neither letters, digits nor whitespace: the rule below, applied by
 # bytes.translate (C speed) to ASCII text, which is most text; other text takes the per-character path.
 _ASCII_DROPPED = bytes(c for c in range(128) if not (chr(c).isalnum() or chr(c).isspace()))
 
 
+# Remembered: the retrieval ops key every candidate (~95 a query, the same memories query after query).
+@lru_cache(maxsize=4096)
 def content_key(text: str) -> str:
     """``text`` reduced to what "the same content" compares: case-folded, punctuation dropped, whitespace folded.
 

@@ -142,7 +142,7 @@ class BM25Index:
         while start < len(order) and len(picked) < top_k:
             end = int(np.searchsorted(ranked, ranked[start], side="right"))
             score = float(-ranked[start])
-            for memory_id in sorted(self._ids[slot] for slot in order[start:end]):
+            for memory_id in sorted(map(self._ids.__getitem__, order[start:end].tolist())):  # plain ints: C speed
                 if keep is None or keep(memory_id):
                     picked.append((memory_id, score))
                     if len(picked) == top_k:
