@@ -10,12 +10,16 @@ An op is a class that does one thing to a flow run's context::
             timestamp: datetime | None = None
 
         params: Params
-        reads = ("query",)
-        optional_reads = ("timestamp",)
-        writes = ("query", "timestamp")
+        reads = (QUERY,)
+        optional_reads = (TIMESTAMP,)
+        writes = (QUERY, TIMESTAMP)
 
         async def execute(self, ctx: OpContext) -> None:
-            ctx["timestamp"] = self.params.timestamp or ctx.get("timestamp") or datetime.now()
+            ctx[TIMESTAMP] = self.params.timestamp or ctx.get(TIMESTAMP) or datetime.now()
+
+The keys are :mod:`flowmem.keys`' (``QUERY: Key[str]``): a :class:`~flowmem.keys.Key` is the key's name and its
+type, so mypy checks what ``execute`` reads and writes, and flow compilation checks that every reader accepts the
+type its writer writes.
 
 It is registered under its snake_case class name (``set_query_op``); flows name it so. Every
 occurrence of an op in a flow, in every run, is a fresh instance: ops keep no state between
@@ -161,7 +165,7 @@ class Op:
     def write_fence(self, ctx: OpContext) -> Fence | None:
         """The erasure fence of the op's vector store for this run (:func:`flowmem.flow.executor.fence_writes`), to
         pass to its writes; an op that writes declares ``write_fences`` in its ``optional_reads``."""
-        fences: Mapping[str, Fence] = ctx.get(WRITE_FENCES) or {}
+        fences = ctx.get(WRITE_FENCES) or {}
         return fences.get(self._backend_names.get("vector_store", "default"))
 
     # -- documentation -----------------------------------------------------------------------

@@ -8,6 +8,7 @@ import asyncio
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import ANSWER, QUERY
 from flowmem.op import Op, OpParams, register_op
 
 
@@ -40,11 +41,11 @@ class EchoOp(Op):
         prefix: str = Field("", description="text put before the query")
 
     params: Params
-    reads = ("query",)
-    writes = ("answer",)
+    reads = (QUERY,)
+    writes = (ANSWER,)
 
     async def execute(self, ctx: OpContext) -> None:
-        ctx["answer"] = f"{self.params.prefix}{ctx['query']}"
+        ctx[ANSWER] = f"{self.params.prefix}{ctx[QUERY]}"
 
 
 @register_op
@@ -71,11 +72,11 @@ class FlakyAnswerOp(Op):
         fallback: str = Field("fallback answer", description="the answer written when degraded")
 
     params: Params
-    writes = ("answer",)
+    writes = (ANSWER,)
     degradation = "answers with the `fallback` param instead"
 
     async def execute(self, ctx: OpContext) -> None:
         raise ConnectionError("upstream unavailable")
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        ctx["answer"] = self.params.fallback
+        ctx[ANSWER] = self.params.fallback
