@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``append_memory_op``: add every new memory as it is — the write path without de-duplication or superseding."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``context_assemble_op``: a prompt-ready context within a token budget."""
 
 from __future__ import annotations

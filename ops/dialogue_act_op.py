@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``dialogue_act_op``: turns that tell something ahead of turns that ask or talk about the listener."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``entity_memory_op``: a rolling description of each person, place or thing the user mentions."""
 
 from __future__ import annotations

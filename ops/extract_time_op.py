@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``extract_time_op``: the time a query speaks of ("last weekend", "上周三")."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``facts_block_op``: the user's facts for the ``facts`` block, condensed to ``max_facts``."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``get_observation_op``: memories from the messages worth remembering."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``info_filter_op``: which of the user's messages carry personal information."""
 
 from __future__ import annotations

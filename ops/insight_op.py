@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``insight_op``: insights consolidated from several observations of a user, kept in step with their sources."""
 
 from __future__ import annotations

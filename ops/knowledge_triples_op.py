@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``knowledge_triples_op``: (subject, relation, object) facts of the user's memories, with the time each held."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``neighbour_context_op``: the turns said just before and after the best hits, recalled and scored from them."""
 
 from __future__ import annotations

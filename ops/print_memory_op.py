@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``print_memory_op``: memories formatted for people."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``read_message_op``: the recent chat messages not yet turned into memories."""
 
 from __future__ import annotations

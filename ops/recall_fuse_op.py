@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``recall_fuse_op``: fuse vector recall (``memories``) and lexical recall (``lexical_memories``) into one list."""
 
 from __future__ import annotations

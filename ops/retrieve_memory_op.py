@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``retrieve_memory_op``: vector recall of memories in the caller's scope."""
 
 from __future__ import annotations

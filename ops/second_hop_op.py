@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``second_hop_op``: a second recall, driven by what the first one found (multi-hop questions)."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``set_query_op``: the first op of retrieval flows."""
 
 from __future__ import annotations

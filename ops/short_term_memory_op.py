@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``short_term_memory_op``: a chat session's short-term memory (LlamaIndex ``Memory``, LangChain summary buffer)."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``speaker_match_op``: what the person a question names said, ahead of what was said to them."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# mypy: enable-error-code="deprecated"
 """``update_vector_store_op``: apply the write path's decisions, with history, and mark the messages memorized."""
 
 from __future__ import annotations
