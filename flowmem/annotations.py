@@ -43,7 +43,9 @@ def allows_none(annotation: Any) -> bool:
 
 
 def type_name(annotation: Any) -> str:
-    """A short readable name: ``float``, ``str | None``, ``dict[str, float]``, ``'en' | 'zh'``."""
+    """A short readable name: ``float``, ``str | None``, ``dict[str, float]``, ``'en' | 'zh'``; Annotated: its type."""
+    if typing.get_origin(annotation) is Annotated:
+        return type_name(typing.get_args(annotation)[0])
     if annotation is None or annotation is type(None):
         return "None"
     origin = typing.get_origin(annotation)

@@ -14,7 +14,6 @@ there is none).
 
 from __future__ import annotations
 
-import re
 import types
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -23,6 +22,7 @@ from typing import Annotated, Any, Generic, Protocol, TypeVar, Union, cast, get_
 import numpy as np
 from pydantic import AfterValidator
 
+from flowmem.annotations import type_name
 from flowmem.inputs import STANDARD_INPUTS
 from flowmem.registry import Registry
 from flowmem.schema.actions import MemoryAction, SkippedMessage
@@ -168,24 +168,6 @@ def accepts(reader: Any, writer: Any) -> bool:
         return True  # a bare `list` reads any list; shapes that differ (tuple[...]) are not checked
     pairs = zip(reader_args, writer_args, strict=True)
     return all(accepts(r, w) for r, w in pairs if r is not Ellipsis and w is not Ellipsis)
-
-
-_MODULE_PATH = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")
-
-
-def type_name(tp: Any) -> str:
-    """``tp`` as code names it: ``list[Memory]``, ``str | None``, ``Any`` (no module paths)."""
-    tp = _bare(tp)
-    if tp is Any:
-        return "Any"
-    if tp is type(None):
-        return "None"
-    members = _members(tp)
-    if members is not None:
-        return " | ".join(type_name(m) for m in members)
-    if isinstance(tp, type) and not get_args(tp):
-        return tp.__qualname__
-    return _MODULE_PATH.sub("", repr(tp)).replace("NoneType", "None")
 
 
 # -- the catalogue ----------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from flowmem.annotations import type_name
 from flowmem.config.loader import ResolvedConfig
 from flowmem.config.schema import FlowEntry, Limits
 from flowmem.config.settings import OpSetting
@@ -23,7 +24,7 @@ from flowmem.errors import FlowValidationError, InputError, Problem
 from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs
 from flowmem.flow.include import Expansion, expand_flow
 from flowmem.inputs import STANDARD_INPUTS, InputSpec
-from flowmem.keys import accepts, type_name
+from flowmem.keys import accepts
 from flowmem.limits import input_problems
 from flowmem.op import OPS
 from flowmem.suggest import shown, unknown

@@ -67,8 +67,8 @@ def test_accepts(reader: Any, writer: Any, expected: bool) -> None:
 def test_type_names_are_short() -> None:
     assert type_name(MEMORIES.type) == "list[Memory]"
     assert type_name(EXTRACTED_TIME.type) == "ExtractedTime | None"
-    assert type_name(str) == "str" and type_name(Any) == "Any"
-    assert type_name(dict[str, Any]) == "dict[str, Any]"
+    assert type_name(str) == "str" and type_name(Any) == "any"
+    assert type_name(dict[str, Any]) == "dict[str, any]"
 
 
 def test_plain_names_resolve_to_the_catalogue() -> None:
