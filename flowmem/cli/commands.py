@@ -100,6 +100,17 @@ def ops(args: argparse.Namespace) -> int:
     return 0
 
 
+def keys(args: argparse.Namespace) -> int:
+    load_builtins()
+    load_plugins(args.plugin)
+    rows = render.key_rows(OPS.items())
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        print(render.keys(rows))
+    return 0
+
+
 def config_show(args: argparse.Namespace) -> int:
     with open_app(args) as app:
         data = render.resolved_config(app)

@@ -79,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     ops.add_argument("--json", action="store_true", help="print as JSON")
     ops.set_defaults(handler=_commands("ops"))
 
+    keys = sub.add_parser("keys", parents=[common], help="list the context keys ops pass, with types, writers, readers")
+    keys.add_argument("--json", action="store_true", help="print as JSON")
+    keys.set_defaults(handler=_commands("keys"))
+
     config = sub.add_parser("config", help="inspect the configuration")
     config_sub = config.add_subparsers(dest="config_command", metavar="SUBCOMMAND", required=True)
     show = config_sub.add_parser("show", parents=[common], help="print the resolved config, secrets redacted")

@@ -11,6 +11,8 @@ from pydantic_core import PydanticUndefined, to_jsonable_python
 from flowmem.annotations import type_name
 from flowmem.app import App
 from flowmem.flow.compile import CompiledFlow
+from flowmem.inputs import STANDARD_INPUTS
+from flowmem.keys import KEYS, Key, key_named
 from flowmem.op import Op
 from flowmem.redact import redact
 from flowmem.response import Response
@@ -140,6 +142,45 @@ def ops(rows: list[dict[str, Any]]) -> str:
             out.append(f"    {p['name']}: {p['type']} {default}{doc}")
         out.append("")
     return "\n".join(out).rstrip()
+
+
+def key_rows(ops: list[tuple[str, type[Op]]]) -> list[dict[str, Any]]:
+    """The catalogue of context keys (:mod:`flowmem.keys`), each with the ops that write and read it as their
+    classes declare; a key an op declares outside the catalogue has a row too, and an op that declares a key with
+    another type than the catalogue's is listed with its own."""
+    rows: dict[str, dict[str, Any]] = {}
+
+    def row(key: Key[Any]) -> dict[str, Any]:
+        return rows.setdefault(
+            str(key),
+            {"name": str(key), "type": type_name(key.type), "doc": key.doc, "input": key in STANDARD_INPUTS,
+             "written_by": [], "read_by": []},
+        )  # fmt: skip
+
+    for _, key in KEYS.items():
+        row(key)
+    for op_name, op_cls in ops:
+        for field, declared in (("written_by", op_cls.writes), ("read_by", (*op_cls.reads, *op_cls.optional_reads))):
+            for item in declared:
+                key = key_named(item)
+                entry = row(key)
+                own = type_name(key.type)
+                name = op_name if own == entry["type"] else f"{op_name} ({own})"
+                if name not in entry[field]:
+                    entry[field].append(name)
+    return sorted(rows.values(), key=lambda r: r["name"])
+
+
+def keys(rows: list[dict[str, Any]]) -> str:
+    out: list[str] = []
+    for row in rows:
+        doc = f" — {row['doc']}" if row["doc"] else ""
+        out.append(f"{row['name']}: {row['type']}{doc}")
+        where = ["flow input"] if row["input"] else []
+        where.append(f"written by: {', '.join(row['written_by']) or '-'}")
+        where.append(f"read by: {', '.join(row['read_by']) or '-'}")
+        out.append("    " + " · ".join(where))
+    return "\n".join(out)
 
 
 def resolved_config(app: App) -> dict[str, Any]:
