@@ -10,16 +10,25 @@
    - ``notes``: notes (observations, customised observations, insights) added one by one over 18 months;
    - ``multi_user``: a workspace of 100 users with ``size / 100`` spread memories each (100 × 1,000 at 100k).
 
-   Reports per shape and size p50/p95 of the whole flow, of the query embedding alone (measured apart, same
+   Reports per shape and size p50/p95 of the whole flow (wall time, and the process's CPU time: on a shared
+   machine the wall time also counts waits for a core), of the query embedding alone (measured apart, same
    questions), of the flow without it, and each op's median (from the run's trace), with the machine and the
    embedder beside them.
+
+   Tracing (``--tracing``, issue 26): ``off`` (the default: no OpenTelemetry SDK provider, so flowmem makes no
+   spans) also reports what the instrumentation costs a run when off — its hooks (``RunTelemetry.start``, one
+   ``op_span`` per op, ``run_ended``) timed alone — as a share of the flow's p50. ``on`` collects every run's spans
+   (an SDK ``TracerProvider``, a ``BatchSpanProcessor`` into the in-memory exporter); ``both`` alternates the two
+   query by query in one process and reports each arm and the difference.
 2. Parallel branches: the `fake` LLM answering after 300 ms in both extract_time_op and
    semantic_rank_op; the two calls run concurrently, so the flow should take ~300 ms, not ~600.
 
 Usage: python scripts/bench_retrieve.py [--shapes spread,bulk,notes,multi_user] [--sizes 1000,10000,100000]
            [--runs 200] [--embedder local|hash] [--store local|elasticsearch] [--es-url URL] [--no-parallel]
+           [--tracing off|on|both]
 Targets (issue 24): with ``--embedder hash`` p50 ≤ 3 ms at 10k on every shape; with the offline e5 model the
 flow without its query embedding p50 ≤ 5 ms at 10k and ≤ 15 ms at 100k (Elasticsearch at 100k ≤ 25 ms).
+Issue 26: the instrumentation with tracing off ≤ 2 % of the flow.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import json
 import statistics
 import tempfile
 import time
+import timeit
 import urllib.error
 import urllib.request
 import uuid
@@ -45,7 +55,9 @@ from benchlib import machine, percentiles
 import flowmem.testing.fake_llm  # noqa: F401  (the `fake` LLM: a 300 ms scripted model for the parallel-branch run)
 from flowmem import App
 from flowmem.embedding.base import EmbeddingModel
+from flowmem.flow.telemetry import RunTelemetry, op_span, run_ended
 from flowmem.schema.memory import MEMORY_TYPES, Memory, MemoryType
+from flowmem.trace import OpSpan, Trace
 
 NOW = datetime(2024, 6, 12, 20, 0)
 START = datetime(2023, 1, 1)
@@ -219,38 +231,122 @@ async def retrieve(app: App, question: str) -> tuple[float, int, dict[str, float
     return elapsed, len(response.memories), {span.op: span.duration_ms for span in response.trace.spans}
 
 
-async def measure(shape: str, n: int, runs: int, store: str, embedder: str, es_url: str) -> dict[str, object]:
+async def retrieve_timed(app: App, question: str) -> tuple[float, float, int, dict[str, float]]:
+    """:func:`retrieve`, and the CPU time the process spent meanwhile (ms, every thread of it): on a shared machine
+    the wall time also counts the waits for a core, the CPU time hardly."""
+    cpu = time.process_time()
+    elapsed, count, ops = await retrieve(app, question)
+    return elapsed, (time.process_time() - cpu) * 1000, count, ops
+
+
+class Tracing:
+    """Spans collected or not, switchable query by query: an OpenTelemetry SDK provider exporting into memory."""
+
+    def __init__(self) -> None:
+        from opentelemetry import trace
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+        self.api = trace
+        self.exporter = InMemorySpanExporter()
+        self.provider = TracerProvider()
+        self.provider.add_span_processor(BatchSpanProcessor(self.exporter))
+        self.spans = 0
+
+    def switch(self, on: bool) -> None:
+        # The API lets an application set its provider once; a benchmark that alternates sets the global itself
+        # (None: the API's proxy provider again, which flowmem reads as "nobody collects spans").
+        self.api._TRACER_PROVIDER = self.provider if on else None
+
+    def collected(self) -> int:
+        """Spans exported so far (forgotten, counted)."""
+        self.provider.force_flush()
+        self.spans += len(self.exporter.get_finished_spans())
+        self.exporter.clear()
+        return self.spans
+
+
+def off_hooks_us(ops: int) -> float:
+    """What flowmem's instrumentation costs one run with nobody collecting spans (µs): the run's check, one empty
+    op context per op and the run listeners' check — timed alone, best of five."""
+    span, trace = OpSpan("op", 1, 0.0), Trace("personal_retrieve", "bench", "")
+
+    def hooks() -> None:
+        telemetry = RunTelemetry.start()
+        for _ in range(ops):
+            with op_span(telemetry, span):
+                pass
+        run_ended(trace, None)
+
+    number = 20_000
+    return min(timeit.repeat(hooks, number=number, repeat=5)) / number * 1e6
+
+
+async def measure(
+    shape: str, n: int, runs: int, store: str, embedder: str, es_url: str, tracing: str = "off"
+) -> dict[str, object]:
+    spans = Tracing() if tracing != "off" else None
+    arms = {"off": [False], "on": [True], "both": [False, True]}[tracing]
     async with fresh_app(store, embedder, es_url) as app:
         model = app.embedding_model()
         ingest = await fill(app, await synthetic(shape, n, model))
         for question in QUESTIONS:  # warm up: model load, index load, caches
             await retrieve(app, question)
-        flow_ms, embed_ms, returned = [], [], []
+        flow_ms, cpu_ms, embed_ms, returned, traced_ms, traced_cpu_ms = [], [], [], [], [], []
         op_ms: dict[str, list[float]] = defaultdict(list)
         for i in range(runs):
             question = QUESTIONS[i % len(QUESTIONS)]
             started = time.perf_counter()
             await model.embed_one(question, kind="query")
             embed_ms.append((time.perf_counter() - started) * 1000)
-            elapsed, count, ops = await retrieve(app, question)
-            flow_ms.append(elapsed)
-            returned.append(count)
-            for op, ms in ops.items():
-                op_ms[op].append(ms)
+            for on in arms if i % 2 else arms[::-1]:  # both: each arm first every other query
+                if spans is not None:
+                    spans.switch(on)
+                elapsed, cpu, count, ops = await retrieve_timed(app, question)
+                if on and tracing == "both":
+                    traced_ms.append(elapsed)
+                    traced_cpu_ms.append(cpu)
+                    continue
+                flow_ms.append(elapsed)
+                cpu_ms.append(cpu)
+                returned.append(count)
+                for op, ms in ops.items():
+                    op_ms[op].append(ms)
+        if spans is not None:
+            spans.switch(False)
     assert sum(returned), "the benchmark must retrieve something"
     without = [f - e for f, e in zip(flow_ms, embed_ms, strict=True)]
-    return {
+    result: dict[str, object] = {
         "shape": shape,
         "memories": n,
         "store": store,
         "embedder": model.model_id,
+        "tracing": tracing,
         "ingest_memories_per_s": round(ingest),
         "memories_returned_mean": round(statistics.fmean(returned), 2),
         "flow_ms": percentiles(flow_ms, 50, 95),
+        "flow_cpu_ms": percentiles(cpu_ms, 50, 95),
         "query_embedding_ms": percentiles(embed_ms, 50, 95),
         "flow_without_embedding_ms": percentiles(without, 50, 95),
         "op_median_ms": {op: round(statistics.median(ms), 3) for op, ms in op_ms.items()},
     }
+    if tracing == "off":
+        hooks = off_hooks_us(len(op_ms))
+        result["tracing_off_hooks"] = {
+            "us_per_run": round(hooks, 2), "share_of_flow_p50_pct": round(hooks / 10 / statistics.median(flow_ms), 3)
+        }  # fmt: skip
+    if spans is not None:
+        traced_runs = len(traced_ms) or runs
+        result["spans_per_traced_run"] = round(spans.collected() / traced_runs, 2)
+    if traced_ms:
+        untraced, traced = statistics.median(flow_ms), statistics.median(traced_ms)
+        result["tracing_on_flow_ms"] = percentiles(traced_ms, 50, 95)
+        result["tracing_on_flow_cpu_ms"] = percentiles(traced_cpu_ms, 50, 95)
+        result["tracing_on_overhead_pct"] = round((traced - untraced) / untraced * 100, 2)
+        untraced, traced = statistics.median(cpu_ms), statistics.median(traced_cpu_ms)
+        result["tracing_on_cpu_overhead_pct"] = round((traced - untraced) / untraced * 100, 2)
+    return result
 
 
 async def measure_parallel(runs: int) -> dict[str, object]:
@@ -287,15 +383,19 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     results = []
     for shape in shapes:
         for n in sizes:
-            results.append(await measure(shape, n, args.runs, args.store, args.embedder, args.es_url))
+            results.append(await measure(shape, n, args.runs, args.store, args.embedder, args.es_url, args.tracing))
     result: dict[str, object] = {
         "benchmark": "retrieve",
         "machine": machine(),
-        "config": f"shipped default, {args.store} store, {args.embedder} embedder, no LLM",
+        "config": f"shipped default, {args.store} store, {args.embedder} embedder, no LLM, tracing {args.tracing}",
         "runs_per_size": args.runs,
         "questions": QUESTIONS,
         "results": results,
-        "targets": {"hash_flow_p50_ms_at_10k": 3, "e5_flow_without_embedding_p50_ms": {"10k": 5, "100k": 15}},
+        "targets": {
+            "hash_flow_p50_ms_at_10k": 3,
+            "e5_flow_without_embedding_p50_ms": {"10k": 5, "100k": 15},
+            "tracing_off_share_of_flow_pct": 2,
+        },
     }
     if not args.no_parallel:
         result["parallel_llm_branches"] = parallel = await measure_parallel(max(20, args.runs // 10))
@@ -312,4 +412,8 @@ if __name__ == "__main__":
     parser.add_argument("--store", choices=["local", "elasticsearch"], default="local")
     parser.add_argument("--es-url", default="http://127.0.0.1:9200")
     parser.add_argument("--no-parallel", action="store_true", help="skip the parallel-LLM-branches check")
+    parser.add_argument(
+        "--tracing", choices=["off", "on", "both"], default="off",
+        help="off: no spans (and the cost of the hooks); on: every run's spans collected; both: alternated",
+    )  # fmt: skip
     print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2, ensure_ascii=False))
