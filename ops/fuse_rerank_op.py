@@ -12,8 +12,10 @@ from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
 from flowmem.scoring.priors import prior_shift, spread
+from flowmem.scoring.recency import RECENCY_RANK, order_by_recency, when_of
 from flowmem.scoring.stages import base_score
 from flowmem.timeexpr.model import ExtractedTime
+from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes
 
 DEFAULT_TYPE_RATIOS = {"conversation": 0.5, "observation": 1.0, "obs_customized": 1.2, "insight": 2.0}
 
@@ -49,6 +51,12 @@ class FuseRerankOp(Op):
     only is shifted alike, so the order is the base's (LoCoMo's turns are all ``conversation``). The
     time ratio keeps multiplying: a time the question names is evidence, not a prior, and the shipped
     ``fuse_time_ratio`` is meant to win on a narrow band. The threshold applies to the raw base.
+
+    A query that asks for the latest or the earliest occurrence ("when did I *last* go hiking?", "the first time
+    I…", 上次; ``query_times``'s recency, :mod:`flowmem.timeexpr.recency`) is answered by when, not by likeness:
+    before the cut, the memories whose final score is within ``recency_margin`` σ of the best (σ: the spread of
+    the finals) are put first, latest (earliest) event first, else by when they were said
+    (:mod:`flowmem.scoring.recency`; ``scores["recency_rank"]``, and the trace's ``recency`` note).
     """
 
     class Params(OpParams):
@@ -63,10 +71,16 @@ class FuseRerankOp(Op):
             description="multiply: the type ratio multiplies the base; spread: a ratio r adds σ·ln r to the base, "
             "σ being the spread of the candidates' bases (see the op's docstring)",
         )
+        recency_margin: float | None = Field(
+            1.0,
+            ge=0,
+            description="a query asking for the latest/earliest ('when did I last…'): order the memories within "
+            "this many σ of the best final score by when (None: off)",
+        )
 
     params: Params
     reads = ("memories",)
-    optional_reads = ("extracted_time", "top_k")
+    optional_reads = ("extracted_time", "top_k", QUERY_TIMES)
     writes = ("memories", "answer")
 
     async def execute(self, ctx: OpContext) -> None:
@@ -101,11 +115,15 @@ class FuseRerankOp(Op):
             memory.set_score("final", relevance * time_ratio, self.label)
             memory.explain["time"] = why
             kept.append(memory)
-        # A tie: the later first (when is read only for a final score that more than one memory has).
+        # A tie: the later first (when is read only for a final score that more than one memory has): the same words
+        # said of two days ("went climbing with Marcus") score the same.
         shared = {score for score, times in Counter(m.scores["final"] for m in kept).items() if times > 1}
-        kept.sort(key=lambda m: (m.scores["final"], _when(m) if m.scores["final"] in shared else 0.0), reverse=True)
+        kept.sort(key=lambda m: (m.scores["final"], when_of(m) if m.scores["final"] in shared else 0.0), reverse=True)
+        kept = self._recency_order(ctx, kept)
         for memory in kept[limit:]:
             reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"
+            if RECENCY_RANK in memory.scores:
+                reason = f"recency_rank {memory.scores[RECENCY_RANK]:.0f}: beyond the first {limit} by when"
             near_misses.append(near_miss(memory, self.label, reason))
         kept = kept[:limit]
         ctx.note("time", extracted.expression if extracted is not None else None)
@@ -113,9 +131,12 @@ class FuseRerankOp(Op):
         ctx.note("dropped", near_misses)
         ctx["answer"] = "\n".join(m.display_line() for m in kept)
 
-
-def _when(memory: Memory) -> float:
-    """When ``memory``'s event happened (else when it was said): of two memories that score the same — the same words
-    said of two days, "went climbing with Marcus" — the later is first, so "when did I last…" finds it."""
-    when = memory.event_time or memory.message_time or memory.created_at
-    return when.timestamp()
+    def _recency_order(self, ctx: OpContext, kept: list[Memory]) -> list[Memory]:
+        """``kept`` with the best ordered by when, when the query asks for the latest or the earliest."""
+        known: QueryTimes | None = ctx.get(QUERY_TIMES)
+        margin = self.params.recency_margin
+        if known is None or known.recency is None or margin is None:
+            return kept
+        ordered, note = order_by_recency(kept, [m.scores["final"] for m in kept], known.recency, margin, self.label)
+        ctx.note("recency", note)
+        return ordered

@@ -13,7 +13,7 @@ from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.same_content import content_key
-from flowmem.timeexpr.query import QUERY_TIMES, times_in
+from flowmem.timeexpr.query import QUERY_TIMES, words_to_match
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.lexical_text import LEXICAL
 
@@ -29,9 +29,10 @@ class LexicalRecallOp(Op):
     the same scope as ``retrieve_memory_op`` (the ``workspace_id``, memories whose target is
     ``user_id`` of the recalled types, status ``valid`` unless ``include_expired``), the words of
     the recall text (stop words left out; Chinese as characters and pairs). The time expressions
-    of the text ("last weekend") are left out too: matching the time is the time boost's job, and
-    their words ("last") would recall memories that merely say them. Duplicate contents are
-    dropped (the better-scored copy stays).
+    of the text ("last weekend") and its recency operator ("when did I *last* go hiking?") are left out too
+    (:func:`~flowmem.timeexpr.query.words_to_match`): matching the time is the time boost's job and ordering by
+    when ``fuse_rerank_op``'s, and their words ("last") would recall memories that merely say them. Duplicate
+    contents are dropped (the better-scored copy stays).
 
     Writes ``lexical_memories`` — its own key, so it can run in a parallel branch beside
     ``retrieve_memory_op`` (``recall_fuse_op`` then fuses the two) — best first, each with
@@ -58,10 +59,8 @@ class LexicalRecallOp(Op):
         return OpIO(reads, cls.optional_reads, cls.writes)
 
     async def execute(self, ctx: OpContext) -> None:
-        text = str(ctx[self.params.recall_key] or "")
         now = ctx.get("timestamp") or datetime.now()
-        for found_time in times_in(text, now, ctx.get(QUERY_TIMES)):
-            text = text.replace(found_time.expression, " ")
+        text = words_to_match(str(ctx[self.params.recall_key] or ""), now, ctx.get(QUERY_TIMES))
         status = None if self.params.include_expired else "valid"
         flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
         found = await self.vector_store.lexical_search(ctx["workspace_id"], text, self.params.top_k, flt)

@@ -17,7 +17,7 @@ from flowmem.scoring import near_miss
 from flowmem.scoring.lexical import lexical_scores
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.stages import time_recalled
-from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes, times_in
+from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes, words_to_match
 
 RANK = "rank"
 RECALL = "recall"
@@ -34,11 +34,11 @@ class SemanticRankOp(Op):
     reply never loses or duplicates a memory. Without an LLM, ``offline_scorer`` decides: ``recall``
     keeps the recall score as the rank score; ``lexical`` (measured better on the LoCoMo dev data,
     see BENCHMARKS.md) blends it with the share of the query's idf-weighted words the memory
-    contains — time words left to the time match — ``lexical_weight`` of the way, for every
-    memory, since it costs next to nothing. The words it reads are ``overlap_text``: the content and
-    keywords, or the memory's lexical document — those plus its expanded key (facts and dates in the
-    words questions use, :mod:`flowmem.scoring.keys`), what lexical search reads too. The trace says
-    which scorer ran.
+    contains — time words left to the time match, a recency operator ("last") to the recency order —
+    ``lexical_weight`` of the way, for every memory, since it costs next to nothing. The words it reads are
+    ``overlap_text``: the content and keywords, or the memory's lexical document — those plus its expanded key
+    (facts and dates in the words questions use, :mod:`flowmem.scoring.keys`), what lexical search reads too.
+    The trace says which scorer ran.
     The cut is by wording, so with ``keep_time_recalled`` it spares the memories recall fetched for the time
     the query names (``scores["time_recall"]``, :func:`flowmem.scoring.stages.time_recalled`): they were
     fetched for when they were said or happen, not for their words, and ``fuse_rerank_op``'s time match is
@@ -140,10 +140,9 @@ class SemanticRankOp(Op):
     def _lexical_scores(
         self, query: str, now: datetime, memories: list[Memory], known: QueryTimes | None
     ) -> dict[int, float]:
-        # Time words ("last weekend") are the time match's business, not the word overlap's.
-        for found in times_in(query, now, known):
-            query = query.replace(found.expression, " ")
-        overlap = lexical_scores(query, [self._words(m) for m in memories])
+        # Time words ("last weekend") are the time match's business and "when did I last…" the recency order's,
+        # not the word overlap's.
+        overlap = lexical_scores(words_to_match(query, now, known), [self._words(m) for m in memories])
         weight = self.params.lexical_weight
         return {
             i: (1 - weight) * min(max(m.scores.get(RECALL, 0.0), 0.0), 1.0) + weight * overlap[i]

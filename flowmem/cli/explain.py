@@ -13,7 +13,7 @@ NEAR_MISSES_SHOWN = 10
 # their fusion (recall_fuse_op) first, then ranking and the final fusion.
 FACTOR_ORDER = (
     "cosine", "time_recall", "vector_rank", "lexical", "lexical_rank", "fused", "recall", "rank", "context",
-    "hop_similarity", "hop", "type_ratio", "type_shift", "time_match", "time_ratio", "final",
+    "hop_similarity", "hop", "type_ratio", "type_shift", "time_match", "time_ratio", "final", "recency_rank",
 )  # fmt: skip
 
 
@@ -23,6 +23,13 @@ def explain(response: Response) -> str:
     query_time = _note(response, "time")
     if query_time is not None:
         lines.append(f"query time: {_describe_time(query_time)}")
+    recency = _note(response, "recency")  # fuse_rerank_op: a query asking for the latest / earliest
+    if isinstance(recency, dict):
+        lines.append(
+            f"recency: {recency.get('words')!r} asks for the {recency.get('order')}: fuse_rerank_op put the "
+            f"{recency.get('ordered')} memories within {recency.get('margin')}σ of the best final score "
+            f"(≥ {recency.get('floor')}) first, {recency.get('order')} first by event time, else said time"
+        )
     ranker = _note(response, "ranker")
     if ranker is not None:
         lines.append(f"ranker: {ranker}")

@@ -1,0 +1,53 @@
+"""The recency order: "when did I last go hiking?" asks for the latest of the memories about hiking, not the one
+most like the question (:mod:`flowmem.timeexpr.recency` reads the ask from the query).
+
+Which memories are about the asked activity is a rule on the scores, not a count: those whose final score is
+within ``margin`` standard deviations (σ, the population spread of this query's final scores) of the best. σ is
+measured on the scores as they are, for this query, so the rule holds on any base (a cosine band, a fused
+score) — a clear relevance lead keeps a memory apart from the rest; near-ties on the topic are ordered by when.
+Those are put first, ordered by when (the event's time, else when it was said): latest first for "last",
+earliest first for "first"; the rest follow in score order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flowmem.schema.memory import Memory
+from flowmem.scoring.priors import spread
+from flowmem.timeexpr.recency import RecencyAsk
+
+RECENCY_RANK = "recency_rank"
+
+
+def when_of(memory: Memory) -> float:
+    """When ``memory``'s event happened, else when it was said (else when it was stored), as a timestamp."""
+    when = memory.event_time or memory.message_time or memory.created_at
+    return when.timestamp()
+
+
+def order_by_recency(
+    ranked: list[Memory], finals: list[float], ask: RecencyAsk, margin: float, label: str
+) -> tuple[list[Memory], dict[str, Any]]:
+    """``ranked`` (best first, ``finals`` their scores) with those within ``margin``·σ of the best ordered by when.
+
+    Each memory moved into that order gets ``scores["recency_rank"]`` (1 = first) and ``explain["recency_rank"]``
+    saying what it was ordered by. Returns the new order and a note for the trace: the operator's words, the
+    order, the floor and how many memories it ordered.
+    """
+    if not ranked:
+        return ranked, {"words": ask.words, "order": ask.order, "ordered": 0}
+    sigma = spread(finals)
+    floor = finals[0] - margin * sigma
+    within = [memory for memory, final in zip(ranked, finals, strict=True) if final >= floor]
+    rest = ranked[len(within) :]
+    within.sort(key=when_of, reverse=ask.order == "latest")
+    which = "latest" if ask.order == "latest" else "earliest"
+    for i, memory in enumerate(within, 1):
+        memory.set_score(RECENCY_RANK, float(i), label)
+        basis = "event" if memory.event_time is not None else "said"
+        memory.explain[RECENCY_RANK] = (
+            f"{which} first by {basis} time, of {len(within)} within {margin:g}σ of the best: {ask.words!r}"
+        )
+    note = {"words": ask.words, "order": ask.order, "margin": margin, "floor": round(floor, 4), "ordered": len(within)}
+    return within + rest, note
