@@ -4,14 +4,16 @@ The bundled sample chat (261 messages, two speakers) repeated ``--repeat`` times
 new message ids and moved 6 weeks later, goes through the write flow in batches of 50 with the
 shipped defaults (offline heuristics, local e5 embeddings, no LLM) into a fresh ``local`` store
 and, when asked, ``elasticsearch``. Time spent in the embedding model is measured apart, so the
-flow's own throughput shows too.
+flow's own throughput shows too, and so do the texts the write path asked the model for and the texts the model
+computed (each distinct text once per call; the local model remembers the last 4,096 it computed, so a turn said
+again, as every copy of the chat after the first says them, is not computed again).
 
 ``--prefill N`` first writes N memories of the same user straight to the store (random unit vectors, a tenth
 stating a slot, created over the year before the chat), so the write path's reads run against a store that is
 not empty (issue 24: ingest must not slow as the store grows).
 
 Usage: python scripts/bench_ingest.py [--repeat 4] [--stores local,elasticsearch] [--es-url URL] [--prefill 10000]
-Target (issue 5): ≥ 200 messages/s offline; issue 24: ≥ 300 messages/s into an empty store and one of 10,000.
+Target (issue 24): ≥ 300 messages/s offline into an empty store and one of 10,000 (issue 5 asked for 200).
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ async def ingest(overrides: list[str], messages: list[Message], prefilled: int =
         timer = Timed(app.embedding_model())
         await app.embedding_model().embed(["warm up"])  # model load is not ingest
         timer.seconds, timer.texts = 0.0, 0
+        computed = app.embedding_model().computed
         counts: Counter[str] = Counter()
         started = time.perf_counter()
         for start in range(0, len(messages), BATCH):  # as `flowmem ingest` does: each batch sees the ones before
@@ -101,6 +104,7 @@ async def ingest(overrides: list[str], messages: list[Message], prefilled: int =
                                      user_id="alice", workspace_id="bench")  # fmt: skip
             counts.update(a.action for a in response.outputs["memory_actions"])
         seconds = time.perf_counter() - started
+        computed = app.embedding_model().computed - computed
     flow_only = seconds - timer.seconds
     return {
         "prefilled_memories": prefilled,
@@ -109,7 +113,9 @@ async def ingest(overrides: list[str], messages: list[Message], prefilled: int =
         "messages_per_s": round(len(messages) / seconds, 1),
         "embedding_seconds": round(timer.seconds, 3),
         "embedding_share": round(timer.seconds / seconds, 3),
-        "texts_embedded": timer.texts,
+        "texts_asked": timer.texts,
+        "texts_embedded": computed,
+        "texts_embedded_per_message": round(computed / len(messages), 3),
         "messages_per_s_without_embedding": round(len(messages) / flow_only, 1) if flow_only > 0 else None,
         "decisions": dict(counts),
     }
@@ -137,8 +143,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "machine": machine(),
         "config": "shipped default: offline heuristics, local e5 embeddings, no LLM; batches of 50",
         "results": results,
-        "target_messages_per_s": 200,
-        "meets_target": bool(rates) and min(rates) >= 200,
+        "target_messages_per_s": 300,
+        "meets_target": bool(rates) and min(rates) >= 300,
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
@@ -19,6 +20,13 @@ TextKind = Literal["query", "document"]
 
 class EmbeddingParams(BackendParams):
     batch_size: int = Field(64, ge=1, description="texts per request / forward pass")
+    remember: int = Field(
+        0,
+        ge=0,
+        description="how many (text, kind) -> vector results to keep, least recently used dropped first, so a text "
+        "embedded again is not computed again (0: none kept; a text repeated within one call is computed once either "
+        "way). For models whose vectors depend on the text alone",
+    )
 
 
 class EmbeddingModel(Backend):
@@ -26,7 +34,8 @@ class EmbeddingModel(Backend):
 
     ``kind`` tells asymmetric models (e5: ``query:``/``passage:``) which side a text is on;
     symmetric models ignore it. Implementations embed one batch in ``_embed_batch``; batching,
-    normalisation, shape checks and the concurrency bound (:meth:`limit_concurrency`) live here.
+    normalisation, shape checks, computing each distinct text once (and, with ``remember``, reusing what was
+    computed before) and the concurrency bound (:meth:`limit_concurrency`) live here.
     """
 
     kind: ClassVar[BackendKind] = "embedding_model"
@@ -38,6 +47,8 @@ class EmbeddingModel(Backend):
         self._queued = 0  # embed calls waiting for their turn at the gate
         # The embed_one calls under way, by (text, kind): later identical calls join them.
         self._inflight: dict[tuple[str, TextKind], _Shared] = {}
+        self._kept: OrderedDict[tuple[str, TextKind], np.ndarray] = OrderedDict()  # params.remember, LRU order
+        self.computed = 0  # texts the model itself has embedded (repeats and remembered texts not counted)
 
     def limit_concurrency(self, calls: int) -> None:
         """Let at most ``calls`` :meth:`embed` calls run at once; later callers wait their turn, first come first
@@ -95,27 +106,55 @@ class EmbeddingModel(Backend):
         return self.backend_name
 
     async def embed(self, texts: Sequence[str], *, kind: TextKind = "document") -> np.ndarray:
-        """Embed ``texts`` into a ``(len(texts), dims)`` float32 matrix of unit rows."""
+        """Embed ``texts`` into a ``(len(texts), dims)`` float32 matrix of unit rows.
+
+        A text given twice is computed once; with ``remember`` > 0, a text embedded (as this kind) by an
+        earlier call still kept is not computed again. The rows are the caller's own (copies).
+        """
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts; wrap a single text in a list")
         if not texts:
             return np.zeros((0, self.known_dims() or 0), dtype=np.float32)
+        rows = {text: row for text in texts if (row := self._recall(text, kind)) is not None}
+        todo = [text for text in dict.fromkeys(texts) if text not in rows]
+        if todo:
+            rows.update(zip(todo, await self._compute(todo, kind), strict=True))
+            for text in todo:
+                self._keep(text, kind, rows[text])
+        return np.stack([rows[text] for text in texts])
+
+    async def _compute(self, texts: list[str], kind: TextKind) -> np.ndarray:
+        """The model's unit rows for ``texts`` (distinct), in batches of ``batch_size``, at the gate's turn."""
         size = self.params.batch_size
         async with self._turn():
-            parts = [await self._embed_batch(list(texts[i : i + size]), kind) for i in range(0, len(texts), size)]
+            parts = [await self._embed_batch(texts[i : i + size], kind) for i in range(0, len(texts), size)]
         matrix = np.concatenate(parts) if len(parts) > 1 else parts[0]
         expected = self.known_dims()
         if matrix.ndim != 2 or matrix.shape[0] != len(texts) or (expected is not None and matrix.shape[1] != expected):
             want = (len(texts), expected if expected is not None else "?")
             raise ValueError(f"embedding_model '{self.name}' returned shape {matrix.shape}, expected {want}")
+        self.computed += len(texts)
         return normalise(matrix)
+
+    def _recall(self, text: str, kind: TextKind) -> np.ndarray | None:
+        row = self._kept.get((text, kind))
+        if row is not None:
+            self._kept.move_to_end((text, kind))
+        return row
+
+    def _keep(self, text: str, kind: TextKind, row: np.ndarray) -> None:
+        if self.params.remember:
+            self._kept[(text, kind)] = row.copy()  # not a view holding its whole batch
+            while len(self._kept) > self.params.remember:
+                self._kept.popitem(last=False)
 
     async def embed_one(self, text: str, *, kind: TextKind = "query") -> np.ndarray:
         """One text's unit vector (a query by default).
 
         Calls for the same text and kind while one is under way share its result: the parallel branches of
         one flow (retrieval beside the facts block of ``chat_context``) embed the query once, not once each.
-        Nothing is kept after the call ends, so a later call computes afresh (no cache to grow or go stale).
+        The sharing ends with the call: a later call computes afresh, unless the model keeps what it computed
+        (``remember``).
         When every caller is cancelled (a parallel branch failed), the computation is cancelled and awaited
         before the last one returns: no task outlives its callers, nor the event loop.
         """

@@ -43,6 +43,9 @@ class LocalEmbeddingParams(EmbeddingParams):
     variant: Literal["original", "enpt"] = Field(
         "original", description="original: multilingual; enpt: English/Portuguese-pruned (smaller, faster)"
     )
+    # The engine's vectors depend on the text alone (the same bits alone or in any batch), and each costs
+    # ~10-30 ms of both cores: a chat repeats its short turns and a write path re-reads what it stored.
+    remember: int = Field(4096, ge=0, description=EmbeddingParams.model_fields["remember"].description)
 
 
 @register_backend("embedding_model", "local")
