@@ -9,6 +9,7 @@ from itertools import groupby
 from typing import Any
 
 from flowmem.schema.memory import Memory, MemoryType, Message
+from flowmem.scoring.change import read_changes
 from flowmem.scoring.keys import CAPTION
 from flowmem.scoring.lexical import words
 from flowmem.timeexpr import extract_all
@@ -126,14 +127,21 @@ def with_anchored_times(memories: Sequence[Memory]) -> list[Memory]:
     """``memories`` (derived from messages, in the order said) where one without an event time of its own uses the
     name of an event an earlier one — or another fact of its own message — gave a time ("my last day there is March
     19", then "a send-off lunch on my last day": :mod:`flowmem.timeexpr.anchors`). A later definition of a name
-    replaces an earlier one."""
+    replaces an earlier one, and so does a correction of its time in the very next message ("my birthday's August
+    4th btw", then "ugh fat fingers. August 14")."""
     anchors: dict[Name, ExtractedTime] = {}
+    last: dict[Name, ExtractedTime] = {}  # the names the message before defined
     dated: list[Memory] = []
     for _, group in groupby(memories, key=lambda m: tuple(m.source)):
         facts = list(group)
+        defined: dict[Name, ExtractedTime] = {}
         for fact in facts:
-            if fact.event_time is not None:
-                anchors.update(anchors_of(fact.content, event_times(fact.content, fact.created_at)))
+            times = event_times(fact.content, fact.created_at) if fact.event_time is not None else []
+            defined.update(anchors_of(fact.content, times))
+            if times and not defined and last and _corrects(fact.content):
+                defined = dict.fromkeys(last, times[0])
+        anchors.update(defined)
+        last = defined
         for fact in facts:
             # A name beats "told as done" (a cake ordered today for my birthday is about the birthday), never a time
             # the fact's own words name.
@@ -142,3 +150,8 @@ def with_anchored_times(memories: Sequence[Memory]) -> list[Memory]:
                 when = None
             dated.append(fact if when is None else _at(fact, when))
     return dated
+
+
+def _corrects(text: str) -> bool:
+    """Whether ``text`` corrects a value just said (:func:`flowmem.scoring.change.read_changes`)."""
+    return any(change.kind == "corrected" and change.values for change in read_changes(text))

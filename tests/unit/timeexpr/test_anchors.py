@@ -56,6 +56,10 @@ def test_memories_of_one_chat_take_the_time_of_a_name_an_earlier_fact_or_their_o
         ("m2", "picnic booked for my birthday, 12 people so far", datetime(2025, 3, 20, 9)),
         ("m3", "my birthday's April 4th btw", datetime(2025, 3, 21, 9)),
         ("m4", "cake ordered for my birthday", datetime(2025, 3, 22, 9)),
+        ("m5", "ugh fat fingers. April 14", datetime(2025, 3, 22, 9, 1)),  # corrects the time of the name just used?
+        ("m6", "the wedding is on the 20th", datetime(2025, 3, 23, 9)),
+        ("m7", "sorry, I mean the 21st", datetime(2025, 3, 23, 9, 1)),  # corrects the name defined just before
+        ("m8", "gifts for my birthday and a dress for the wedding", datetime(2025, 3, 24, 9)),
     ]
     memories = [
         memory_from_message(
@@ -68,4 +72,6 @@ def test_memories_of_one_chat_take_the_time_of_a_name_an_earlier_fact_or_their_o
     ]
     dated = [m.event_time.date().isoformat() if m.event_time else None for m in with_anchored_times(memories)]
     # the picnic came before the birthday was dated: it stays undated (nothing said then gave it a time)
-    assert dated == ["2025-03-19", "2025-03-19", None, "2025-04-04", "2025-04-04"]
+    # m5 follows a message that used a name, not one that defined it: the birthday stays the 4th
+    assert dated == ["2025-03-19", "2025-03-19", None, "2025-04-04", "2025-04-04", "2025-04-14", "2025-04-20",
+                     "2025-04-21", "2025-04-04"]  # fmt: skip
