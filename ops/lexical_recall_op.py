@@ -8,17 +8,17 @@ from typing import Any
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import LEXICAL_MEMORIES, QUERY, QUERY_TIMES, TIMESTAMP, USER_ID, WORKSPACE_ID, TextKeyName, text_key
 from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.same_content import content_key
-from flowmem.timeexpr.query import QUERY_TIMES, words_to_match
+from flowmem.timeexpr.query import words_to_match
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.lexical_text import LEXICAL
 
 LEXICAL_RANK = "lexical_rank"
-OUTPUT = "lexical_memories"
 
 
 @register_op
@@ -41,29 +41,29 @@ class LexicalRecallOp(Op):
     """
 
     class Params(OpParams):
-        recall_key: str = Field("query", description="the context key holding the text to recall for")
+        recall_key: TextKeyName = Field("query", description="the context key holding the text to recall for")
         # 20: as many as retrieve_memory_op fetches in the shipped config, so neither list dominates a fusion.
         top_k: int = Field(20, ge=1, le=10_000, description="how many memories to fetch")
         include_expired: bool = Field(False, description="also recall memories an update has expired")
 
     params: Params
-    reads = ("query", "workspace_id", "user_id")
-    optional_reads = ("timestamp", QUERY_TIMES)
-    writes = (OUTPUT,)
+    reads = (QUERY, WORKSPACE_ID, USER_ID)
+    optional_reads = (TIMESTAMP, QUERY_TIMES)
+    writes = (LEXICAL_MEMORIES,)
     uses = ("vector_store",)
 
     @classmethod
     def io(cls, params: OpParams) -> OpIO:
-        recall_key = params.recall_key if isinstance(params, LexicalRecallOp.Params) else "query"
-        reads = tuple(dict.fromkeys((recall_key, "workspace_id", "user_id")))
+        recall_key = params.recall_key if isinstance(params, LexicalRecallOp.Params) else QUERY
+        reads = tuple(dict.fromkeys((text_key(recall_key), WORKSPACE_ID, USER_ID)))
         return OpIO(reads, cls.optional_reads, cls.writes)
 
     async def execute(self, ctx: OpContext) -> None:
-        now = ctx.get("timestamp") or datetime.now()
-        text = words_to_match(str(ctx[self.params.recall_key] or ""), now, ctx.get(QUERY_TIMES))
+        now = ctx.get(TIMESTAMP) or datetime.now()
+        text = words_to_match(ctx[text_key(self.params.recall_key)] or "", now, ctx.get(QUERY_TIMES))
         status = None if self.params.include_expired else "valid"
-        flt = MemoryFilter(target=ctx["user_id"], status=status, memory_type=RECALLED_TYPES)
-        found = await self.vector_store.lexical_search(ctx["workspace_id"], text, self.params.top_k, flt)
+        flt = MemoryFilter(target=ctx[USER_ID], status=status, memory_type=RECALLED_TYPES)
+        found = await self.vector_store.lexical_search(ctx[WORKSPACE_ID], text, self.params.top_k, flt)
         kept: list[Memory] = []
         near_misses: list[dict[str, Any]] = []
         seen: set[str] = set()
@@ -77,5 +77,5 @@ class LexicalRecallOp(Op):
             memory.set_score(LEXICAL_RANK, float(len(kept) + 1), self.label)
             kept.append(memory)
         ctx.note("recalled", len(found))
-        ctx[OUTPUT] = kept
+        ctx[LEXICAL_MEMORIES] = kept
         ctx.note("dropped", near_misses)

@@ -11,7 +11,7 @@ from flowmem.flow.compile import check_flow
 from flowmem.keys import KEYS, Key
 
 
-@pytest.mark.parametrize("op", ["retrieve_memory_op"])
+@pytest.mark.parametrize("op", ["retrieve_memory_op", "lexical_recall_op"])
 def test_a_recall_key_naming_no_text_is_refused_with_the_valid_keys(op: str) -> None:
     with pytest.raises(ConfigError) as info:
         load_config({}, [f"op.{op}.params.recall_key=messages"], environ={})
@@ -31,3 +31,12 @@ def test_a_plugin_text_key_can_be_recalled_by() -> None:
     assert problems == [] and compiled is not None
     assert "topic" in compiled.required_inputs
     assert compiled.writers["topic_vector"] == ("retrieve_memory_op",)
+
+
+def test_the_cli_refuses_it_with_one_message() -> None:
+    from tests.unit.cli.test_cli import flowmem
+
+    done = flowmem("validate", "op.lexical_recall_op.params.recall_key=messages")
+    assert done.returncode == 2
+    assert "'messages' holds list[Message], not free text; valid: answer, query, reply, summary" in done.stderr
+    assert "Traceback" not in done.stderr
