@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import ANSWER, EXTRACTED_TIME, MEMORIES, QUERY_TIMES, TOP_K
 from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
@@ -15,7 +16,7 @@ from flowmem.scoring.priors import prior_shift, spread
 from flowmem.scoring.recency import RECENCY_RANK, order_by_recency, when_of
 from flowmem.scoring.stages import base_score
 from flowmem.timeexpr.model import ExtractedTime
-from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes
+from flowmem.timeexpr.query import QueryTimes
 
 DEFAULT_TYPE_RATIOS = {"conversation": 0.5, "observation": 1.0, "obs_customized": 1.2, "insight": 2.0}
 
@@ -79,16 +80,16 @@ class FuseRerankOp(Op):
         )
 
     params: Params
-    reads = ("memories",)
-    optional_reads = ("extracted_time", "top_k", QUERY_TIMES)
-    writes = ("memories", "answer")
+    reads = (MEMORIES,)
+    optional_reads = (EXTRACTED_TIME, TOP_K, QUERY_TIMES)
+    writes = (MEMORIES, ANSWER)
 
     async def execute(self, ctx: OpContext) -> None:
-        memories: list[Memory] = list(ctx["memories"])
-        extracted: ExtractedTime | None = ctx.get("extracted_time")
+        memories = list(ctx[MEMORIES])
+        extracted: ExtractedTime | None = ctx.get(EXTRACTED_TIME)
         near_misses: list[dict[str, Any]] = []
         p = self.params
-        limit = ctx.get("top_k") or p.output_memory_max_count
+        limit = ctx.get(TOP_K) or p.output_memory_max_count
         passed: list[tuple[Memory, float]] = []
         for memory in memories:
             base = base_score(memory)
@@ -127,9 +128,9 @@ class FuseRerankOp(Op):
             near_misses.append(near_miss(memory, self.label, reason))
         kept = kept[:limit]
         ctx.note("time", extracted.expression if extracted is not None else None)
-        ctx["memories"] = kept
+        ctx[MEMORIES] = kept
         ctx.note("dropped", near_misses)
-        ctx["answer"] = "\n".join(m.display_line() for m in kept)
+        ctx[ANSWER] = "\n".join(m.display_line() for m in kept)
 
     def _recency_order(self, ctx: OpContext, kept: list[Memory]) -> list[Memory]:
         """``kept`` with the best ordered by when, when the query asks for the latest or the earliest."""
