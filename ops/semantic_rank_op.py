@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from flowmem.context import OpContext
+from flowmem.keys import MEMORIES, QUERY, QUERY_TIMES, TIMESTAMP
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_indexed_scores, parse_json
 from flowmem.op import Op, OpParams, register_op
@@ -17,7 +18,7 @@ from flowmem.scoring import near_miss
 from flowmem.scoring.lexical import lexical_scores
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.stages import time_recalled
-from flowmem.timeexpr.query import QUERY_TIMES, QueryTimes, words_to_match
+from flowmem.timeexpr.query import QueryTimes, words_to_match
 
 RANK = "rank"
 RECALL = "recall"
@@ -65,14 +66,14 @@ class SemanticRankOp(Op):
         )
 
     params: Params
-    reads = ("query", "memories", "timestamp")
+    reads = (QUERY, MEMORIES, TIMESTAMP)
     optional_reads = (QUERY_TIMES,)
-    writes = ("memories",)
+    writes = (MEMORIES,)
     uses = ("llm",)
     degradation = "keeps the recall scores as rank scores"
 
     async def execute(self, ctx: OpContext) -> None:
-        memories: list[Memory] = list(ctx["memories"])
+        memories = list(ctx[MEMORIES])
         near_misses: list[dict[str, Any]] = []
         limit = self.params.output_memory_max_count
         enabled = self.params.enable_ranker
@@ -83,7 +84,7 @@ class SemanticRankOp(Op):
             ctx.note("ranker", "llm")
         elif enabled and not self.llm.available and self.params.offline_scorer == "lexical":
             # Cheap enough to run whatever the count (the LLM path only runs when a cut is due).
-            scores = self._lexical_scores(ctx["query"], ctx["timestamp"], memories, ctx.get(QUERY_TIMES))
+            scores = self._lexical_scores(ctx[QUERY], ctx[TIMESTAMP], memories, ctx.get(QUERY_TIMES))
             ctx.note("ranker", f"recall blended with word overlap, weight {self.params.lexical_weight:g} (no LLM)")
         else:
             scores = {}
@@ -95,13 +96,13 @@ class SemanticRankOp(Op):
             near_misses.append(near_miss(memory, self.label, reason))
         if len(kept) > limit:
             ctx.note("kept_for_time", len(kept) - limit)
-        ctx["memories"] = kept
+        ctx[MEMORIES] = kept
         ctx.note("dropped", near_misses)
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        memories: list[Memory] = list(ctx["memories"])
+        memories = list(ctx[MEMORIES])
         self._apply(memories, {})
-        ctx["memories"], _ = self._cut(memories)
+        ctx[MEMORIES], _ = self._cut(memories)
 
     def _cut(self, memories: list[Memory]) -> tuple[list[Memory], list[Memory]]:
         """The memories kept, best rank first, and those beyond the limit: the best ``output_memory_max_count``,
@@ -130,7 +131,7 @@ class SemanticRankOp(Op):
         listing = "\n".join(f"{i}. {' '.join(m.content.split())}" for i, m in enumerate(memories))
         prompt = load_prompt("semantic_rank")
         reply = await ask(
-            self.llm, ctx, prompt.system, prompt.user.format(query=ctx["query"], memories=listing), json_mode=True
+            self.llm, ctx, prompt.system, prompt.user.format(query=ctx[QUERY], memories=listing), json_mode=True
         )
         scores, problems = parse_scores(reply.text, len(memories))
         if problems:
