@@ -1,7 +1,7 @@
 """A query's time expressions and its recency operator, found once per flow run: ``set_query_op`` writes them
-(``query_times``) and the ops that leave time words out of word matching, recall by the time named or order by
-when (``retrieve_memory_op``, ``lexical_recall_op``, ``semantic_rank_op``, ``fuse_rerank_op``) read them instead
-of running the rules again, each."""
+(``query_times``, :data:`flowmem.keys.QUERY_TIMES`) and the ops that leave time words out of word matching,
+recall by the time named or order by when (``retrieve_memory_op``, ``lexical_recall_op``, ``semantic_rank_op``,
+``fuse_rerank_op``) read them instead of running the rules again, each."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from datetime import datetime
 from flowmem.timeexpr.extract import extract_all
 from flowmem.timeexpr.model import ExtractedTime
 from flowmem.timeexpr.recency import RecencyAsk, recency_ask
-
-QUERY_TIMES = "query_times"
 
 
 @dataclass(frozen=True)
