@@ -172,11 +172,9 @@ async def _summarize(
     await app.memories.add(messages, user_id=target, workspace_id=workspace, flow=spec.summary_flow, progress=show)
 
 
-def _dia_ids(memories: Sequence[object]) -> list[str]:
+def _dia_ids(memories: Sequence[Memory]) -> list[str]:
     found: list[str] = []
     for memory in memories:
-        if not isinstance(memory, Memory):
-            continue
         for dia_id in memory.source or [str(memory.metadata.get("dia_id", memory.memory_id))]:
             if dia_id not in found:
                 found.append(dia_id)
