@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -13,6 +12,7 @@ import numpy as np
 from pydantic import Field
 
 from flowmem.backend import Backend, BackendKind, BackendParams
+from flowmem.embedding.turns import Turns
 from flowmem.vector_store.base import normalise
 
 TextKind = Literal["query", "document"]
@@ -43,46 +43,28 @@ class EmbeddingModel(Backend):
 
     def __init__(self, params: BackendParams | None = None, *, name: str = "default"):
         super().__init__(params, name=name)
-        self._gate: asyncio.Semaphore | None = None  # set by limit_concurrency
-        self._queued = 0  # embed calls waiting for their turn at the gate
+        self._turns: Turns[TextKind] | None = None  # set by limit_concurrency
         # The embed_one calls under way, by (text, kind): later identical calls join them.
         self._inflight: dict[tuple[str, TextKind], _Shared] = {}
         self._kept: OrderedDict[tuple[str, TextKind], np.ndarray] = OrderedDict()  # params.remember, LRU order
         self.computed = 0  # texts the model itself has embedded (repeats and remembered texts not counted)
 
     def limit_concurrency(self, calls: int) -> None:
-        """Let at most ``calls`` :meth:`embed` calls run at once; later callers wait their turn, first come first
-        served.
+        """Let at most ``calls`` model computations run at once; later calls wait their turn in order of arrival,
+        and those waiting when a turn comes that fit one batch with it (same kind) are computed with it
+        (:class:`~flowmem.embedding.turns.Turns`).
 
         A server sets this: a model computing on the machine's cores (the local e5) gets slower for everyone
-        when several calls share the cores with searches, so requests queue for it instead.
+        when several calls share the cores with searches, so requests queue for it instead, and the queries of
+        concurrent searches are embedded in one model call.
         """
-        if calls < 1:
-            raise ValueError(f"calls must be at least 1, got {calls}")
-        self._gate = asyncio.Semaphore(calls)
+        self._turns = Turns(calls, self.params.batch_size, self._model_rows)
         self._share_cores(calls)
 
     @property
     def queued(self) -> int:
         """How many :meth:`embed` calls are waiting for their turn (:meth:`limit_concurrency`) right now."""
-        return self._queued
-
-    @contextlib.asynccontextmanager
-    async def _turn(self) -> AsyncIterator[None]:
-        """An embed call's turn at the gate of :meth:`limit_concurrency` (at once without one), counted while
-        it waits."""
-        if self._gate is None:
-            yield
-            return
-        self._queued += 1
-        try:
-            await self._gate.acquire()
-        finally:
-            self._queued -= 1
-        try:
-            yield
-        finally:
-            self._gate.release()
+        return self._turns.waiting if self._turns is not None else 0
 
     def _share_cores(self, calls: int) -> None:
         """Hook for models that compute on this machine: use fewer threads per call when ``calls`` run at once
@@ -124,10 +106,15 @@ class EmbeddingModel(Backend):
         return np.stack([rows[text] for text in texts])
 
     async def _compute(self, texts: list[str], kind: TextKind) -> np.ndarray:
-        """The model's unit rows for ``texts`` (distinct), in batches of ``batch_size``, at the gate's turn."""
+        """The model's unit rows for ``texts`` (distinct), at their turn (:meth:`limit_concurrency`)."""
+        if self._turns is None:
+            return await self._model_rows(texts, kind)
+        return await self._turns.rows(texts, kind)
+
+    async def _model_rows(self, texts: list[str], kind: TextKind) -> np.ndarray:
+        """The model's unit rows for ``texts``, in batches of ``batch_size``."""
         size = self.params.batch_size
-        async with self._turn():
-            parts = [await self._embed_batch(texts[i : i + size], kind) for i in range(0, len(texts), size)]
+        parts = [await self._embed_batch(texts[i : i + size], kind) for i in range(0, len(texts), size)]
         matrix = np.concatenate(parts) if len(parts) > 1 else parts[0]
         expected = self.known_dims()
         if matrix.ndim != 2 or matrix.shape[0] != len(texts) or (expected is not None and matrix.shape[1] != expected):

@@ -97,10 +97,9 @@ class LocalEmbedding(EmbeddingModel):
             self._per_thread = threading.local()
 
     def _embed_sync(self, texts: list[str], kind: TextKind) -> np.ndarray:
-        model = self._load()
-        if kind == "query":
-            return np.stack([model.query(text) for text in texts]).astype(np.float32, copy=False)
-        matrix: np.ndarray = np.asarray(model.passage(texts), dtype=np.float32)
+        # One engine call for the batch, queries too (the same bits as one at a time): the weights are streamed
+        # once for all its texts.
+        matrix: np.ndarray = np.asarray(self._load().encode(texts, kind == "query"), dtype=np.float32)
         return matrix.reshape(len(texts), DIMS)
 
     async def _embed_batch(self, texts: list[str], kind: TextKind) -> np.ndarray:

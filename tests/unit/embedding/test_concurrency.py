@@ -44,30 +44,79 @@ def test_limit_concurrency_makes_later_calls_wait() -> None:
     assert _peak_in_flight(2) == 2
 
 
-def test_queued_counts_the_calls_waiting_for_their_turn() -> None:
+def test_queued_counts_the_calls_waiting_for_their_turn_and_those_waiting_are_computed_together() -> None:
     model = HashEmbedding()
     model.limit_concurrency(1)
     inner = model._embed_batch
-    seen: list[int] = []
+    seen: list[tuple[int, list[str]]] = []
+    release = asyncio.Event()
 
     async def slow_batch(texts: list[str], kind: Any) -> np.ndarray:
-        seen.append(model.queued)
-        await asyncio.sleep(0.01)
+        seen.append((model.queued, list(texts)))
+        await release.wait()
         return await inner(texts, kind)
 
     model._embed_batch = slow_batch  # type: ignore[method-assign]
 
-    async def main() -> int:
+    async def main() -> tuple[int, list[Any]]:
         calls = [asyncio.ensure_future(model.embed([f"text {i}"])) for i in range(4)]
-        await asyncio.sleep(0.005)
-        waiting = model.queued  # the first runs, three wait
-        calls[-1].cancel()  # one gives up while it waits: no longer counted
-        await asyncio.gather(*calls, return_exceptions=True)
-        return waiting
+        calls.append(asyncio.ensure_future(model.embed(["a query"], kind="query")))
+        calls.append(asyncio.ensure_future(model.embed(["text 1", "text 5"])))
+        await asyncio.sleep(0.01)
+        waiting = model.queued  # the first runs, five wait
+        calls[3].cancel()  # one gives up while it waits: no longer counted, not computed
+        await asyncio.sleep(0.01)
+        release.set()
+        return waiting, await asyncio.gather(*calls, return_exceptions=True)
 
-    assert asyncio.run(main()) == 3
-    assert seen == [0, 1, 0]  # as each started: the others still waiting (the cancelled one is not)
+    waiting, results = asyncio.run(main())
+    assert waiting == 5
+    # As each computation started: how many still waited, and the texts computed together (the waiting documents
+    # joined, text 1 once, the query after them as it came after the first of them).
+    assert seen == [(5, ["text 0"]), (1, ["text 1", "text 2", "text 5"]), (0, ["a query"])]
     assert model.queued == 0
+    assert isinstance(results[3], asyncio.CancelledError)
+    alone = HashEmbedding()
+    for texts, kind, rows in [(["text 2"], "document", results[2]), (["a query"], "query", results[4]),
+                              (["text 1", "text 5"], "document", results[5])]:  # fmt: skip
+        np.testing.assert_array_equal(rows, asyncio.run(alone.embed(texts, kind=kind)))  # type: ignore[arg-type]
+
+
+def test_a_call_cancelled_during_its_computation_leaves_the_rows_to_the_others_of_its_group() -> None:
+    model = HashEmbedding()
+    model.limit_concurrency(1)
+    inner = model._embed_batch
+    gates: list[asyncio.Event] = []  # one per computation: set to let it finish
+    computing: list[asyncio.Task[Any]] = []
+
+    async def slow(texts: list[str], kind: Any) -> np.ndarray:
+        gates.append(gate := asyncio.Event())
+        computing.append(asyncio.current_task())  # type: ignore[arg-type]
+        await gate.wait()
+        return await inner(texts, kind)
+
+    model._embed_batch = slow  # type: ignore[method-assign]
+
+    async def main() -> None:
+        first = asyncio.ensure_future(model.embed(["x"]))
+        a, b = asyncio.ensure_future(model.embed(["a"])), asyncio.ensure_future(model.embed(["b"]))
+        await asyncio.sleep(0.01)
+        gates[0].set()
+        await first
+        await asyncio.sleep(0.01)
+        assert len(computing) == 2  # a and b, together
+        a.cancel()
+        await asyncio.sleep(0.01)
+        assert not computing[1].done()  # b still waits for it
+        b.cancel()
+        await asyncio.gather(a, b, return_exceptions=True)
+        assert computing[1].done()  # nobody waits: cancelled, not left pending past the loop
+        c = asyncio.ensure_future(model.embed(["c"]))  # the turn is free again
+        await asyncio.sleep(0.01)
+        gates[2].set()
+        np.testing.assert_array_equal(await c, await HashEmbedding().embed(["c"]))
+
+    asyncio.run(main())
 
 
 def test_limit_concurrency_refuses_zero() -> None:
