@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field
@@ -109,6 +110,7 @@ class DialogueActOp(Op):
         ctx[MEMORIES] = memories
 
 
+@lru_cache(maxsize=4096)  # the same turns come back query after query (~20 candidates a query)
 def dialogue_act(text: str) -> Act:
     """``question`` (only asks), ``addressed`` (mostly second person) or ``statement`` (the rest)."""
     if "?" in text or "？" in text or "吗" in text or "呢" in text:  # the sentence split only when it can matter

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from flowmem.scoring.tokens import STOP_WORDS
 
@@ -23,8 +24,12 @@ def words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and (len(w) > 1 or not w.isascii())}
 
 
-def _tokens(lowered: str) -> list[str]:
-    return _ASCII_WORD.findall(lowered) if lowered.isascii() else _WORD.findall(lowered)
+@lru_cache(maxsize=4096)
+def _document_words(document: str) -> frozenset[str]:
+    """Every word of ``document`` (lower-cased; stop words too): remembered, since the ranker scores the same
+    memories query after query (~50 documents a query)."""
+    lowered = document.lower()
+    return frozenset(_ASCII_WORD.findall(lowered) if lowered.isascii() else _WORD.findall(lowered))
 
 
 def lexical_scores(query: str, documents: Sequence[str]) -> list[float]:
@@ -34,7 +39,7 @@ def lexical_scores(query: str, documents: Sequence[str]) -> list[float]:
         return [0.0] * len(documents)
     # Only the query's words of each document matter (the rest could not be counted), so only they are kept:
     # no stop-word lookup per document word (the ranker scores every candidate this way, per query).
-    bags = [wanted.intersection(_tokens(d.lower())) for d in documents]
+    bags = [wanted & _document_words(d) for d in documents]
     count = len(documents)
     idf = {w: math.log(1 + count / (1 + sum(1 for bag in bags if w in bag))) for w in wanted}
     total = sum(idf.values())
