@@ -8,6 +8,9 @@ facts). Offline, :func:`offline_key` builds it from rules already used elsewhere
 states what the write path does not already read:
 
 * the single-valued facts of :mod:`flowmem.scoring.slots` ("lives in alfama; home alfama");
+* the words of the turns a near-duplicate merge folded into the memory (``metadata["said_before"]``,
+  :data:`SAID_BEFORE`): a merge keeps the newer wording as the content and one memory for the fact, and the
+  earlier turns stay found by their own words, as they are listed among its sources;
 * the caption of an image the message shared (``metadata["caption"]``, :data:`CAPTION`): "here's what I
   finished" says nothing a question asks for, its photo "a painting of a sunset over a lake" does (LoCoMo's
   turns carry such captions; LoCoMo dev R@10 0.763 → 0.775, single-hop 0.794 → 0.820, multi-hop 0.447 →
@@ -59,6 +62,9 @@ SLOT_PHRASES: dict[str, str] = {
 }
 CAPTION = "caption"  # metadata: what an image the message shared shows (its caption or alt text)
 LLM_KEY = "llm_key"  # metadata: the key an LLM wrote for the memory's words (dropped when the words change)
+# metadata: the earlier wordings a near-duplicate merge replaced (contra_repeat_op), each as said; keyed, so a question
+# in the words of a merged turn still finds the memory that holds it (and lists that turn among its sources)
+SAID_BEFORE = "said_before"
 MAX_TIMES = 3  # a turn rarely names more than a few times; more would drown its facts in dates
 
 
@@ -80,6 +86,9 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
     caption = memory.metadata.get(CAPTION)
     if isinstance(caption, str) and caption.strip():
         parts.append(" ".join(caption.split()))
+    earlier = memory.metadata.get(SAID_BEFORE)
+    if isinstance(earlier, list):
+        parts += [" ".join(words.split()) for words in earlier if isinstance(words, str) and words.strip()]
     relations = relation_words(memory.content)
     if relations:
         parts.append(" ".join(relations))

@@ -88,6 +88,34 @@ def test_near_duplicate_updates_and_same_again_adds_nothing() -> None:
     assert "near-duplicate" in history[1].reason and history[1].old["content"].startswith("I love hiking")
 
 
+def test_a_merged_turn_keeps_its_words_findable() -> None:
+    """A near-duplicate merge keeps one memory with the newer wording and every turn among its sources, and the words
+    it replaced stay in its key (said_before): a question in the earlier turn's words still finds the memory. The
+    same words again add nothing; wording that comes back leaves the list; a replaced image caption joins it. (Said
+    within one week: "a weekend" is the same coming weekend each time, so one event.)"""
+    from flowmem.vector_store.filters import MemoryFilter
+
+    first = message("a", "I love hiking, it's my favourite way to spend a weekend.", T0)
+    first["metadata"] = {"caption": "a trail through a pine forest"}
+    again = message("c", first["content"], T0 + timedelta(days=3))
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [first])
+        second = message("b", "Hiking is honestly my favourite thing.", T0 + timedelta(days=1))
+        second["metadata"] = {"caption": "boots on a summit cairn"}
+        summarize(app, [second])
+        [merged] = all_memories(app)
+        found = app.run_coroutine(app.vector_store().lexical_search("w", "weekend pine", 5, MemoryFilter()))
+        summarize(app, [message("b2", "Hiking is honestly my favourite thing.", T0 + timedelta(days=2))])
+        summarize(app, [again])
+        [back] = all_memories(app)
+    assert merged.content == "Hiking is honestly my favourite thing." and merged.source == ["a", "b"]
+    assert merged.metadata["said_before"] == [first["content"], "a trail through a pine forest"]
+    assert merged.metadata["caption"] == "boots on a summit cairn"
+    assert "spend a weekend" in merged.expanded_key and [m.memory_id for m in found] == [merged.memory_id]
+    assert back.content == again["content"] and back.source == ["a", "b", "b2", "c"]
+    assert back.metadata["said_before"] == ["a trail through a pine forest", "Hiking is honestly my favourite thing."]
+
+
 def test_a_move_expires_the_old_home_and_history_shows_it() -> None:
     with App(overrides=EPHEMERAL) as app:
         summarize(app, [message("p", "I live in Paris, in a tiny flat near the canal.", T0)])

@@ -91,10 +91,18 @@ def test_a_merge_that_takes_the_new_words_takes_their_llm_key() -> None:
 
     old = turn("Alice has a cat.", metadata={"llm_key": "pet cat", "slots": {}, "note": "kept"})
     new = turn("Alice has a grey cat named Mochi.", metadata={"llm_key": "pet cat Mochi"})
-    assert _merge(old, new, keep_text=False).metadata == {"llm_key": "pet cat Mochi", "slots": {}, "note": "kept"}
+    # the old words stay keyed (test_write_path), their LLM key does not
+    said = {"slots": {}, "note": "kept", "said_before": ["Alice has a cat."]}
+    assert _merge(old, new, keep_text=False).metadata == {"llm_key": "pet cat Mochi", **said}
     plain = turn("Alice has a grey cat.")  # the new words have no LLM key: the old words' goes with them
-    assert _merge(old, plain, keep_text=False).metadata == {"slots": {}, "note": "kept"}
+    assert _merge(old, plain, keep_text=False).metadata == said
     assert _merge(old, new, keep_text=True).metadata == old.metadata  # the old words stay, and their key
+
+
+def test_the_words_a_merge_replaced_are_keyed() -> None:
+    merged = turn("Hiking is my favourite thing.", metadata={"said_before": ["I  love hiking on weekends", " ", 3]})
+    assert offline_key(merged).startswith("I love hiking on weekends; said ")  # text only
+    assert offline_key(merged.model_copy(update={"metadata": {"said_before": "not a list"}})).startswith("said ")
 
 
 def test_an_image_caption_is_keyed_beside_the_words() -> None:
