@@ -106,7 +106,7 @@ class EntityMemoryOp(Op):
     async def _run(self, ctx: OpContext, *, use_llm: bool) -> None:
         workspace, user = ctx[WORKSPACE_ID], ctx[USER_ID]
         said = self._texts(ctx) if self.params.update else []
-        entities = await self._stored(workspace, user, [s.text for s in said] + [str(ctx.get(QUERY) or "")])
+        entities = await self._stored(workspace, user, [s.text for s in said] + [ctx.get(QUERY) or ""])
         mentioned = self._mention(user, said, entities)
         if mentioned and use_llm:
             await self._describe_llm(ctx, user, said, entities, mentioned)
@@ -117,7 +117,7 @@ class EntityMemoryOp(Op):
         await self._store(ctx, workspace, user, [entities[k] for k in mentioned])
         ctx.note("mentioned", sorted(entities[k].name for k in mentioned))
         ctx.note("source", "llm descriptions" if use_llm and mentioned else "offline rules")
-        ctx[ENTITIES] = self._ranked(entities, mentioned, str(ctx.get(QUERY) or ""))
+        ctx[ENTITIES] = self._ranked(entities, mentioned, ctx.get(QUERY) or "")
 
     async def _stored(self, workspace: str, user: str, texts: list[str]) -> dict[str, _Entity]:
         """The stored entities ``texts`` may name (looked up by name) and the ``max_entities`` created last."""
@@ -150,7 +150,7 @@ class EntityMemoryOp(Op):
             for m in (ctx.get(MESSAGES) or [])
             if isinstance(m, Message) and m.role == "user" and (m.is_from(user) or not m.name)
         ]
-        query = str(ctx.get(QUERY) or "").strip()
+        query = (ctx.get(QUERY) or "").strip()
         if self.params.include_query and query:
             said.append(_Said(query, ctx.get(TIMESTAMP) or datetime.now().replace(microsecond=0), "query"))
         return said
