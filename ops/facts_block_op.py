@@ -66,7 +66,7 @@ class FactsBlockOp(Op):
 
     async def execute(self, ctx: OpContext) -> None:
         p = self.params
-        query = str(ctx.get(QUERY) or "").strip()
+        query = (ctx.get(QUERY) or "").strip()
         select = p.select if query or p.select == "recent" else "recent"
         found = await (self._relevant(ctx, query) if select == "relevant" else self._recent(ctx))
         facts, merged = _merge_duplicates(found)
