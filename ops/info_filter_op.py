@@ -63,7 +63,7 @@ class InfoFilterOp(Op):
 
     def _candidates(self, ctx: OpContext) -> tuple[list[Message], list[SkippedMessage]]:
         """The messages to score, and the others with why they are not."""
-        user = str(ctx[USER_ID])
+        user = ctx[USER_ID]
         messages: list[Message] = ctx[MESSAGES]
         candidates: list[Message] = []
         skipped: list[SkippedMessage] = []
