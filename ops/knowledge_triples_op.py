@@ -70,11 +70,11 @@ class KnowledgeTriplesOp(Op):
             found = [t for memory in memories for t in triples_of(memory)]
         triples = merge(found)
         ctx.note("read", {"memories": len(memories), "triples": len(triples), "by": "llm" if use_llm else "rules"})
-        ctx[TRIPLES] = [t.as_dict() for t in _ranked(triples, str(ctx.get(QUERY) or ""))][: self.params.max_triples]
+        ctx[TRIPLES] = [t.as_dict() for t in _ranked(triples, ctx.get(QUERY) or "")][: self.params.max_triples]
 
     async def _memories(self, ctx: OpContext, flt: MemoryFilter) -> list[Memory]:
         """The newest memories and those the query's words match (each once), in the order they were created."""
-        store, workspace, query = self.vector_store, ctx[WORKSPACE_ID], str(ctx.get(QUERY) or "")
+        store, workspace, query = self.vector_store, ctx[WORKSPACE_ID], ctx.get(QUERY) or ""
         newest, named = await asyncio.gather(
             store.newest(workspace, flt, limit=self.params.max_memories),
             store.lexical_search(workspace, query, self.params.query_k, flt),  # no words, no read
