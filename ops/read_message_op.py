@@ -38,7 +38,7 @@ class ReadMessageOp(Op):
     writes = (RECENT_MESSAGES,)
 
     async def execute(self, ctx: OpContext) -> None:
-        user = str(ctx[USER_ID])
+        user = ctx[USER_ID]
         messages: list[Message] = ctx[MESSAGES]
         involved = [m for m in messages if not m.memorized and m.is_from(user)]
         newest = sorted(involved, key=lambda m: m.time_created)[-self.params.contextual_msg_max_count :]
