@@ -98,7 +98,7 @@ class SecondHopOp(Op):
         if not memories:
             ctx.note("second_query", None)
             return
-        query = str(ctx[QUERY])
+        query = ctx[QUERY]
         hits = sorted(memories, key=base_score, reverse=True)[: p.top_n]
         second, source = await self._second_query(ctx, query, hits, memories)
         ctx.note("second_query", second)
