@@ -31,6 +31,6 @@ class SetQueryOp(Op):
     writes = (QUERY, TIMESTAMP, QUERY_TIMES)
 
     async def execute(self, ctx: OpContext) -> None:
-        ctx[QUERY] = str(ctx[QUERY]).strip()
+        ctx[QUERY] = ctx[QUERY].strip()
         ctx[TIMESTAMP] = ctx.get(TIMESTAMP) or self.params.timestamp or datetime.now()
         ctx[QUERY_TIMES] = QueryTimes.of(ctx[QUERY], ctx[TIMESTAMP])
