@@ -82,8 +82,8 @@ class ShortTermMemoryOp(Op):
     writes_store = True  # it stores the session: a read-only API key may not run a flow holding it
 
     async def execute(self, ctx: OpContext) -> None:
-        user, session_id = str(ctx[USER_ID]), str(ctx[SESSION_ID])
-        workspace = str(ctx.get(WORKSPACE_ID) or "default")
+        user, session_id = ctx[USER_ID], ctx[SESSION_ID]
+        workspace = ctx.get(WORKSPACE_ID) or "default"
         when = ctx.get(TIMESTAMP) or datetime.now().replace(microsecond=0)
         store = self.vector_store
         read = await store.get_session(workspace, user, session_id)
@@ -91,8 +91,8 @@ class ShortTermMemoryOp(Op):
         added: list[Message] = list(ctx.get(SESSION_MESSAGES) or [])
         if not added:
             if ctx.get(REPLY):
-                added.append(Message(role="assistant", name="assistant", content=str(ctx[REPLY]), time_created=when))
-            added.append(Message(role="user", name=user, content=str(ctx[QUERY]), time_created=when))
+                added.append(Message(role="assistant", name="assistant", content=ctx[REPLY], time_created=when))
+            added.append(Message(role="user", name=user, content=ctx[QUERY], time_created=when))
         stored = session.next_version(messages=[*session.messages, *added])
         # durable before anything else: a crash after this keeps the turn
         await store.put_session(stored, fence=self.write_fence(ctx))
