@@ -48,7 +48,7 @@ class SpeakerMatchOp(Op):
     async def execute(self, ctx: OpContext) -> None:
         memories = list(ctx[MEMORIES])
         speakers = {speaker_of(m, self.params.speaker_key) for m in memories} - {""}
-        named = {s for s in speakers if names(str(ctx[QUERY]), s)}
+        named = {s for s in speakers if names(ctx[QUERY], s)}
         ctx.note("speakers", sorted(named))
         if named and named != speakers:
             for memory in memories:
