@@ -13,7 +13,9 @@ checks that every acknowledged add is there. ``--store elasticsearch`` uses ``--
 stops it afterwards.
 
 The clients run in this process (one asyncio loop, httpx) on the same cores as the server; the report
-says what else was running (load average).
+says what else was running (load average), and where the CPU went per request (Linux: from /proc): the server's
+event-loop thread (HTTP, JSON, the flow's Python), its other threads (the e5 engine's workers, the store's
+thread), and this process's clients. CPU time is counted work, less moved by other load than latency.
 
     .venv/bin/python scripts/bench_serve.py                      # 16 clients, 60 s, local store
     .venv/bin/python scripts/bench_serve.py --store elasticsearch       # starts its own node
@@ -37,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_store import elasticsearch_node
@@ -173,6 +176,63 @@ def main() -> int:
         return _bench(args)
 
 
+def _work_totals(scraped: str) -> dict[tuple[str, str], float]:
+    """From /metrics: the default embedding model's totals and each op's time sum and count (ok runs)."""
+    totals: dict[tuple[str, str], float] = {}
+    for family in text_string_to_metric_families(scraped):
+        for sample in family.samples:
+            if sample.name.startswith("flowmem_embedding_") and sample.labels.get("model") == "default":
+                totals[("embedding", sample.name.removeprefix("flowmem_embedding_"))] = sample.value
+            elif sample.name.startswith("flowmem_op_duration_seconds_") and sample.labels.get("status") == "ok":
+                totals[(sample.labels["op"], sample.name.rsplit("_", 1)[1])] = sample.value
+    return totals
+
+
+def _server_work(before: str, after: str, requests: int) -> dict[str, Any]:
+    """What the server did during the load (the seeding left out): the embedding model's work (texts per model
+    call, its CPU per request) and each op's mean time per run (a search's retrieve_memory_op includes its wait
+    for the query vector)."""
+    start, end = _work_totals(before), _work_totals(after)
+    done = {key: value - start.get(key, 0.0) for key, value in end.items()}
+    texts, calls = done.get(("embedding", "texts_computed"), 0), done.get(("embedding", "model_calls"), 0)
+    ops = sorted({op for op, _ in done if op != "embedding" and done.get((op, "count"))})
+    return {
+        "embedding_texts_computed": texts,
+        "embedding_model_calls": calls,
+        "embedding_texts_per_model_call": round(texts / calls, 2) if calls else None,
+        "embedding_cpu_ms_per_request": round(done.get(("embedding", "cpu_seconds"), 0) * 1000 / max(requests, 1), 2),
+        "op_mean_ms": {op: round(done[(op, "sum")] * 1000 / done[(op, "count")], 2) for op in ops},
+    }
+
+
+def _thread_cpu(pid: int | None) -> dict[str, float]:
+    """CPU seconds so far of process ``pid``'s main thread (its event loop) and of its other threads, from /proc
+    (empty elsewhere)."""
+    tasks = Path(f"/proc/{pid}/task")
+    if pid is None or not tasks.is_dir():
+        return {}
+    tick = os.sysconf("SC_CLK_TCK")
+    cpu = {"event_loop_thread": 0.0, "other_threads": 0.0}
+    for task in tasks.iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        cpu["event_loop_thread" if task.name == str(pid) else "other_threads"] += seconds
+    return cpu
+
+
+def _cpu_per_request(
+    before: dict[str, float], after: dict[str, float], clients: float, requests: int
+) -> dict[str, float]:
+    """Milliseconds of CPU per request: the server's event loop, its other threads, the clients."""
+    if not before or not requests:
+        return {}
+    spent = {f"server_{k}": after[k] - before[k] for k in before} | {"clients": clients}
+    return {k: round(v * 1000 / requests, 2) for k, v in spent.items()}
+
+
 def _delete_indices(es_url: str, index: str) -> None:
     """Delete the run's memories index and its side indices (history, ledger, sessions): deletes need names."""
     base = es_url.rstrip("/")
@@ -184,8 +244,6 @@ def _delete_indices(es_url: str, index: str) -> None:
 
 def _route_latency(scraped: str) -> dict[str, dict[str, float]]:
     """The server's own view from /metrics (flowmem.server.metrics): requests, mean and p95 bound per route."""
-    from prometheus_client.parser import text_string_to_metric_families
-
     routes: dict[str, dict[str, Any]] = {}
     for family in text_string_to_metric_families(scraped):
         if family.name != "flowmem_http_request_duration_seconds":
@@ -218,7 +276,11 @@ def _bench(args: argparse.Namespace) -> int:
         try:
             asyncio.run(_seed(server.url, args.users, args.seed_per_user))
             load_before = os.getloadavg()
+            metrics_before = httpx.get(f"{server.url}/metrics", timeout=30).text
+            pid = server.process.pid if server.process is not None else None
+            cpu_before, clients_before = _thread_cpu(pid), time.process_time()
             run, elapsed = asyncio.run(_load(args, server))
+            cpu_after, clients_cpu = _thread_cpu(pid), time.process_time() - clients_before
             scraped = httpx.get(f"{server.url}/metrics", timeout=30).text if args.sigterm_at is None else ""
             if args.sigterm_at is not None:
                 server.wait(120)
@@ -248,6 +310,8 @@ def _bench(args: argparse.Namespace) -> int:
         "acknowledged_adds": len(run.acknowledged),
         "acknowledged_adds_missing": len(run.acknowledged - stored),
         "server_metrics": _route_latency(scraped),
+        "cpu_ms_per_request": _cpu_per_request(cpu_before, cpu_after, clients_cpu, len(searches) + len(adds)),
+        "server_work": _server_work(metrics_before, scraped, len(searches) + len(adds)) if scraped else {},
     }
     if args.metrics_out is not None:
         args.metrics_out.write_text(scraped, encoding="utf-8")

@@ -48,6 +48,8 @@ class EmbeddingModel(Backend):
         self._inflight: dict[tuple[str, TextKind], _Shared] = {}
         self._kept: OrderedDict[tuple[str, TextKind], np.ndarray] = OrderedDict()  # params.remember, LRU order
         self.computed = 0  # texts the model itself has embedded (repeats and remembered texts not counted)
+        self.computations = 0  # model calls for them (several waiting calls joined are one: limit_concurrency)
+        self.cpu_seconds = 0.0  # the CPU those took on this machine, where a model counts it (local)
 
     def limit_concurrency(self, calls: int) -> None:
         """Let at most ``calls`` model computations run at once; later calls wait their turn in order of arrival,
@@ -121,6 +123,7 @@ class EmbeddingModel(Backend):
             want = (len(texts), expected if expected is not None else "?")
             raise ValueError(f"embedding_model '{self.name}' returned shape {matrix.shape}, expected {want}")
         self.computed += len(texts)
+        self.computations += 1
         return normalise(matrix)
 
     def _recall(self, text: str, kind: TextKind) -> np.ndarray | None:

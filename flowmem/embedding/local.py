@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -61,6 +62,7 @@ class LocalEmbedding(EmbeddingModel):
         self._threads: int | None = None  # None: the engine's default, every core
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"flowmem-e5-{name}")
         self._per_thread: threading.local | None = None  # several workers: one engine each (limit_concurrency)
+        self._cpu_lock = threading.Lock()
 
     def known_dims(self) -> int:
         return DIMS
@@ -99,7 +101,10 @@ class LocalEmbedding(EmbeddingModel):
     def _embed_sync(self, texts: list[str], kind: TextKind) -> np.ndarray:
         # One engine call for the batch, queries too (the same bits as one at a time): the weights are streamed
         # once for all its texts.
+        started = time.thread_time()
         matrix: np.ndarray = np.asarray(self._load().encode(texts, kind == "query"), dtype=np.float32)
+        with self._cpu_lock:  # workers finish at once: += is not atomic across threads
+            self.cpu_seconds += time.thread_time() - started  # the engine's other OpenMP threads not counted
         return matrix.reshape(len(texts), DIMS)
 
     async def _embed_batch(self, texts: list[str], kind: TextKind) -> np.ndarray:

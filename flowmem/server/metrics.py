@@ -11,7 +11,10 @@ the text exposition format a Prometheus server scrapes:
   label and ``flowmem_op_degradations_total{op, kind}``: every flow run of the process (the memory service's
   calls, ``/v1/run``, MCP tools), from :func:`flowmem.flow.telemetry.add_run_listener`;
 - ``flowmem_store_memories`` and ``flowmem_store_workspaces``, read from the store at each scrape;
-  ``flowmem_embedding_queued{model}``: embed calls waiting for their turn (``server.embedding_calls``) now.
+  ``flowmem_embedding_queued{model}``: embed calls waiting for their turn (``server.embedding_calls``) now;
+  ``flowmem_embedding_texts_computed{model}``, ``flowmem_embedding_model_calls{model}`` (waiting calls joined are
+  one) and ``flowmem_embedding_cpu_seconds{model}`` (the local model's engine calls' CPU; 0 for the others), each
+  since the start.
 
 No label names a workspace, a user or an API key: ``/metrics`` needs no key (like ``/healthz``), so it says how
 much and how fast, never whose.
@@ -63,6 +66,14 @@ class Metrics:
         self.embedding_queued = Gauge(
             "flowmem_embedding_queued", "Embed calls waiting for their turn", ["model"], registry=registry
         )
+        self.embedding_work = {
+            "computed": Gauge("flowmem_embedding_texts_computed", "Texts embedded since the start", ["model"],
+                              registry=registry),
+            "computations": Gauge("flowmem_embedding_model_calls", "Model calls since the start", ["model"],
+                                  registry=registry),
+            "cpu_seconds": Gauge("flowmem_embedding_cpu_seconds", "CPU seconds of a model computing in process "
+                                 "since the start", ["model"], registry=registry),
+        }  # fmt: skip
 
     def observe_run(self, trace: Trace, error: str | None) -> None:
         """A flow run ended (a :func:`~flowmem.flow.telemetry.add_run_listener` listener)."""
@@ -83,7 +94,10 @@ class Metrics:
         self.store_workspaces.set(len(workspaces))
         self.store_memories.set(sum(n for n in workspaces.values() if isinstance(n, int)))
         for name in self.app.config.embedding_model:
-            self.embedding_queued.labels(name).set(self.app.embedding_model(name).queued)
+            model = self.app.embedding_model(name)
+            self.embedding_queued.labels(name).set(model.queued)
+            for attribute, gauge in self.embedding_work.items():
+                gauge.labels(name).set(getattr(model, attribute))
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
 

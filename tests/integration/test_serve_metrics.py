@@ -65,4 +65,8 @@ def test_metrics_after_requests(tmp_path: Path) -> None:
     assert value("flowmem_store_memories") == 2
     assert value("flowmem_store_workspaces") == 1
     assert ("flowmem_embedding_queued", frozenset({("model", "default")})) in samples
+    # The model's work: two facts and three queries at least (sent one after another: each query computed anew).
+    computed = value("flowmem_embedding_texts_computed", model="default")
+    assert computed >= 5 and 5 <= value("flowmem_embedding_model_calls", model="default") <= computed
+    assert ("flowmem_embedding_cpu_seconds", frozenset({("model", "default")})) in samples  # 0: hash does not count
     assert "priya" not in text and "bees" not in text  # nobody's name or words

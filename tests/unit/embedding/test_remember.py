@@ -70,3 +70,4 @@ def test_local_vectors_are_the_same_bits_alone_and_in_any_batch() -> None:
     np.testing.assert_array_equal(asyncio.run(model.embed(texts[:2])), batched[:2])
     np.testing.assert_array_equal(asyncio.run(model.embed(texts[::-1])), batched[::-1])
     assert batches == [texts[:2], texts[3:1:-1]]
+    assert model.computed == 4 and model.computations == 2 and model.cpu_seconds > 0
