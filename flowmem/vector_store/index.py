@@ -283,17 +283,36 @@ class WorkspaceIndex:
         """Ids of the ``before`` rows meeting ``flt`` just before ``(created, memory_id)`` and the ``after`` just
         after, in the order of :meth:`matching_ids`, nearest first on each side; ``memory_id`` is on neither.
 
-        A binary search in the kept order and one mask: no row is looked at one by one beyond those returned.
+        Binary searches in the kept order and one mask: no row is looked at one by one beyond those returned. The
+        filter's ``created_after``/``created_before`` bounds are a slice of that order, so only the rows within them
+        are masked (a read around a place costs its window, not the whole index).
         """
         order, order_created = self._sorted()
-        keep = self.mask(flt)[order]
+        low, high, rest = self._created_window(order_created, flt)
+        keep = self.mask(rest)[order[low:high]]
         start = int(np.searchsorted(order_created, created, side="left"))
         end = int(np.searchsorted(order_created, created, side="right"))
-        # Within the second, rows are ordered by id: the place of memory_id among them.
+        # Within the second, rows are ordered by id: the place of memory_id among them (then within the window).
         place = start + bisect.bisect_left(range(start, end), memory_id, key=lambda j: self.ids[order[j]])
-        earlier = np.flatnonzero(keep[:place])[::-1] if before > 0 else np.zeros(0, dtype=np.int64)
-        later = place + np.flatnonzero(keep[place:]) if after > 0 else np.zeros(0, dtype=np.int64)
+        place = min(max(place, low), high) - low
+        earlier = low + np.flatnonzero(keep[:place])[::-1] if before > 0 else np.zeros(0, dtype=np.int64)
+        later = low + place + np.flatnonzero(keep[place:]) if after > 0 else np.zeros(0, dtype=np.int64)
         return self._ids_but(order, earlier, memory_id, before), self._ids_but(order, later, memory_id, after)
+
+    @staticmethod
+    def _created_window(order_created: np.ndarray, flt: MemoryFilter) -> tuple[int, int, MemoryFilter]:
+        """The positions ``[low, high)`` of the kept order whose created time meets ``flt``'s created bounds
+        (``created_after`` ≤ created < ``created_before``; an unknown time meets neither), and ``flt`` without them."""
+        if flt.created_after is None and flt.created_before is None:
+            return 0, len(order_created), flt
+        low = int(np.searchsorted(order_created, NO_TIME, side="right"))  # unknown times sort first: never in
+        high = len(order_created)
+        if flt.created_after is not None:
+            low = max(low, int(np.searchsorted(order_created, created_epoch(flt.created_after), side="left")))
+        if flt.created_before is not None:
+            high = int(np.searchsorted(order_created, created_epoch(flt.created_before), side="left"))
+        rest = flt.model_copy(update={"created_after": None, "created_before": None})
+        return low, max(low, high), rest
 
     def _ids_but(self, order: np.ndarray, positions: np.ndarray, memory_id: str, limit: int) -> list[str]:
         found = [self.ids[order[j]] for j in positions[: limit + 1]]
