@@ -20,11 +20,12 @@ with one fact comes back whole.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from itertools import pairwise
 
 from flowmem.scoring.info import info_score
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules
-from flowmem.timeexpr import has_time_words
+from flowmem.timeexpr import extract_all, has_time_words
 
 _ABBREVIATIONS = {"dr", "mr", "mrs", "ms", "st", "mt", "jr", "sr", "vs", "etc", "e.g", "i.e", "approx", "no"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[;。！？；])\s*|\n+")
@@ -78,6 +79,35 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
     return [" ".join(f.split()) for f in facts]
 
 
+# A time of day alone ("very early morning 6am", 晚上七点) refines the day said beside it: it names no event of its own.
+_CLOCK_ONLY = re.compile(
+    r"(?:(?:very\s+)?(?:early|late)\s+)?(?:(?:in\s+the\s+)?(?:morning|afternoon|evening|night)\s*)?(?:at\s+)?"
+    r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|night))?"
+    r"|(?:早上|上午|中午|下午|晚上|凌晨|夜里)?[\d一二三四五六七八九十两]{1,3}点(?:半|[\d一二三四五六七八九十]{1,2}分?)?",
+    re.I,
+)
+_REFERENCE = datetime(2025, 1, 15, 12)  # any day: only which words name a time matters here
+
+
+def _dates(part: str) -> bool:
+    """Whether ``part`` names a time of its own: a day, a week, a month … — not a time of day alone."""
+    if not has_time_words(part):
+        return False
+    return any(not _CLOCK_ONLY.fullmatch(t.expression.strip()) for t in extract_all(part, _REFERENCE, lean="neutral"))
+
+
+def several_times(text: str) -> bool:
+    """Whether ``text`` names times in two of its sentences or clauses ("体检改到28号了，25号要开会"): a memory has one
+    event time, so such a message is split like one that states a changeable fact."""
+    timed = 0
+    for start, end in _sentences(text):
+        sentence = text[start:end]
+        timed += sum(_dates(sentence[a:b]) for a, b in _clauses(sentence))
+        if timed >= 2:
+            return True
+    return False
+
+
 def _scored_parts(text: str) -> list[tuple[Span, int]]:
     """The sentences and clauses of ``text`` with their info scores."""
     parts: list[tuple[Span, int]] = []
@@ -126,11 +156,11 @@ def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
     memory has one event time, and the date of each is in its own words); whole when it names one time or none."""
     cuts = [start] + [m.end() for m in _COMMA.finditer(sentence, start, end)] + [end]
     pieces = list(pairwise(cuts))
-    if sum(has_time_words(sentence[a:b]) for a, b in pieces) < 2:
+    if sum(_dates(sentence[a:b]) for a, b in pieces) < 2:
         return [(start, end)]
     groups: list[list[int]] = []  # [start, end, timed]
     for a, b in pieces:
-        timed = has_time_words(sentence[a:b])
+        timed = _dates(sentence[a:b])
         if groups and not (timed and groups[-1][2]):
             groups[-1][1], groups[-1][2] = b, groups[-1][2] or timed
         else:

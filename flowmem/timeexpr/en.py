@@ -311,7 +311,8 @@ def _month(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.month_span(year, month))
 
 
-_ORDINAL_DAY = re.compile(r"\bthe\s+(?P<d>(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b", _I)
+# "the 13th", and "on 15th" (texting drops the article; "on" makes it a day, not a rank).
+_ORDINAL_DAY = re.compile(r"\b(?:the|(?<=\bon\s))\s*(?P<d>(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b", _I)
 
 
 # What may follow "the 13th" when it is a date said alone: the end of the phrase, a time, or a word that starts no
@@ -324,7 +325,9 @@ _ORDINAL_DAY_AFTER = re.compile(
 def _ordinal_day(match: re.Match[str], ctx: Context) -> Mention | None:
     # "on the 5th" is a date; "the 5th" alone may be "the 5th time", so it needs "on", a month beside it, or nothing
     # after it that could be its noun.
-    standalone = _after(_ON_BEFORE, ctx, match.start()) or _ORDINAL_DAY_AFTER.match(ctx.text, match.end()) is not None
+    alone = _ORDINAL_DAY_AFTER.match(ctx.text, match.end()) is not None
+    with_article = match.group().lower().startswith("the")  # "on 2nd thought": without it, only what follows tells
+    standalone = alone or (with_article and _after(_ON_BEFORE, ctx, match.start()))
     return Mention(match.start(), match.end(), day=en_number(match["d"]), standalone=standalone)
 
 

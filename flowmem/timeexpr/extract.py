@@ -43,7 +43,7 @@ _DIGIT = re.compile(r"\d")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _EN_RULES = en.RULES + holiday_rules.EN_RULES + ranges.EN_RULES
-_ZH_RULES = zh.RULES + holiday_rules.ZH_RULES
+_ZH_RULES = zh.RULES + holiday_rules.ZH_RULES + ranges.ZH_RULES
 _RULES: dict[tuple[Language, ...], tuple[Rule, ...]] = {
     ("en",): common.RULES + _EN_RULES,
     ("zh",): common.RULES + _ZH_RULES,

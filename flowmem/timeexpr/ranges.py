@@ -15,6 +15,7 @@ from flowmem.timeexpr import calendar as cal
 from flowmem.timeexpr import en, pick
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.mention import Context, Mention, Rule
+from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS, zh_number
 
 EN_JOINT = r"\s*(?:-|–|—|\b(?:to|until|till|through|thru|and)\b)\s*(?:the\s+)?"
 """What joins the two ends of an English range ("and" only after "between", checked by the caller)."""
@@ -46,3 +47,24 @@ def _month_day_range(match: re.Match[str], ctx: Context) -> Mention | None:
 
 
 EN_RULES: tuple[Rule, ...] = (Rule("en_month_day_range", _MONTH_DAY_RANGE, _month_day_range, frozenset(en.MONTHS)),)
+
+_ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
+# 12月20、21号两天, 3月3-5号, 5月1号和2号: the days of one month, listed or joined, written in one piece.
+_ZH_MONTH_DAYS = re.compile(
+    rf"(?P<m>{_ZH_NUM})月(?P<d>{_ZH_NUM})[号日]?\s*(?:、|，|,|和|-|–|—|~|～)\s*(?P<d2>{_ZH_NUM})[号日]"
+)
+
+
+def _zh_month_days(match: re.Match[str], ctx: Context) -> Mention | None:
+    month, first, last = zh_number(match["m"]), zh_number(match["d"]), zh_number(match["d2"])
+    if month is None or first is None or last is None or not (1 <= month <= 12 and 1 <= first < last <= 31):
+        return None
+    start = pick.day_of_month(ctx.today, month, first, None, ctx.tense.at(match.start()))
+    if start is None or last > (cal.month_span(start.start.year, month).end - timedelta(days=1)).day:
+        return None
+    year = start.start.year
+    end = cal.midnight(date(year, month, last)) + timedelta(days=1)
+    return Mention(match.start(), match.end(), anchor=Span(cal.midnight(date(year, month, first)), end, "range"))
+
+
+ZH_RULES: tuple[Rule, ...] = (Rule("zh_month_days", _ZH_MONTH_DAYS, _zh_month_days),)

@@ -87,6 +87,8 @@ _ZH_FUTURE = re.compile(
     r"(?<![重主只])要|(?<![开例晚聚宴舞集大社机约事员工协学体误运都])会(?!议|議)|打算|准备|计划|将要|将会|想去|想要|约了|约好|预约|预定|预订|定在|定于|安排在|排在|记得|别忘|到时候|届时|即将"
 )
 _ZH_PAST = re.compile(r"了|过|已经|刚才|刚刚|曾经|那天")
+# A time moved to or set for (改到28号了, 推迟到下周): the 了 tells that the plan changed, not that the event is past.
+_ZH_RESCHEDULED = re.compile(r"(?:改|推迟?|挪|延期?|提前|调|换)(?:到|在|成)[^，。！？；,!?;]{1,12}?了")
 
 
 _HAVE_GOT = re.compile(r"(?:have|has|\w+'ve|\w+'s)$")
@@ -99,7 +101,9 @@ def cues(text: str) -> list[Cue]:
     found: list[Cue] = []
     if not text.isascii():
         found += [(m.start(), "future") for m in _ZH_FUTURE.finditer(text)]
-        found += [(m.start(), "past") for m in _ZH_PAST.finditer(text)]
+        moved = [m.span() for m in _ZH_RESCHEDULED.finditer(text)]
+        found += [(a, "future") for a, _ in moved]
+        found += [(m.start(), "past") for m in _ZH_PAST.finditer(text) if not any(a < m.start() < b for a, b in moved)]
     matches = list(_EN_WORD.finditer(text.lower().replace("’", "'")))
     words = [m.group() for m in matches]
     for index, word in enumerate(words):
@@ -181,6 +185,7 @@ _DURATION = re.compile(
 )
 _ZH_DONE = re.compile(r"(?<![为除])了(?!解)|刚刚|刚才")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？\n]*")
+_ZH_CLAUSE = re.compile(r"[，,；;]")
 
 
 def reports_done(text: str) -> bool:
@@ -194,8 +199,9 @@ def reports_done(text: str) -> bool:
 def _done(sentence: str) -> bool:
     if sentence.rstrip().endswith(("?", "？")) or _DURATION.search(sentence):
         return False
-    if _CJK.search(sentence):
-        return _ZH_FUTURE.search(sentence) is None and _ZH_DONE.search(sentence) is not None
+    if _CJK.search(sentence):  # clause by clause: 去医院拍了片子，…，要养三周 tells of something done today
+        clauses = _ZH_CLAUSE.split(sentence)
+        return any(_ZH_FUTURE.search(c) is None and _ZH_DONE.search(c) and not _DURATION.search(c) for c in clauses)
     words = _EN_WORD.findall(sentence.lower().replace("’", "'"))
     planned = any(w in _EN_FUTURE_WORDS or w in _EN_TIMETABLE or w.endswith("'ll") for w in words)
     if planned or any(pair in _EN_FUTURE_PAIRS for pair in itertools.pairwise(words)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flowmem.scoring.facts import split_facts
+from flowmem.scoring.facts import several_times, split_facts
 
 
 @pytest.mark.parametrize(
@@ -69,3 +69,17 @@ def test_the_threshold_decides_what_is_a_fact() -> None:
     text = "I moved to Turin. I was so tired."  # (an acknowledgement, "I know, right?", scores 0 and is no fact)
     assert split_facts(text) == [text]
     assert split_facts(text, min_info=1) == ["I moved to Turin.", "I was so tired."]
+
+
+@pytest.mark.parametrize(
+    ("text", "several"),
+    [
+        ("体检改到28号了，25号要开会", True),
+        ("I moved today! Housewarming on Saturday.", True),
+        ("My flight to Chengdu is on 15th, very early morning 6am", False),  # a time of day refines the day
+        ("I went hiking on Sunday with Ana", False),
+    ],
+)
+def test_a_message_naming_several_times_is_split_like_a_changeable_fact(text: str, several: bool) -> None:
+    assert several_times(text) is several
+    assert (len(split_facts(text)) > 1) is several

@@ -180,6 +180,7 @@ EN: list[MessageCase] = [
     C("day-of-month", "I'm sure it's the 13th at 7.", NOV3, "2025-11-13T07"),
     C("day-of-month", "I've got two weeks off before I start at Corvane on the 31st.", MAR15, "2025-03-31"),  # having
     C("day-of-month", "I got the keys on the 12th.", MAR15, "2025-03-12"),
+    C("day-of-month", "My flight to Chengdu is on 15th, very early morning 6am", NOV3, "2025-11-15"),  # no article
     # -- a weekday and a day of the month: the date where both hold --------------------------------
     C("weekday+day", "On Friday the 28th at 8 pm we are having dinner at Marco's.", MON, "2025-03-28T20"),
     C("weekday+day", "Dinner on Friday the 28th.", MON, "2025-03-28"),
@@ -408,6 +409,10 @@ ZH: list[MessageCase] = [
     C("zh-range", "下周一到周三我休假", WED, "2025-03-31..2025-04-02"),
     C("zh-range", "周五到周日我们在湖边住了", WED, "2025-03-21..2025-03-23"),
     C("zh-range", "5月3日至7日我要去旅行", MON, "2025-05-03..2025-05-07"),
+    C("zh-range", "考研初试是12月20、21号两天，还有一百天", NOV3, "2025-12-20..2025-12-21"),  # listed days of one month
+    C("zh-range", "5月1号和2号放假", MON, "2025-05-01..2025-05-02"),
+    # 改到…了: the 了 tells that the plan moved, not that the day is past; the next clause has its own time
+    C("zh-day", "体检改到28号了，25号要开会", datetime(2025, 3, 18, 17), "2025-03-28 | 2025-03-25"),
     C("zh-range", "3月10日到3月14日我们在里斯本", MON, "2025-03-10..2025-03-14"),
     C("zh-range", "4月28日到5月2日我不在", MON, "2025-04-28..2025-05-02"),
     C("zh-range", "明天下午三点到五点有个工作坊", WED, "2025-03-27 15-17"),

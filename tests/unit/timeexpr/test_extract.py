@@ -60,7 +60,8 @@ LOOKALIKES = [
     "I work on Fridays",
     "good morning",
     "the 5th time I tried",
-    "she came the 2nd fastest",  # an ordinal with its noun after it is no day of the month
+    "she came the 2nd fastest",
+    "on 2nd thought, no",  # an ordinal with its noun after it is no day of the month
     "I'm 25 years old",
     "a few days ago",
     "in the past week",

@@ -20,6 +20,7 @@ from flowmem.timeexpr.tense import reports_done
         "I went climbing with Marcus",
         "终于搬完家了累死",
         "把脚崴了",
+        "去医院拍了片子，没骨折，韧带拉伤，要养三周",  # clause by clause: the plan is another clause's
     ],
 )
 def test_something_done(text: str) -> None:
