@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from flowmem.context import OpContext
+from flowmem.keys import MEMORY_ACTIONS, NEW_MEMORIES, SLOT_BACKFILL, USER_ID, WORKSPACE_ID
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.op import Op, OpParams, register_op
@@ -89,17 +90,17 @@ class ContraRepeatOp(Op):
             return slots
 
     params: Params
-    reads = ("new_memories", "workspace_id", "user_id")
-    writes = ("memory_actions", "slot_backfill")
+    reads = (NEW_MEMORIES, WORKSPACE_ID, USER_ID)
+    writes = (MEMORY_ACTIONS, SLOT_BACKFILL)
     uses = ("embedding_model", "vector_store", "llm")
     degradation = "decides with the offline rules (policy replace)"
 
     async def execute(self, ctx: OpContext) -> None:
         use_llm = self.params.policy == "llm" and self.llm.available
-        ctx["memory_actions"], ctx["slot_backfill"] = await self._decide_all(ctx, use_llm=use_llm)
+        ctx[MEMORY_ACTIONS], ctx[SLOT_BACKFILL] = await self._decide_all(ctx, use_llm=use_llm)
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
-        ctx["memory_actions"], ctx["slot_backfill"] = await self._decide_all(ctx, use_llm=False)
+        ctx[MEMORY_ACTIONS], ctx[SLOT_BACKFILL] = await self._decide_all(ctx, use_llm=False)
 
     @cached_property
     def rules(self) -> SlotRules:
@@ -108,10 +109,10 @@ class ContraRepeatOp(Op):
 
     async def _decide_all(self, ctx: OpContext, *, use_llm: bool) -> tuple[list[MemoryAction], list[Memory]]:
         """The decisions, and the stored memories whose slots were read from their words (to write back)."""
-        new: list[Memory] = ctx["new_memories"]
+        new: list[Memory] = ctx[NEW_MEMORIES]
         if not new:
             return [], []
-        workspace, store, rules = ctx["workspace_id"], self.vector_store, self.rules
+        workspace, store, rules = ctx[WORKSPACE_ID], self.vector_store, self.rules
         vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
         new = [
             m.model_copy(update={"vector": v, "metadata": {**m.metadata, SLOTS_KEY: read_slots(m, rules)}})
@@ -121,7 +122,7 @@ class ContraRepeatOp(Op):
         # The searches go out together (they are independent); the decisions then run in order, each
         # seeing what the ones before it changed.
         # Only what was said or concluded: an entity's description (derived from these) is no duplicate of a new fact.
-        flt = MemoryFilter(target=ctx["user_id"], status="valid", memory_type=RECALLED_TYPES)
+        flt = MemoryFilter(target=ctx[USER_ID], status="valid", memory_type=RECALLED_TYPES)
         found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
         ends = {m.memory_id: rules.ended(m.content, named(m)) for m in new}
         wanted = {slot for m in new for slot in m.metadata[SLOTS_KEY]}
@@ -168,7 +169,7 @@ class ContraRepeatOp(Op):
         """For each new memory stating a change, the stored memories it may be about beyond its nearest by vector:
         the best matches of its words (BM25) and the memories said just before it (what a correction corrects).
         Bounded reads: ``top_k`` × 4 by words, 3 before."""
-        store, workspace = self.vector_store, ctx["workspace_id"]
+        store, workspace = self.vector_store, ctx[WORKSPACE_ID]
 
         async def around(memory: Memory) -> list[Memory]:
             if not changes[memory.memory_id]:
@@ -284,7 +285,7 @@ class ContraRepeatOp(Op):
         missing = [m for m in memories if m.vector is None]
         if not missing:
             return
-        stored = await self.vector_store.get(ctx["workspace_id"], [m.memory_id for m in missing], with_vectors=True)
+        stored = await self.vector_store.get(ctx[WORKSPACE_ID], [m.memory_id for m in missing], with_vectors=True)
         vectors = {m.memory_id: m.vector for m in stored}
         for memory in missing:
             memory.vector = vectors.get(memory.memory_id)
