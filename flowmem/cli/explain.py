@@ -48,8 +48,7 @@ def explain(response: Response) -> str:
     if lines:
         lines.append("")
     for i, memory in enumerate(response.memories, 1):
-        if isinstance(memory, Memory):
-            lines += _memory_block(i, memory)
+        lines += _memory_block(i, memory)
     misses = [miss for span in _spans(response) for miss in span.notes.get("dropped", [])]
     if misses:
         lines.append(f"near misses ({len(misses)}):")
