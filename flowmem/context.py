@@ -74,7 +74,11 @@ class Context:
     def __contains__(self, key: object) -> bool:
         return key in self._data
 
-    def get(self, key: str, default: Any = None) -> Any:
+    @overload
+    def get(self, key: ReadableKey[T]) -> T | None: ...
+    @overload
+    def get(self, key: str, default: Any = None) -> Any: ...  # the engine's own reads by name (outputs, inputs)
+    def get(self, key: Any, default: Any = None) -> Any:
         return self._data.get(key, default)
 
     def require(self, key: str, reader: str = "") -> Any:

@@ -32,6 +32,7 @@ import hashlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from flowmem.keys import MEMORIES
 from flowmem.trace import OpSpan, Trace
 
 if TYPE_CHECKING:
@@ -145,9 +146,9 @@ def op_span(telemetry: RunTelemetry | None, op: OpSpan) -> contextlib.AbstractCo
 
 
 def _end_of_run(span: Span, ctx: Context) -> None:
-    memories = ctx.get("memories") or []
-    span.set_attribute("flowmem.memories.count", len(memories) if isinstance(memories, list) else 0)
-    finals = [m.scores["final"] for m in memories if "final" in getattr(m, "scores", {})]
+    memories = ctx.get(MEMORIES) or []
+    span.set_attribute("flowmem.memories.count", len(memories))
+    finals = [m.scores["final"] for m in memories if "final" in m.scores]
     if finals:
         span.set_attribute("flowmem.memories.top_score", max(finals))
     span.set_attribute("flowmem.warnings", len(ctx.warnings))
