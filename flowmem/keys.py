@@ -149,6 +149,8 @@ def accepts(reader: Any, writer: Any) -> bool:
     Unions: every member of the writer's must be accepted by some member of the reader's. Generics: the writer's
     class a subclass of the reader's, and their arguments accepted pairwise (a list read is not written to).
     """
+    if reader is writer:  # the usual edge: both ops name the catalogue's key
+        return True
     reader, writer = _bare(reader), _bare(writer)
     if reader is Any or writer is Any or reader is object:
         return True
