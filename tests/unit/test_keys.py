@@ -110,3 +110,22 @@ def test_a_response_gives_outputs_by_key() -> None:
     response = Response("f", "id", outputs={"memory_actions": [action]})
     assert response.output(MEMORY_ACTIONS) == [action]
     assert response.output(SKIPPED_MESSAGES) is None  # not declared by the flow
+
+
+def test_every_builtin_op_declares_typed_keys() -> None:
+    """A built-in op names its keys by Key (mypy then checks its reads and writes), each with a type."""
+    from flowmem.inputs import STANDARD_INPUTS
+    from flowmem.op import OPS
+    from flowmem.plugins import load_builtins
+
+    load_builtins()
+    untyped = [
+        f"{name}.{attr}: {key!r}"
+        for name, op_cls in OPS.items()
+        if op_cls.__module__.startswith("flowmem.ops.")
+        for attr in ("reads", "optional_reads", "writes")
+        for key in getattr(op_cls, attr)
+        if not isinstance(key, Key) or (key.type is Any and key not in STANDARD_INPUTS)  # write_fences: the engine's
+    ]
+    assert untyped == []
+    assert len([1 for _, op_cls in OPS.items() if op_cls.__module__.startswith("flowmem.ops.")]) >= 24
