@@ -334,7 +334,8 @@ async def measure(
     if tracing != "on":  # what the untraced runs paid for the instrumentation
         hooks = off_hooks_us(len(op_ms))
         result["tracing_off_hooks"] = {
-            "us_per_run": round(hooks, 2), "share_of_flow_p50_pct": round(hooks / 10 / statistics.median(flow_ms), 3)
+            "us_per_run": round(hooks, 2), "share_of_flow_p50_pct": round(hooks / 10 / statistics.median(flow_ms), 3),
+            "share_of_flow_cpu_p50_pct": round(hooks / 10 / statistics.median(cpu_ms), 3),
         }  # fmt: skip
     if spans is not None:
         traced_runs = len(traced_ms) or runs
