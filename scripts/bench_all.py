@@ -273,20 +273,24 @@ def context_section(r: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
-def ingest_section(r: dict[str, Any]) -> list[str]:
+def ingest_section(r: dict[str, Any], prefilled: dict[str, Any]) -> list[str]:
     lines = [
         "## Offline ingest",
         "",
-        "The sample chat four times over through `personal_summary` in batches of 50, shipped defaults.",
+        "The sample chat four times over through `personal_summary` in batches of 50, shipped defaults, into an "
+        "empty store and into one holding 10,000 memories of the same user (`--prefill 10000`).",
         f"Target ≥ {r['target_messages_per_s']} messages/s offline. Command: `python scripts/bench_ingest.py`",
         "",
-        "| store | messages | messages/s | embedding share | messages/s without embedding | decisions |",
-        "|---|---|---|---|---|---|",
+        "| store | messages | messages/s | embedding share | texts embedded (per message) "
+        "| messages/s without embedding | decisions |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for store, x in r["results"].items():
+    rows = [*r["results"].items(), *((f"{s}, 10,000 before", x) for s, x in prefilled["results"].items())]
+    for store, x in rows:
         decisions = ", ".join(f"{k} {v}" for k, v in sorted(x["decisions"].items()))
         lines.append(
             f"| {store} | {x['messages']:,} | {fmt(x['messages_per_s'])} | {x['embedding_share']:.0%} | "
+            f"{x['texts_embedded']:,} ({x['texts_embedded_per_message']}) | "
             f"{fmt(x['messages_per_s_without_embedding'])} | {decisions} |"
         )
     return [*lines, ""]
@@ -447,6 +451,7 @@ def main(args: argparse.Namespace) -> None:
     context = run_json(["scripts/bench_context.py", "--runs", "50" if args.quick else "200"])
     ingest_stores = "local" if args.no_elasticsearch else "local,elasticsearch"
     ingest = run_json(["scripts/bench_ingest.py", "--stores", ingest_stores])
+    ingest_10k = run_json(["scripts/bench_ingest.py", "--stores", "local", "--prefill", "10000"])
     locomo = evaluate("--compare-flow", "vector_baseline")
     ablations = {label: evaluate(*overrides) for label, overrides in ABLATIONS.items()}
     summary = evaluate("--ingest", "summary", "--compare-flow", "vector_baseline")
@@ -481,7 +486,7 @@ def main(args: argparse.Namespace) -> None:
         *store_section(stores),
         *retrieve_section(retrieve),
         *context_section(context),
-        *ingest_section(ingest),
+        *ingest_section(ingest, ingest_10k),
         *locomo_section(locomo, ablations, summary),
         *questions_section(questions),
         *updates_section(updates),
