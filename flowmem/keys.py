@@ -14,10 +14,11 @@ there is none).
 
 from __future__ import annotations
 
+import builtins
 import types
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Annotated, Any, Generic, Protocol, TypeVar, Union, cast, get_args, get_origin
+from typing import Annotated, Any, Generic, Protocol, TypeVar, Union, cast, get_args, get_origin, overload
 
 import numpy as np
 from pydantic import AfterValidator
@@ -41,14 +42,19 @@ class Key(str, Generic[T]):
 
     Args:
         name: The key, a snake_case identifier.
-        type_: What its value is (any type expression: ``list[Memory]``, ``str | None``).
+        type_: What its value is (any type expression: ``list[Memory]``, ``str | None``). A class or a generic alias
+            types the key for mypy (``Key("mood", float)`` is a ``Key[float]``); annotate one made of a union.
         doc: One line for messages and ``flowmem ops``.
     """
 
     type: Any
     doc: str
 
-    def __new__(cls, name: str, type_: Any, doc: str = "") -> Key[T]:
+    @overload
+    def __new__(cls, name: str, type_: builtins.type[T], doc: str = "") -> Key[T]: ...
+    @overload
+    def __new__(cls, name: str, type_: Any, doc: str = "") -> Key[Any]: ...  # unions and other type expressions
+    def __new__(cls, name: str, type_: Any, doc: str = "") -> Key[Any]:
         key = super().__new__(cls, name)
         key.type = type_
         key.doc = doc
@@ -76,10 +82,15 @@ class ReadableKey(Protocol[T_co]):
 KEYS: Registry[Key[Any]] = Registry("context key")
 
 
+@overload
+def define_key(name: str, type_: builtins.type[T], doc: str) -> Key[T]: ...
+@overload
+def define_key(name: str, type_: Any, doc: str) -> Key[Any]: ...
 def define_key(name: str, type_: Any, doc: str) -> Key[Any]:
-    """Add a key to the catalogue (a plugin's own keys) and return it; annotate it to type it for mypy::
+    """Add a key to the catalogue (a plugin's own keys) and return it, typed for mypy by ``type_`` when it is a class
+    or a generic alias (a union: annotate the key, ``Key[int | None]``)::
 
-        SENTIMENT: Key[float] = define_key("sentiment", float, "how positive the query is, -1 to 1")
+        SENTIMENT = define_key("sentiment", float, "how positive the query is, -1 to 1")  # Key[float]
 
     Raises:
         RegistryError: The name is taken (by a key of any type) or not a snake_case identifier.

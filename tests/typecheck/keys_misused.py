@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flowmem.context import OpContext
-from flowmem.keys import ANSWER, MEMORIES, TIMESTAMP, Key
+from flowmem.keys import ANSWER, MEMORIES, TIMESTAMP, Key, define_key
 from flowmem.schema.memory import Memory
 
 
@@ -29,3 +29,14 @@ async def execute(ctx: OpContext) -> None:
     ctx[mine] = 0.5
     ctx[mine] = "high"  # expect: deprecated
     del texts, stamp, words
+
+
+MOOD = define_key("mood_of_the_user", float, "how the user feels")  # Key[float], inferred
+
+
+async def plugin_execute(ctx: OpContext) -> None:
+    ctx[MOOD] = 0.5
+    ctx[MOOD] = "cheerful"  # expect: deprecated
+    inferred = Key("shade", list[str])
+    ctx[inferred] = ["blue"]
+    ctx[inferred] = [1]  # expect: deprecated
