@@ -14,8 +14,9 @@ from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory, Message
 from flowmem.scoring.derive import memory_from_message, with_anchored_times
-from flowmem.scoring.facts import split_facts
+from flowmem.scoring.facts import several_times, split_facts
 from flowmem.scoring.keys import LLM_KEY
+from flowmem.scoring.referents import with_referents
 from flowmem.scoring.slots import DEFAULT_RULES
 
 MAX_LLM_KEY = 400  # characters of an LLM key kept: a dozen short phrases
@@ -78,13 +79,14 @@ class GetObservationOp(Op):
     def _conversations(self, ctx: OpContext, messages: list[Message]) -> list[Memory]:
         # A fact without a time of its own that uses an event named with one earlier in the batch ("on my last day")
         # takes its time (flowmem.timeexpr.anchors).
-        return with_anchored_times([memory for m in messages for memory in self._own_words(ctx, m)])
+        # … and one that says "he"/"she" of the person named last before it is keyed with the name (referents).
+        return with_referents(with_anchored_times([memory for m in messages for memory in self._own_words(ctx, m)]))
 
     def _own_words(self, ctx: OpContext, message: Message) -> list[Memory]:
         """``message`` as ``conversation`` memories: one per fact it states (the first keeps the message's id)."""
         workspace, target = ctx[WORKSPACE_ID], ctx[USER_ID]
         mode, text = self.params.split_facts, message.content
-        wanted = mode == "all" or (mode == "changeable" and DEFAULT_RULES.find(text))
+        wanted = mode == "all" or (mode == "changeable" and (DEFAULT_RULES.find(text) or several_times(text)))
         facts = split_facts(text, min_info=self.params.split_min_info) if wanted else []
         if len(facts) <= 1:
             return [memory_from_message(message, workspace_id=workspace, target=target)]

@@ -99,6 +99,7 @@ class Change:
     beside: frozenset[str] = frozenset()
     negated: tuple[Value, ...] = ()
     subjects: tuple[Subject, ...] = ()
+    around: tuple[frozenset[str], ...] = ()  # per value: the terms of the words either side of it (see _around)
 
 
 def read_changes(text: str) -> list[Change]:
@@ -126,7 +127,8 @@ def read_changes(text: str) -> list[Change]:
             chars = frozenset(_content_chars(_without(clause, [(v.start - start, v.end - start) for v in values])))
             kind: ChangeKind = "corrected" if correction else "replaced"
             subjects = tuple(subject_before(text, start, v) for v in values)
-            changes.append(Change(kind, about, values, cue.group(), chars, negated, subjects))
+            around = tuple(_context(text, v, every_value) for v in values)
+            changes.append(Change(kind, about, values, cue.group(), chars, negated, subjects, around))
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     return changes
@@ -247,8 +249,8 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
             continue  # a name both say (whose practice, whose school) is no change
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
             about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
-            if new.kind == "name" and change.kind != "corrected":  # a name is of the thing named right beside it
-                about_it = any(holds(_around(old_text, o), change.about) for o in olds if start <= o.start < end)
+            named = new.kind == "name" and change.kind != "corrected"  # a name is of the thing named right beside it
+            beside = change.around[index] if change.around else change.about
             old = next(
                 (
                     o
@@ -256,7 +258,11 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     if start <= o.start < end
                     and o.start not in used
                     and _replaces(o, new)
-                    and (about_it or _beside(old_text, o) & change.beside)
+                    and (
+                        bool(_context(old_text, o, olds) & beside)
+                        if named
+                        else about_it or _beside(old_text, o) & change.beside
+                    )
                     and (not change.negated or any(same(o, n) for n in change.negated))
                     and (not change.subjects or _same_subject_at(old_text, start, o, change.subjects[index]))
                 ),
@@ -269,6 +275,13 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     return pairs
 
 
+def _context(text: str, value: Value, values: list[Value]) -> frozenset[str]:
+    """The terms of the words either side of ``value`` in ``text``, less those of the names there: what a name is
+    the name of ("studio called Kiln & Co." → studio, call), not who else is named beside it."""
+    names = {t for v in values if v.kind == "name" for t in subject_terms(text[v.start : v.end])}
+    return subject_terms(_around(text, value)) - names
+
+
 def _around(text: str, value: Value, words: int = 3) -> str:
     """The ``words`` words either side of ``value`` in ``text``."""
     before = text[: value.start].split()[-words:]
@@ -278,13 +291,29 @@ def _around(text: str, value: Value, words: int = 3) -> str:
 
 def rewrite(old_text: str, new_text: str, change: Change) -> str | None:
     """``old_text`` with the values ``change`` replaces written in (``None``: it holds none of them). A name is not
-    written in: who or what was called that is replaced, not renamed (see :func:`replaced_names`)."""
-    pairs = [(old, new) for old, new in replaced_values(old_text, change) if old.kind != "name"]
+    written in — who or what was called that is replaced (see :func:`replaced_names`) — unless the new one follows a
+    verb of naming: the same thing, renamed."""
+    pairs = [
+        (old, new)
+        for old, new in replaced_values(old_text, change)
+        if old.kind != "name" or _RENAMED.search(new_text[max(0, new.start - 16) : new.start])
+    ]
     if not pairs:
         return None
     for old, new in sorted(pairs, key=lambda pair: pair[0].start, reverse=True):
-        old_text = old_text[: old.start] + new_text[new.start : new.end] + old_text[old.end :]
+        end = old.end + 1 if old.kind == "name" and _ABBREVIATION_DOT.match(old_text, old.end) else old.end
+        old_text = old_text[: old.start] + new_text[new.start : new.end] + old_text[end:]
     return old_text
+
+
+_ABBREVIATION_DOT = re.compile(r"\.(?=\s+[a-z])")  # "Kiln & Co. out of a garage": the name's own dot, not a stop
+
+
+# A name right after a verb of naming is the same thing under a new name ("the studio's now called Clayhouse",
+# 改名叫): written in, unlike another person or place taking the old one's role.
+_RENAMED = re.compile(
+    r"\b(?:called|named|renamed(?:\s+to)?|rebranded(?:\s+as|\s+to)?|known\s+as)\s+$|改名(?:为|叫|成)?$", re.I
+)
 
 
 def replaced_names(old_text: str, change: Change) -> frozenset[str]:

@@ -41,6 +41,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flowmem.schema.memory import Memory
+from flowmem.scoring.referents import REFERS_TO
 from flowmem.scoring.relations import relation_words
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules, read_slots
 from flowmem.timeexpr import extract_all, has_time_words
@@ -89,6 +90,9 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
     earlier = memory.metadata.get(SAID_BEFORE)
     if isinstance(earlier, list):
         parts += [" ".join(words.split()) for words in earlier if isinstance(words, str) and words.strip()]
+    referents = memory.metadata.get(REFERS_TO)
+    if isinstance(referents, list):  # "He's a physical therapist" said of Marcus is found by "what does Marcus do?"
+        parts += [name for name in referents if isinstance(name, str) and name.strip()]
     relations = relation_words(memory.content)
     if relations:
         parts.append(" ".join(relations))

@@ -136,3 +136,9 @@ def test_explain_shows_the_turn_behind_a_memory_and_what_a_change_derived(tmp_pa
     at = next(i for i, line in enumerate(lines) if "Choir practice is Wednesdays at 7pm in the church hall" in line)
     link = lines[at + 2]  # the line after "id … · conversation"
     assert "said in m0, m1" in link and "derived from " in link and "changed by " in link
+
+
+def test_a_turn_that_says_she_is_keyed_with_the_name_it_stands_for(stored: dict[str, list[dict[str, Any]]]) -> None:
+    # "She's a nurse" names no one; the sister named in the turn before is in its key (flowmem.scoring.referents)
+    nurse = _one(stored, "She's a nurse")
+    assert nurse["metadata"]["refers_to"] == ["Grace"] and "Grace" in nurse["expanded_key"]

@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from flowmem.schema.memory import Memory
-from flowmem.scoring.change import read_changes, remainder, rewrite
+from flowmem.scoring.change import read_changes, remainder, replaced_names, rewrite
 from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of
 from flowmem.scoring.values import differ, find_values
 
@@ -208,7 +208,12 @@ def test_a_new_name_beside_the_same_thing_replaces_the_old_one() -> None:
     new = _memory("b", "we had to rebrand, the bakery is now called Flourish", 10)
     expire, kept = apply_changes(new, changes_of(new), [old])
     assert expire.memory.memory_id == "a" and expire.memory.status == "expired"
-    assert kept.memory.content == "in the old mill, classes on Saturdays"  # what else it said stays, the name goes
+    # "called" before the new name: the same bakery renamed, so the new name is written in and nothing else goes
+    assert kept.memory.content == "I run a small bakery called Flourish in the old mill, classes on Saturdays"
+    other = _memory("c", "Crumb & Co. is my bakery in the old mill, classes on Saturdays", 3)
+    new = _memory("d", "we sold it, the new owners are Flourish now", 10)  # another name in its role: no rename
+    assert all(a.memory.content != other.content.replace("Crumb & Co.", "Flourish") for a in
+               apply_changes(new, changes_of(new), [other]))  # fmt: skip
 
 
 def test_a_name_far_from_what_changed_or_said_again_is_no_change() -> None:
@@ -222,3 +227,17 @@ def test_a_name_far_from_what_changed_or_said_again_is_no_change() -> None:
 def test_a_name_left_out_is_no_other_name() -> None:
     assert not differ("My sister Emma lives in Berlin.", "Emma, my sister, is based in Berlin.")
     assert differ("My sister Emma lives in Berlin.", "My sister Clara lives in Berlin.")
+
+
+def test_a_name_pairs_with_the_old_name_of_the_same_thing_not_with_a_neighbour() -> None:
+    # the studio's new name replaces its old one; Ohio, named in the same message, replaces nothing
+    old = "I run a small ceramics studio called Kiln & Co. out of a converted garage in Hebden Bridge"
+    new = "we had to rebrand (a candle company in Ohio), so the studio's now called Clayhouse"
+    [change] = [c for c in read_changes(new) if c.values]
+    assert rewrite(old, new, change) == (
+        "I run a small ceramics studio called Clayhouse out of a converted garage in Hebden Bridge"
+    )
+    # a child moved to another school: his swimming (named beside his sister's netball) is not what moved
+    old = "I've got Leo's swimming on Saturdays at 9 and Ava's got netball after school on Thursdays."
+    new = "We've moved Leo to St Anselm's, Maple Grove just wasn't working"
+    assert all(rewrite(old, new, c) is None and not replaced_names(old, c) for c in read_changes(new))

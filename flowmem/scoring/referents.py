@@ -1,0 +1,83 @@
+"""Who "he" and "she" are: a turn that speaks of a person by a pronoun is keyed with the person's name.
+
+"I've been seeing someone, his name is Marcus", then "Really well. He's a physical therapist and makes the best
+dal": the second turn is the only record of Marcus's job, and "what does Marcus do?" shares no word with it. People
+say a name once and then use a pronoun, so the turn keeps its words as said and its search key (its expanded key,
+:mod:`flowmem.scoring.keys`) gets the name the pronoun stands for: the person named last before it, in the same
+turn or an earlier one of the chat.
+
+A name counts as a person's by how it is said, not by a list of names: after a person noun ("my sister Cleo",
+"boyfriend Marcus"), in "his/her name is X", "named/called X" after a person noun, "with X", "X and I", "me and
+X", or before a verb of saying or doing that only people do ("Cleo said", "Marcus texted"). Chinese: a kin or
+person word followed by 叫 and a name (我男朋友叫小林). A pronoun refers when it opens a clause of a turn that names
+no person itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from flowmem.schema.memory import Memory
+
+REFERS_TO = "refers_to"  # metadata: the names the memory's pronouns stand for, keyed (flowmem.scoring.keys)
+
+_NAME = r"(?P<name>(?-i:[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?))"
+_PERSON = (
+    r"(?:sister|brother|mom|mum|mother|dad|father|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
+    r"boss|manager|roommate|flatmate|son|daughter|cousin|aunt|uncle|niece|nephew|grandma|grandpa|colleague|"
+    r"coworker|neighbou?r|coach|teacher|doctor|therapist|kid|baby|date|ex|landlord|housemate|bestie|bff)"
+)
+_SAYS = (
+    r"(?:said|says|told|texted|called|asked|thinks|thought|wants|loves|hates|works|lives|moved|got|is|was|has|had|"
+    r"came|went|cooked|made|sent|quit|started|left|just)"
+)
+_EN_PEOPLE = tuple(
+    re.compile(pattern, re.I)
+    for pattern in (
+        rf"\b{_PERSON}(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}",
+        rf"\b(?:his|her|their)\s+name(?:'s|\s+is)\s+{_NAME}",
+        rf"\b(?:with|and|me\s+and)\s+{_NAME}\b",
+        rf"\b{_NAME}\s+and\s+(?:i|me)\b",
+    )
+)
+# "Marcus texted me" — but a sentence's first word is capitalised whatever it is ("Tomorrow is"): inside one only.
+_EN_DOER = re.compile(rf"(?<=[a-z,;:]\s){_NAME}\s+{_SAYS}\b")
+_ZH_PEOPLE = re.compile(
+    r"(?:姐姐|哥哥|弟弟|妹妹|妈妈|爸爸|老公|老婆|男朋友|女朋友|男友|女友|对象|朋友|同事|老板|室友|儿子|女儿|表姐|表哥|表妹|表弟)"
+    r"(?:的名字)?叫(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,.!?;\s]|是|在|$)"
+)
+_EN_PRONOUN = re.compile(r"(?:^|[.!?;,]\s*|\b(?:and|but|so|because)\s+)(?:he|she|he's|she's|him|her)\b", re.I)
+_ZH_PRONOUN = re.compile(r"(?:^|[，。！？；,.!?;\s])[他她]")
+_NOT_NAMES = frozenset("i im i'm ok okay lol omg yes no the a my we you it this that".split())  # noqa: SIM905
+
+
+def people_named(text: str) -> list[str]:
+    """The people ``text`` names, in order, by how it says them (see the module docstring)."""
+    found: list[tuple[int, str]] = []
+    for pattern in (*_EN_PEOPLE, _EN_DOER, _ZH_PEOPLE):
+        for match in pattern.finditer(text):
+            name = match["name"]
+            if name and name.lower() not in _NOT_NAMES:
+                found.append((match.start(), name))
+    return [name for _, name in sorted(found)]
+
+
+def uses_pronoun(text: str) -> bool:
+    """Whether a clause of ``text`` opens with a third-person pronoun (He's a physical therapist, 她辞职了)."""
+    return _EN_PRONOUN.search(text) is not None or _ZH_PRONOUN.search(text) is not None
+
+
+def with_referents(memories: Sequence[Memory]) -> list[Memory]:
+    """``memories`` (of one chat, in the order said) where one that uses a pronoun and names no person itself keeps
+    the person named last before it in ``metadata["refers_to"]``."""
+    last: str | None = None
+    kept: list[Memory] = []
+    for memory in memories:
+        named = people_named(memory.content)
+        if not named and last is not None and uses_pronoun(memory.content):
+            memory = memory.model_copy(update={"metadata": {**memory.metadata, REFERS_TO: [last]}})
+        kept.append(memory)
+        if named:
+            last = named[-1]
+    return kept

@@ -1,0 +1,63 @@
+"""Who "he" and "she" are: a turn using a pronoun is keyed with the person named last before it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from flowmem.schema.memory import Memory
+from flowmem.scoring.keys import offline_key
+from flowmem.scoring.referents import REFERS_TO, people_named, uses_pronoun, with_referents
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [
+        ("I've been seeing someone, his name is Marcus", ["Marcus"]),
+        ("my sister Cleo is a nurse", ["Cleo"]),
+        ("went climbing with Marcus", ["Marcus"]),
+        ("Ana and I went out", ["Ana"]),
+        ("yesterday Priya said hi", ["Priya"]),
+        ("我男朋友叫小林，是医生", ["小林"]),
+        ("Tomorrow is busy", []),  # a sentence's first word is capitalised whatever it is
+        ("I live in Austin", []),  # a place: nothing says a person
+    ],
+)
+def test_people_are_named_by_how_they_are_said(text: str, people: list[str]) -> None:
+    assert list(dict.fromkeys(people_named(text))) == people
+
+
+@pytest.mark.parametrize(
+    ("text", "uses"),
+    [
+        ("Really well. He's a physical therapist and makes the best dal", True),
+        ("She's a nurse", True),
+        ("她辞职了", True),
+        ("the shell was empty", False),  # "he" inside a word
+        ("I told them everything", False),
+    ],
+)
+def test_a_pronoun_opening_a_clause_refers(text: str, uses: bool) -> None:
+    assert uses_pronoun(text) is uses
+
+
+def _memory(text: str, minutes: int) -> Memory:
+    said = datetime(2025, 3, 6, 20) + timedelta(minutes=minutes)
+    return Memory(workspace_id="w", memory_id=f"m{minutes}", target="u", content=text, created_at=said,
+                  updated_at=said).with_message_time(said)  # fmt: skip
+
+
+def test_a_turn_using_a_pronoun_keeps_the_person_named_last_before_it() -> None:
+    chat = [
+        _memory("I've been seeing someone, his name is Marcus", 0),
+        _memory("dinner was lovely", 1),
+        _memory("Really well. He's a physical therapist and makes the best dal", 2),  # two turns on: still Marcus
+        _memory("my sister Cleo called", 3),
+        _memory("she's moving to Leeds", 4),  # the person named last
+        _memory("I told Cleo's friend Ben he's welcome", 5),  # names someone itself: no guess
+    ]
+    kept = with_referents(chat)
+    assert [m.metadata.get(REFERS_TO) for m in kept] == [None, None, ["Marcus"], None, ["Cleo"], None]
+    assert "Marcus" in offline_key(kept[2])  # found by "what does Marcus do?"
+    assert "Marcus" not in offline_key(chat[2])
