@@ -21,7 +21,7 @@ from flowmem.schema.actions import MemoryAction
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring.change import Change
-from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE
+from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, named, read_slots, superseded, with_slots
 from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, same_speaker
@@ -467,7 +467,7 @@ def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:
         # The slots and an LLM's key belong to the words: the new words' replace the old words'.
         metadata = {k: v for k, v in old.metadata.items() if k != LLM_KEY}
         metadata.update({k: new.metadata[k] for k in (SLOTS_KEY, LLM_KEY, CAPTION) if k in new.metadata})
-        earlier = _said_before(old, new)
+        earlier = said_before(old, new.content, new.metadata.get(CAPTION))
         if earlier:
             metadata[SAID_BEFORE] = earlier
         if metadata != old.metadata:
@@ -475,22 +475,6 @@ def _merge(old: Memory, new: Memory, *, keep_text: bool) -> Memory:
         if new.event_time is not None:
             update.update({k: getattr(new, k) for k in type(new).model_fields if k.startswith("event_")})
     return old.model_copy(update=update)
-
-
-def _said_before(old: Memory, new: Memory) -> list[str]:
-    """The wordings ``old`` held before ``new``'s replaced its content: its earlier ones, its own and its caption if
-    ``new`` brings another, once each (the same words twice, or ``new``'s own, add nothing), oldest first."""
-    said = old.metadata.get(SAID_BEFORE)
-    wordings = [str(w) for w in said] if isinstance(said, list) else []
-    wordings.append(old.content)
-    caption = old.metadata.get(CAPTION)
-    if isinstance(caption, str) and caption.strip() and new.metadata.get(CAPTION, caption) != caption:
-        wordings.append(caption)
-    kept: dict[str, str] = {}
-    for words in wordings:
-        kept.setdefault(content_key(words), words)
-    kept.pop(content_key(new.content), None)
-    return list(kept.values())
 
 
 def _llm_decision(data: Any, count: int) -> tuple[str, int | None] | None:

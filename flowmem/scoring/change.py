@@ -113,7 +113,7 @@ def read_changes(text: str) -> list[Change]:
         ending = _ENDING.search(clause)
         if ending is not None:
             about = _ended_terms(clause, ending)
-            if about:
+            if about and _asserted(text, start, ending):
                 changes.append(Change("ended", about, (), ending.group()))
             continue
         cue = correction or _CHANGE.search(clause)
@@ -403,6 +403,31 @@ def _replaces(old: Value, new: Value) -> bool:
     if old.kind == "amount":
         return old.norm.split(" ", 1)[1:] == new.norm.split(" ", 1)[1:]
     return True
+
+
+# What makes an ending no ending: said of "you" (advice, a question), denied, wished, planned or supposed ("don't
+# quit, keep going", "I didn't quit in the end", "if I quit", "thinking about quitting", 我不会辞职, 别卖): nothing
+# ended yet.
+_UNREAL_EN = re.compile(
+    r"\b(?:you|you've|you're|don't|dont|do\s+not|doesn't|didn't|did\s+not|never|not|won't|wouldn't|can't|cannot|"
+    r"couldn't|shouldn't|should|would|could|might|may|must|wanna|want\s+to|wants\s+to|going\s+to|gonna|"
+    r"about\s+to|plan(?:ning)?\s+to|thinking\s+(?:of|about)|considering|afraid\s+to|hope\s+to)\s+(?:[\w']+\s+){0,2}$",
+    re.I,
+)
+_SUPPOSED = re.compile(r"\b(?:if|unless|whether|in\s+case)\b", re.I)  # anywhere before it in the sentence
+_UNREAL_ZH = re.compile(r"(?:不|没|别|不要|不会|不想|如果|要是|想|打算|准备|可能|会|万一)[^，。！？；,.!?;]{0,3}$")
+
+
+def _asserted(text: str, start: int, ending: re.Match[str]) -> bool:
+    """Whether the ending ``ending`` (in the clause of ``text`` from ``start``) is told as having happened: no
+    negation, wish, plan, condition or second person before it, and not asked."""
+    at = start + ending.start()
+    before = text[start:at]
+    sentence = text[max((text.rfind(c, 0, at) for c in ".!?。！？\n"), default=-1) + 1 : at]
+    if _UNREAL_EN.search(before) or _UNREAL_ZH.search(before) or _SUPPOSED.search(sentence):
+        return False
+    stop = re.search(r"[.!?。！？\n]", text[start + ending.end() :])
+    return stop is None or stop.group() not in "?？"
 
 
 def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:

@@ -43,6 +43,7 @@ from datetime import datetime
 from flowmem.schema.memory import Memory
 from flowmem.scoring.referents import REFERS_TO
 from flowmem.scoring.relations import relation_words
+from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules, read_slots
 from flowmem.timeexpr import extract_all, has_time_words
 
@@ -67,6 +68,27 @@ LLM_KEY = "llm_key"  # metadata: the key an LLM wrote for the memory's words (dr
 # in the words of a merged turn still finds the memory that holds it (and lists that turn among its sources)
 SAID_BEFORE = "said_before"
 MAX_TIMES = 3  # a turn rarely names more than a few times; more would drown its facts in dates
+
+
+def said_before(old: Memory, content: str, caption: object = None) -> list[str]:
+    """The wordings ``old`` held before ``content`` replaced its own (a near-duplicate merge, a change written in):
+    its earlier ones, its own, and its caption if ``caption`` is another, once each (the same words twice, or the new
+    content's, add nothing), oldest first."""
+    said = old.metadata.get(SAID_BEFORE)
+    wordings = [str(w) for w in said] if isinstance(said, list) else []
+    wordings.append(old.content)
+    own_caption = old.metadata.get(CAPTION)
+    if (
+        isinstance(own_caption, str)
+        and own_caption.strip()
+        and (caption if caption is not None else own_caption) != own_caption
+    ):
+        wordings.append(own_caption)
+    kept: dict[str, str] = {}
+    for words in wordings:
+        kept.setdefault(content_key(words), words)
+    kept.pop(content_key(content), None)
+    return list(kept.values())
 
 
 def day_words(when: datetime) -> str:

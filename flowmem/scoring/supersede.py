@@ -32,7 +32,7 @@ from flowmem.scoring.change import (
     subject_terms,
 )
 from flowmem.scoring.derive import SPEAKER, keywords_of, with_event_time
-from flowmem.scoring.keys import LLM_KEY
+from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.slots import SLOTS_KEY
 
 CORRECTION_WINDOW = timedelta(hours=24)
@@ -132,6 +132,11 @@ def derived(old: Memory, content: str, *, by: Memory) -> Memory:
     digest = hashlib.sha256(f"{old.memory_id}\0{by.memory_id}".encode()).hexdigest()[:32]
     metadata = {k: v for k, v in old.metadata.items() if k not in (SLOTS_KEY, LLM_KEY, "superseded_by")}
     metadata.update({DERIVED_FROM: old.memory_id, CHANGED_BY: by.memory_id})
+    # The turn is the record: the words it was said in stay in the key of what it became (a question in them still
+    # finds this memory, and through its sources the turn), while the content says what is true now.
+    earlier = said_before(old, content)
+    if earlier:
+        metadata[SAID_BEFORE] = earlier
     update = {
         "memory_id": digest,
         "content": content,

@@ -9,6 +9,7 @@ import pytest
 
 from flowmem.schema.memory import Memory
 from flowmem.scoring.change import read_changes, remainder, replaced_names, rewrite
+from flowmem.scoring.keys import SAID_BEFORE, offline_key
 from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of
 from flowmem.scoring.values import differ, find_values
 
@@ -114,6 +115,23 @@ def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
     assert change.kind == "ended" and about <= change.about
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "don't quit, keep going!",  # advice: said to someone, nothing ended
+        "you quit your job?",
+        "I didn't quit in the end",
+        "if I quit my job I'd travel",
+        "I'm thinking about quitting the band",
+        "won't sell the car, it's too useful",
+        "我不会辞职的",
+        "should I cancel the gym?",
+    ],
+)
+def test_an_ending_denied_wished_supposed_or_asked_ends_nothing(said: str) -> None:
+    assert [c for c in read_changes(said) if c.kind == "ended"] == []
+
+
 def test_what_else_an_ended_statement_said_stays() -> None:
     assert remainder("I've got a motorbike and a bicycle, the bicycle is for work", frozenset({"motorbik"})) == (
         "I've got a bicycle, the bicycle is for work"
@@ -150,6 +168,9 @@ def test_a_change_expires_the_old_statement_and_keeps_it_true_in_its_other_words
     assert add.memory.source == ["m-a", "m-b"] and add.memory.created_at == old.created_at
     # the event time is read again, from the new words, as of when the old statement was said (Mon 3 March)
     assert add.memory.event_time is not None and add.memory.event_time.date() == datetime(2025, 3, 5).date()
+    # the words it was said in stay in its key: a question in them finds what the statement became
+    assert add.memory.metadata[SAID_BEFORE] == ["The choir concert is on Monday in the church hall"]
+    assert "on Monday in the church hall" in offline_key(add.memory)
 
 
 def test_a_correction_corrects_the_latest_statement_it_fits_and_only_recent_ones() -> None:
