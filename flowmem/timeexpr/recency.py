@@ -5,16 +5,16 @@ It is a closed class of function words and constructions, read by structure, nev
 
 - "last" / "first" as an adverb between the subject (or the auxiliary and its subject) and the verb: "did I last
   go", "I first met", "when did Eli last score", "was I last at";
-- "(the) last time" / "(the) first time", and "the last/first <noun> (that) I …" with a relative clause ("the
-  last book I read");
-- "most recent(ly)", "recently", "lately", "latest", "newest"; "earliest" (not "at the latest / earliest", a
-  deadline);
+- "(the) last time" / "(the) first time", and "the last / first / latest / newest / earliest / most recent
+  <noun> (that) I …" with a relative clause ("the last book I read", "the latest thing we bought");
+- the adverbs "most recently", "recently", "lately";
 - Chinese 上次, 上一次, 上回, 最近一次, 最后一次, 最近 (not "nearest", 最近的 + noun), 最新; 第一次, 头一次,
   首次, 最早, 最初.
 
-"last" as an adjective of a noun is not the operator: "my last day at Dell", "the last train home", "at last", and
-"last week" / "last Christmas", which are time expressions (the rules of :mod:`flowmem.timeexpr` find them, and a
-match inside one is not the operator).
+An adjective of a noun is not the operator, its word is part of what is asked about: "my last day at Dell", "the last
+train home", "their latest project" (a memory may say "our latest project"), "the earliest flight"; nor "at last",
+"at the latest" (a deadline), and "last week" / "last Christmas", which are time expressions (the rules of
+:mod:`flowmem.timeexpr` find them, and a match inside one is not the operator).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ _NOT_A_VERB = (
     r"|of|one|ones|few|couple|two|three|four|five|six|seven|eight|nine|ten|\d+|but|and|or)"
 )
 # "at the latest", "at the earliest": a deadline, not an order.
-_NO_DEADLINE = r"(?<!\bat\sthe\s)"
+_NO_DEADLINE = r"(?<!\bat\s)"
 _ADVERB_TAIL = rf"\s+(?!{_NOT_A_VERB}\b)[a-z]"
 _ENGLISH: tuple[tuple[re.Pattern[str], Order | None], ...] = (
     # "the last time I …", "for the first time": the words "last time" / "first time" go.
@@ -56,11 +56,20 @@ _ENGLISH: tuple[tuple[re.Pattern[str], Order | None], ...] = (
         ),
         None,
     ),
-    # "the last book I read", "the first concert we went to": a relative clause says it is the speaker's own last.
-    (re.compile(rf"\bthe\s+(?P<op>(?P<w>last|first))(?=(?:\s+[a-z]+){{1,2}}\s+(?:that\s+)?{_SUBJECT}\b)", _I), None),
-    (re.compile(rf"{_NO_DEADLINE}\b(?P<op>most\s+recent(?:ly)?|recently|lately|latest|newest)\b", _I), "latest"),
-    (re.compile(rf"{_NO_DEADLINE}\b(?P<op>earliest)\b", _I), "earliest"),
+    # "the last book I read", "the latest thing we bought", "the first concert we went to": a relative clause says
+    # it is the last of the speaker's own (an adjective alone is not: "my latest project", "the earliest flight").
+    (
+        re.compile(
+            rf"{_NO_DEADLINE}\bthe\s+(?P<op>(?P<w>last|first|latest|newest|earliest|most\s+recent))"
+            rf"(?=(?:\s+[a-z]+){{1,2}}\s+(?:that\s+)?{_SUBJECT}\b)",
+            _I,
+        ),
+        None,
+    ),
+    # The adverbs: "what did I do most recently?", "have I been to the gym recently?", "lately".
+    (re.compile(r"\b(?P<op>most\s+recently|recently|lately)\b", _I), "latest"),
 )
+_EARLIEST = frozenset({"first", "earliest"})
 _CHINESE: tuple[tuple[re.Pattern[str], Order], ...] = (
     (re.compile(r"(?P<op>上一?[次回]|最近的?一[次回]|最[后後]一[次回]|最新|最近(?!的))"), "latest"),
     (re.compile(r"(?P<op>第一[次回]|[头頭]一[次回]|首次|最早|最初)"), "earliest"),
@@ -96,7 +105,7 @@ def recency_ask(text: str, time_expressions: Iterable[str] = ()) -> RecencyAsk |
     for pattern, fixed in _ENGLISH:
         for match in pattern.finditer(text):
             word = (match.groupdict().get("w") or "").lower()
-            order: Order = fixed or ("latest" if word == "last" else "earliest")
+            order: Order = fixed or ("earliest" if word in _EARLIEST else "latest")
             found.append((match.start("op"), match.end("op"), order))
     for pattern, order in _CHINESE:
         found += [(match.start("op"), match.end("op"), order) for match in pattern.finditer(text)]
