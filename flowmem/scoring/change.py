@@ -388,7 +388,9 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
     text = clause
     for hit in reversed(hits):
         phrase = re.compile(
-            rf"(?:\s*(?:,|and|or|&)\s*)?\b{_DETERMINER}{re.escape(hit.group())}(?:\s*(?:and|or|&)\b)?", re.I
+            rf"(?:\s*(?:,|\band\b|\bor\b|&)\s*)?(?:\b(?:at|in|on|with|for|from|of)\s+)?\b{_DETERMINER}"
+            rf"{re.escape(hit.group())}(?:\s*(?:\band|\bor|&)\b)?",
+            re.I,
         )
         text = phrase.sub(" ", text, count=1)
     text = " ".join(text.split())

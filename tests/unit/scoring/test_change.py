@@ -141,6 +141,10 @@ def test_what_else_an_ended_statement_said_stays() -> None:
         "we run a podcast that airs Fridays"
     )
     assert remainder("I'm on metformin", frozenset({"metformin"})) is None
+    # whole words go, with the preposition that led to them: no "Do" left of "Door Dash", no dangling "at"
+    assert remainder("Sadly I also lost my job at Door Dash this month", frozenset({"door", "dash"})) == (
+        "Sadly I also lost my job this month"
+    )
 
 
 def test_statements_alike_in_words_with_other_values_are_no_paraphrase() -> None:
