@@ -135,19 +135,17 @@ def with_anchored_times(memories: Sequence[Memory]) -> list[Memory]:
     for _, group in groupby(memories, key=lambda m: tuple(m.source)):
         facts = list(group)
         defined: dict[Name, ExtractedTime] = {}
-        for fact in facts:
-            times = event_times(fact.content, fact.created_at) if fact.event_time is not None else []
+        own = [event_times(f.content, f.created_at) if f.event_time is not None else [] for f in facts]
+        for fact, times in zip(facts, own, strict=True):
             defined.update(anchors_of(fact.content, times))
             if times and not defined and last and _corrects(fact.content):
                 defined = dict.fromkeys(last, times[0])
         anchors.update(defined)
         last = defined
-        for fact in facts:
+        for fact, times in zip(facts, own, strict=True):
             # A name beats "told as done" (a cake ordered today for my birthday is about the birthday), never a time
-            # the fact's own words name.
-            when = anchored(fact.content, anchors) if anchors else None
-            if when is not None and fact.event_time is not None and event_times(fact.content, fact.created_at):
-                when = None
+            # the fact's own words name (read once, above).
+            when = anchored(fact.content, anchors) if anchors and not times else None
             dated.append(fact if when is None else _at(fact, when))
     return dated
 
