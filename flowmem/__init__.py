@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
-from flowmem._version import __version__
+from flowmem.core.version import __version__
 
 # A library stays quiet unless its user asks; the CLI enables logging.
 logger.disable("flowmem")
@@ -23,9 +23,9 @@ logger.disable("flowmem")
 # public name → the module that defines it
 _EXPORTS: dict[str, str] = {
     "App": "flowmem.app",
-    "Backend": "flowmem.backend",
-    "BackendParams": "flowmem.backend",
-    "register_backend": "flowmem.backend",
+    "Backend": "flowmem.core.backend",
+    "BackendParams": "flowmem.core.backend",
+    "register_backend": "flowmem.core.backend",
     "OpContext": "flowmem.context",
     "define_input": "flowmem.inputs",
     "OPS": "flowmem.op",
@@ -39,7 +39,7 @@ _EXPORTS: dict[str, str] = {
             "FlowValidationError", "InputError", "NotFoundError", "OpExecutionError", "OpTimeoutError",
             "PluginError", "Problem", "RegistryError",
         ),
-        "flowmem.errors",
+        "flowmem.core.errors",
     ),
 }  # fmt: skip
 
@@ -87,9 +87,9 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from flowmem.app import App
-    from flowmem.backend import Backend, BackendParams, register_backend
     from flowmem.context import OpContext
-    from flowmem.errors import (
+    from flowmem.core.backend import Backend, BackendParams, register_backend
+    from flowmem.core.errors import (
         BackendUnavailableError,
         ConfigError,
         ContextKeyError,

@@ -18,17 +18,17 @@ from collections.abc import Coroutine, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from flowmem.backend import Backend, BackendKind
 from flowmem.config.loader import ConfigSource, ResolvedConfig, load_config
 from flowmem.config.schema import Config
+from flowmem.core.backend import Backend, BackendKind
+from flowmem.core.errors import ConfigError, FlowmemError, Problem
+from flowmem.core.suggest import unknown
 from flowmem.embedding.base import EmbeddingModel
-from flowmem.errors import ConfigError, FlowmemError, Problem
 from flowmem.flow.compile import CompiledFlow, check_flow, compile_flow
 from flowmem.flow.executor import run_flow
 from flowmem.plugins import load_builtins, load_plugins
 from flowmem.pool import BackendPool
 from flowmem.response import Response
-from flowmem.suggest import unknown
 from flowmem.vector_store.base import VectorStore
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class App:
         """Run ``flow`` with ``inputs`` (e.g. ``query=…, user_id=…``) and return its response.
 
         With ``strict``, an op that degrades (``response.degradations``) stops the run right after it
-        with :class:`~flowmem.errors.DegradedError` instead of going on with its fallback.
+        with :class:`~flowmem.core.errors.DegradedError` instead of going on with its fallback.
 
         Raises:
             ConfigError, FlowValidationError: The flow is unknown or invalid (nothing ran).

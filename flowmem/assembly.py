@@ -1,6 +1,6 @@
 """Fill a token budget with memory blocks and chat history: the rule behind ``context_assemble_op``.
 
-The budget, in the order it is spent (every count by :mod:`flowmem.tokens`, OpenAI's chat framing included):
+The budget, in the order it is spent (every count by :mod:`flowmem.core.tokens`, OpenAI's chat framing included):
 
 1. **The new user message** (``query``) and the reply priming always go in. A message longer than
    the whole budget is cut to fit (said in the report and as a warning by the op).
@@ -12,7 +12,7 @@ The budget, in the order it is spent (every count by :mod:`flowmem.tokens`, Open
    lowest-priority block loses first, then the next (LlamaIndex's rule).
 4. **The rest goes back to the history**: older messages, while they fit.
 
-The result is checked with :func:`flowmem.tokens.count_message_tokens` and trimmed (lowest-priority
+The result is checked with :func:`flowmem.core.tokens.count_message_tokens` and trimmed (lowest-priority
 block's last item, then the oldest history message) until it fits, so it NEVER exceeds
 ``token_limit``, even where token counts of concatenated lines are not exactly additive.
 
@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from flowmem.blocks import TEXT_SOURCES, BlockSpec
-from flowmem.tokens import (
+from flowmem.core.tokens import (
     REPLY_PRIMING_TOKENS,
     TOKENS_PER_MESSAGE,
     count_message_tokens,

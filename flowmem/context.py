@@ -15,9 +15,9 @@ from datetime import datetime, timezone
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from flowmem.errors import ContextKeyError, OpExecutionError
-from flowmem.redact import redact_text
-from flowmem.trace import WARNING, Degradation, OpSpan, Trace, Usage
+from flowmem.core.errors import ContextKeyError, OpExecutionError
+from flowmem.core.redact import redact_text
+from flowmem.core.trace import WARNING, Degradation, OpSpan, Trace, Usage
 
 if TYPE_CHECKING:
     from typing_extensions import deprecated
@@ -92,7 +92,7 @@ class Context:
         self._data[key] = value
 
     def redact(self, text: str) -> str:
-        """``text`` without the run's secrets and URL credentials (see :mod:`flowmem.redact`)."""
+        """``text`` without the run's secrets and URL credentials (see :mod:`flowmem.core.redact`)."""
         return redact_text(text, self.secrets)
 
     def _missing(self, key: str, reader: str) -> ContextKeyError:
@@ -194,7 +194,7 @@ class OpContext:
     def warn(self, message: str) -> None:
         """Record a warning in the trace and the response (a degradation the user should see).
 
-        It is counted as a :class:`~flowmem.trace.Degradation` of kind ``"warning"`` with ``message`` as its
+        It is counted as a :class:`~flowmem.core.trace.Degradation` of kind ``"warning"`` with ``message`` as its
         reason; say in ``message`` what was done instead.
         """
         self.report(Degradation(self._op.label, WARNING, message))

@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from flowmem.core.errors import InputError, Problem
 from flowmem.embedding.base import EmbeddingModel
-from flowmem.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory

@@ -23,9 +23,9 @@ from typing import Annotated, Any, Generic, Protocol, TypeVar, Union, cast, get_
 import numpy as np
 from pydantic import AfterValidator
 
-from flowmem.annotations import type_name
+from flowmem.core.annotations import type_name
+from flowmem.core.registry import Registry
 from flowmem.inputs import STANDARD_INPUTS
-from flowmem.registry import Registry
 from flowmem.schema.actions import MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import SessionFlush

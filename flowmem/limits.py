@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from flowmem.config.schema import Limits
-from flowmem.errors import Problem
+from flowmem.core.errors import Problem
 from flowmem.schema.memory import Memory, Message
 
 

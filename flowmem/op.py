@@ -35,13 +35,13 @@ from typing import Any, ClassVar, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict
 
-from flowmem.backend import BACKEND_KINDS, Backend, BackendKind
 from flowmem.context import OpContext
+from flowmem.core.backend import BACKEND_KINDS, Backend, BackendKind
+from flowmem.core.errors import RegistryError
+from flowmem.core.registry import Registry, snake_case
 from flowmem.embedding.base import EmbeddingModel
-from flowmem.errors import RegistryError
 from flowmem.keys import WRITE_FENCES, Key, key_named
 from flowmem.llm.base import LLM
-from flowmem.registry import Registry, snake_case
 from flowmem.vector_store.base import Fence, VectorStore
 
 BackendResolver = Callable[[BackendKind, str], Backend]

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flowmem.errors import BackendUnavailableError, FlowmemError
-from flowmem.redact import redact_url
+from flowmem.core.errors import BackendUnavailableError, FlowmemError
+from flowmem.core.redact import redact_url
 
 OPENAI_URL = "https://api.openai.com/v1"
 # Where the client takes the API key from when a backend's `api_key` is unset (the backends declare it secret).

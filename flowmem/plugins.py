@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from flowmem.errors import FlowmemError, PluginError
+from flowmem.core.errors import FlowmemError, PluginError
 
 BUILTIN_MODULES = (
     "flowmem.llm",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from loguru import logger
 
-from flowmem.backend import Backend, BackendKind
 from flowmem.config.loader import ResolvedConfig
-from flowmem.errors import RegistryError
-from flowmem.suggest import unknown
+from flowmem.core.backend import Backend, BackendKind
+from flowmem.core.errors import RegistryError
+from flowmem.core.suggest import unknown
 
 
 class BackendPool:

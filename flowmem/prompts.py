@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from flowmem.config.safe_yaml import safe_load
+from flowmem.core.safe_yaml import safe_load
 
 
 @dataclass(frozen=True)

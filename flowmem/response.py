@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 from pydantic_core import to_jsonable_python
 
 from flowmem.context import Context
+from flowmem.core.trace import Degradation, Trace, Usage
 from flowmem.keys import ANSWER, MEMORIES, ReadableKey
 from flowmem.schema.memory import Memory
-from flowmem.trace import Degradation, Trace, Usage
 
 T = TypeVar("T")
 

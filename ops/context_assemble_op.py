@@ -9,11 +9,11 @@ from pydantic import Field, field_validator
 from flowmem.assembly import MIN_TOKEN_LIMIT, InsertMethod, assemble
 from flowmem.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
 from flowmem.context import OpContext
+from flowmem.core.tokens import check_tokenizer_name, get_tokenizer
 from flowmem.keys import CONTEXT_MESSAGES, ENTITIES, FACTS, MEMORIES, QUERY, SUMMARY, TRIPLES, Key, key_named
 from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.memory import Message
 from flowmem.scoring.same_content import content_key
-from flowmem.tokens import check_tokenizer_name, get_tokenizer
 
 # The session op writes Messages; a flow given the history as an input by hand may pass plain dicts.
 HISTORY: Key[list[Message | dict[str, Any]]] = Key(
@@ -31,8 +31,8 @@ class ContextAssembleOp(Op):
     they do not fit, the lowest priority loses first, whole items from its tail, then the whole
     block; whatever is still free goes back to older history. The rule, step by step, is
     :mod:`flowmem.assembly`. ``context_messages`` never exceeds ``token_limit`` counted with
-    :func:`flowmem.tokens.count_message_tokens` by ``tokenizer`` (unset: the op's LLM's, see
-    :mod:`flowmem.tokens`).
+    :func:`flowmem.core.tokens.count_message_tokens` by ``tokenizer`` (unset: the op's LLM's, see
+    :mod:`flowmem.core.tokens`).
 
     ``insert_method``: ``system`` puts the blocks in a system message first; ``user`` into the new
     user message between ``<memory>`` tags (LlamaIndex's two ways). A retrieved memory that is also

@@ -8,6 +8,7 @@ from datetime import datetime
 from pydantic import Field, field_validator
 
 from flowmem.context import OpContext
+from flowmem.core.tokens import check_tokenizer_name, count_tokens, message_tokens, truncate_to_tokens
 from flowmem.keys import (
     CHAT_HISTORY,
     QUERY,
@@ -26,7 +27,6 @@ from flowmem.op import Op, OpParams, register_op
 from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Message
 from flowmem.schema.session import ChatSession, SessionFlush
-from flowmem.tokens import check_tokenizer_name, count_tokens, message_tokens, truncate_to_tokens
 
 # The end of a first sentence: Latin or CJK sentence punctuation, or a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|[。！？\n]")
@@ -41,7 +41,7 @@ class ShortTermMemoryOp(Op):
     appended — or, instead, ``session_messages`` as they are (any roles: an agent's tool calls and
     results too; ``app.memories.add_to_session``) — and the window is stored at once, so a restart
     never loses a turn. When the window's
-    tokens (OpenAI chat framing included, :func:`flowmem.tokens.count_message_tokens`) exceed
+    tokens (OpenAI chat framing included, :func:`flowmem.core.tokens.count_message_tokens`) exceed
     ``chat_history_token_ratio`` × ``token_limit``, the oldest messages — at least
     ``token_flush_size`` tokens of them, and as many more as bring the window under the ratio, never
     the new message — are chosen to flush: written to ``session_flush`` with the rolling

@@ -37,8 +37,8 @@ from bench_retrieve import BATCH, NOW, QUESTIONS, synthetic
 from benchlib import machine, percentiles
 
 from flowmem import App
+from flowmem.core.tokens import count_message_tokens
 from flowmem.schema.memory import Message
-from flowmem.tokens import count_message_tokens
 
 FLOW = (
     "set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op) | facts_block_op)"

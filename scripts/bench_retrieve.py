@@ -54,10 +54,10 @@ from benchlib import machine, percentiles
 
 import flowmem.testing.fake_llm  # noqa: F401  (the `fake` LLM: a 300 ms scripted model for the parallel-branch run)
 from flowmem import App
+from flowmem.core.trace import OpSpan, Trace
 from flowmem.embedding.base import EmbeddingModel
 from flowmem.flow.telemetry import RunTelemetry, op_span, run_ended
 from flowmem.schema.memory import MEMORY_TYPES, Memory, MemoryType
-from flowmem.trace import OpSpan, Trace
 
 NOW = datetime(2024, 6, 12, 20, 0)
 START = datetime(2023, 1, 1)

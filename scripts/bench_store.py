@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 from benchlib import machine, percentiles
 
-from flowmem.config.safe_yaml import safe_load
+from flowmem.core.safe_yaml import safe_load
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
 from flowmem.vector_store.elasticsearch import ElasticsearchStore

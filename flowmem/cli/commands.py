@@ -9,12 +9,12 @@ from typing import Any
 
 import yaml
 
-from flowmem.annotations import is_text
 from flowmem.cli import render
 from flowmem.cli.explain import explain
 from flowmem.cli.options import checked_workspace, open_app
-from flowmem.config.safe_yaml import safe_load
-from flowmem.errors import FlowValidationError, InputError, Problem
+from flowmem.core.annotations import is_text
+from flowmem.core.errors import FlowValidationError, InputError, Problem
+from flowmem.core.safe_yaml import safe_load
 from flowmem.flow.include import point_to_included
 from flowmem.inputs import STANDARD_INPUTS
 from flowmem.op import OPS

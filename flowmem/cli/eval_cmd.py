@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.kinds import SEARCH_FLOW, WRITE_FLOW
 
 

@@ -26,7 +26,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from flowmem.cli.options import add_import_options, import_target, open_app
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.kinds import WRITE_FLOW
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 
-from flowmem._version import __version__
 from flowmem.cli import chat_cmds, eval_cmd, ingest, memory_cmds, serve_cmd, store
-from flowmem.errors import FlowmemError
-from flowmem.redact import redact_text
+from flowmem.core.errors import FlowmemError
+from flowmem.core.redact import redact_text
+from flowmem.core.version import __version__
 
 
 def _commands(name: str) -> Callable[[argparse.Namespace], int]:

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from flowmem.cli.options import open_app, scoped_parser
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.kinds import SEARCH_FLOW
 
 

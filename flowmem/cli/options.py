@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 
 if TYPE_CHECKING:

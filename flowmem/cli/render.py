@@ -8,15 +8,15 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined, to_jsonable_python
 
-from flowmem.annotations import type_name
 from flowmem.app import App
+from flowmem.core.annotations import type_name
+from flowmem.core.redact import redact
+from flowmem.core.trace import Trace
 from flowmem.flow.compile import CompiledFlow
 from flowmem.inputs import STANDARD_INPUTS
 from flowmem.keys import KEYS, Key, key_named
 from flowmem.op import Op
-from flowmem.redact import redact
 from flowmem.response import Response
-from flowmem.trace import Trace
 
 
 def response(resp: Response) -> str:
@@ -198,7 +198,7 @@ def resolved_config(app: App) -> dict[str, Any]:
 
 
 def _op_labels(text: str) -> list[str]:
-    from flowmem.errors import FlowSyntaxError
+    from flowmem.core.errors import FlowSyntaxError
     from flowmem.flow.expr import op_refs, parse_flow
 
     try:

@@ -40,7 +40,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from flowmem.errors import InputError, Problem
+    from flowmem.core.errors import InputError, Problem
     from flowmem.server.auth import Keyring, check_bind
     from flowmem.server.run import serve
 

@@ -23,7 +23,7 @@ from flowmem.cli.options import (
     open_app,
     scoped_parser,
 )
-from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.core.errors import InputError, NotFoundError, Problem
 from flowmem.schema.kinds import MEMORY_STATUSES, MEMORY_TYPES
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from flowmem.errors import StoreDamagedError
+    from flowmem.core.errors import StoreDamagedError
 
     with _app(args) as app:
         memories = _memories(app, args)

@@ -7,8 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from flowmem.errors import Problem
-from flowmem.redact import SECRET_VARIABLE
+from flowmem.core.errors import Problem
+from flowmem.core.redact import SECRET_VARIABLE
 
 _REFERENCE = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -21,7 +21,7 @@ def interpolate(
     Returns:
         The new value, the problems (unset variables without a default, malformed references),
         the paths whose value came from a variable with a secret-looking name, and the values
-        those variables gave (both to redact, see :mod:`flowmem.redact`).
+        those variables gave (both to redact, see :mod:`flowmem.core.redact`).
     """
     env = os.environ if environ is None else environ
     problems: list[Problem] = []

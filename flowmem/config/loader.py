@@ -15,16 +15,16 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from flowmem.backend import BACKEND_KINDS
 from flowmem.config.interpolate import interpolate
 from flowmem.config.overrides import Override, apply_override, parse_override
-from flowmem.config.safe_yaml import safe_load
 from flowmem.config.schema import ENTRY_MODELS, SECTIONS, SETTINGS_SECTIONS, Config
 from flowmem.config.settings import BackendSetting, OpSetting, resolve_backend, resolve_op
-from flowmem.errors import ConfigError, Problem
+from flowmem.core.backend import BACKEND_KINDS
+from flowmem.core.errors import ConfigError, Problem
+from flowmem.core.redact import SECRET_SETTING, redact_text, setting_secrets
+from flowmem.core.safe_yaml import safe_load
+from flowmem.core.suggest import did_you_mean, one_of, unknown
 from flowmem.plugins import load_builtins
-from flowmem.redact import SECRET_SETTING, redact_text, setting_secrets
-from flowmem.suggest import did_you_mean, one_of, unknown
 
 ConfigSource = str | Path | Mapping[str, Any]
 PRESET_PACKAGE = "flowmem.configs"

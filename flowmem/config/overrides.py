@@ -8,7 +8,7 @@ A path below a mapping param sets one entry and keeps the others:
 ``op.fuse_rerank_op.params.fuse_ratio_dict.insight=1.0`` changes the insight ratio only (the
 op's default mapping is the starting point when no layer set the param).
 Every path is checked against the config schema and the registered ops and backends before it
-is applied; a wrong one is a :class:`~flowmem.errors.ConfigError` saying what would be valid.
+is applied; a wrong one is a :class:`~flowmem.core.errors.ConfigError` saying what would be valid.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from flowmem.annotations import accepts_mapping, allows_none, is_text
-from flowmem.backend import BACKENDS
-from flowmem.config.safe_yaml import safe_load
 from flowmem.config.schema import BACKEND_SECTIONS, ENTRY_MODELS, SECTIONS, SETTINGS_SECTIONS
-from flowmem.errors import ConfigError, Problem
+from flowmem.core.annotations import accepts_mapping, allows_none, is_text
+from flowmem.core.backend import BACKENDS
+from flowmem.core.errors import ConfigError, Problem
+from flowmem.core.safe_yaml import safe_load
+from flowmem.core.suggest import did_you_mean, one_of, unknown
 from flowmem.op import OPS
-from flowmem.suggest import did_you_mean, one_of, unknown
 
 SEGMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 

@@ -26,8 +26,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from flowmem.backend import BackendKind
 from flowmem.config.hosts import host_name, web_origin
+from flowmem.core.backend import BackendKind
 
 # One embedding call per core by default, but no more than this: each local engine holds its own buffers.
 MAX_AUTO_EMBEDDER_CALLS = 4
@@ -78,7 +78,7 @@ class BackendEntry(_Strict):
 class Limits(_Strict):
     """How long the texts flowmem accepts may be (characters). Longer ones are refused, never cut.
 
-    Refused, with exit code 2 at the CLI and an :class:`~flowmem.errors.InputError` in Python, naming
+    Refused, with exit code 2 at the CLI and an :class:`~flowmem.core.errors.InputError` in Python, naming
     the text and the setting, before anything is embedded or written. Why refuse rather than truncate
     or split: a memory layer stores what was said; cutting a message would store part of it as if it
     were all, and splitting would invent messages (and ids) the user never sent. A text this long is

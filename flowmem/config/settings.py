@@ -8,11 +8,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from flowmem.backend import BACKENDS, Backend, BackendKind, BackendParams
 from flowmem.config.schema import BackendEntry, Config, OpEntry
-from flowmem.errors import Problem
+from flowmem.core.backend import BACKENDS, Backend, BackendKind, BackendParams
+from flowmem.core.errors import Problem
+from flowmem.core.suggest import did_you_mean, one_of, unknown
 from flowmem.op import OPS, Op, OpParams
-from flowmem.suggest import did_you_mean, one_of, unknown
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -11,7 +11,7 @@ from typing import ClassVar, Literal
 import numpy as np
 from pydantic import Field
 
-from flowmem.backend import Backend, BackendKind, BackendParams
+from flowmem.core.backend import Backend, BackendKind, BackendParams
 from flowmem.embedding.turns import Turns
 from flowmem.vector_store.base import normalise
 

@@ -15,7 +15,7 @@ import re
 import numpy as np
 from pydantic import Field
 
-from flowmem.backend import register_backend
+from flowmem.core.backend import register_backend
 from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
 
 _WORD = re.compile(r"\w+", re.UNICODE)

@@ -33,9 +33,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from flowmem.backend import BackendParams, register_backend
+from flowmem.core.backend import BackendParams, register_backend
+from flowmem.core.errors import BackendUnavailableError
 from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
-from flowmem.errors import BackendUnavailableError
 
 DIMS = 384
 

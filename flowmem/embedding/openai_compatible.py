@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from flowmem.backend import BackendParams, register_backend
+from flowmem.core.backend import BackendParams, register_backend
 from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
 from flowmem.openai_client import API_KEY_VARIABLE, make_client, server_errors
 

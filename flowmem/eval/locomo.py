@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.memory import Memory
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}

@@ -22,7 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.eval.records import load_records
 from flowmem.schema.memory import Memory
 

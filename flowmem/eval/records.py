@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 
 R = TypeVar("R", bound=BaseModel)
 

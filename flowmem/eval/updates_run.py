@@ -28,12 +28,12 @@ from typing import Any, Literal
 
 from flowmem.app import App
 from flowmem.config.loader import ConfigSource
+from flowmem.core.trace import Degradation, merge_degradations
 from flowmem.eval.locomo import Conversation, Turn, turn_memories
 from flowmem.eval.runner import bar
 from flowmem.eval.updates import Grade, Scenario, ScenarioQuestion, answer_rank, grade
 from flowmem.schema.kinds import SEARCH_FLOW
 from flowmem.schema.memory import Memory, Message
-from flowmem.trace import Degradation, merge_degradations
 
 Progress = Callable[[str], None]
 USER = "user"

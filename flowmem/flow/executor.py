@@ -1,9 +1,9 @@
 """Running a compiled flow: sequences in order, parallel branches concurrently, every op timed.
 
-A failing op fails the run with an :class:`~flowmem.errors.OpExecutionError` naming the op and
+A failing op fails the run with an :class:`~flowmem.core.errors.OpExecutionError` naming the op and
 the run's flow id, unless the op declares a ``degradation``: then the failure becomes a warning and
-a :class:`~flowmem.trace.Degradation` (trace and response) and the op's ``degrade`` runs instead. A
-strict run (``strict=True``) raises :class:`~flowmem.errors.DegradedError` instead of degrading, and
+a :class:`~flowmem.core.trace.Degradation` (trace and response) and the op's ``degrade`` runs instead. A
+strict run (``strict=True``) raises :class:`~flowmem.core.errors.DegradedError` instead of degrading, and
 also right after an op that reported a degradation itself (``ctx.warn``), before the next op starts.
 When a parallel branch fails, the other branches are cancelled and every failure is reported, never dropped.
 """
@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from time import perf_counter
 from typing import Any
 
-from flowmem.concurrency import gather_cancelling
 from flowmem.context import Context, OpContext, describe_error
-from flowmem.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError, WriteConflictError
+from flowmem.core.concurrency import gather_cancelling
+from flowmem.core.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError, WriteConflictError
+from flowmem.core.trace import LLM_CALL_FAILED, RUN_FAILED, RUN_TIMED_OUT, Degradation, OpSpan
 from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
 from flowmem.flow.telemetry import RunTelemetry, op_span, run_ended
 from flowmem.op import BackendResolver
 from flowmem.response import Response
-from flowmem.trace import LLM_CALL_FAILED, RUN_FAILED, RUN_TIMED_OUT, Degradation, OpSpan
 
 
 async def run_flow(

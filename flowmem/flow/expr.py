@@ -3,7 +3,7 @@
 ``>>`` runs its sides in sequence, ``|`` runs them in parallel, parentheses group. As in Python,
 ``>>`` binds tighter than ``|``, so ``a >> b | c`` is ``(a >> b) | c``. The text is parsed with
 :mod:`ast` (never ``eval``) and only names, ``>>``, ``|`` and parentheses are accepted; any other
-construct is a :class:`~flowmem.errors.FlowSyntaxError` pointing at its column. Python's leniencies
+construct is a :class:`~flowmem.core.errors.FlowSyntaxError` pointing at its column. Python's leniencies
 are refused too: a ``#`` (Python would drop the rest as a comment) and op names Python would
 normalise (``ｓｅｔ_query_op`` in full-width letters reads as ``set_query_op``).
 
@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from flowmem.errors import FlowSyntaxError
+from flowmem.core.errors import FlowSyntaxError
 
 MAX_LENGTH = 20_000
 MAX_OPS = 500

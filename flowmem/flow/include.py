@@ -21,9 +21,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from flowmem.config.schema import FlowEntry
-from flowmem.errors import FlowSyntaxError, Problem, caret_under
+from flowmem.core.errors import FlowSyntaxError, Problem, caret_under
+from flowmem.core.suggest import did_you_mean, one_of
 from flowmem.flow.expr import MAX_DEPTH, MAX_OPS, Node, OpRef, Parallel, Sequence, _children_if, parse_flow
-from flowmem.suggest import did_you_mean, one_of
 
 
 @dataclass

@@ -21,7 +21,7 @@ the application has installed an OpenTelemetry SDK tracer provider (``openteleme
 Never a query, a memory's content, a message or a secret: string notes (which may quote the query) are left out.
 
 **Run listeners.** :func:`add_run_listener` registers a function called after every run with its
-:class:`~flowmem.trace.Trace` and the name of the error it raised (``None``); ``flowmem serve`` counts op and
+:class:`~flowmem.core.trace.Trace` and the name of the error it raised (``None``); ``flowmem serve`` counts op and
 flow latencies with one. A listener must be quick and must not raise (it runs on the event loop).
 """
 
@@ -32,8 +32,8 @@ import hashlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from flowmem.core.trace import OpSpan, Trace
 from flowmem.keys import MEMORIES
-from flowmem.trace import OpSpan, Trace
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer

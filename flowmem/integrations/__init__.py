@@ -11,7 +11,7 @@
 
 Each adapter works on an :class:`~flowmem.App` in this process (any store it is configured with, Elasticsearch
 included). flowmem has no Python client of a remote ``flowmem serve`` yet, so none of them talks HTTP.
-Importing a module whose framework is not installed raises :class:`~flowmem.errors.BackendUnavailableError`
+Importing a module whose framework is not installed raises :class:`~flowmem.core.errors.BackendUnavailableError`
 with the ``pip install`` that fixes it.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flowmem.errors import BackendUnavailableError
+from flowmem.core.errors import BackendUnavailableError
 
 
 @contextmanager

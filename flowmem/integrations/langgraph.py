@@ -49,12 +49,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
+from flowmem.core.suggest import unknown
 from flowmem.integrations import requires
 from flowmem.memories.service import SEARCH_FLOW
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory
-from flowmem.suggest import unknown
 
 with requires("langgraph", "langgraph"):
     from langgraph.store.base import (

@@ -37,13 +37,13 @@ from __future__ import annotations
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
+from flowmem.core.tokens import count_tokens
 from flowmem.integrations import requires
 from flowmem.integrations.sessions import SUMMARY_PREFIX, SessionAdapter
 from flowmem.memories.service import SEARCH_FLOW
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Message
-from flowmem.tokens import count_tokens
 
 with requires("llamaindex", "llamaindex"):
     from llama_index.core.bridge.pydantic import Field, PrivateAttr

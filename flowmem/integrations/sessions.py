@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from flowmem.errors import NotFoundError
+from flowmem.core.errors import NotFoundError
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 
 if TYPE_CHECKING:

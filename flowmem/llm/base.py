@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from flowmem.backend import Backend, BackendKind
-from flowmem.tokens import DEFAULT_TOKENIZER
+from flowmem.core.backend import Backend, BackendKind
+from flowmem.core.tokens import DEFAULT_TOKENIZER
 
 
 @dataclass(frozen=True)
@@ -51,5 +51,5 @@ class LLM(Backend):
 
     @property
     def tokenizer(self) -> str:
-        """The :mod:`flowmem.tokens` tokenizer that counts this model's tokens (ops budget prompts with it)."""
+        """The :mod:`flowmem.core.tokens` tokenizer that counts this model's tokens (ops budget prompts with it)."""
         return DEFAULT_TOKENIZER

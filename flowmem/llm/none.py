@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from flowmem.backend import register_backend
-from flowmem.errors import BackendUnavailableError
+from flowmem.core.backend import register_backend
+from flowmem.core.errors import BackendUnavailableError
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
 
 

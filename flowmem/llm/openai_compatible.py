@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from flowmem.backend import BackendParams, register_backend
+from flowmem.core.backend import BackendParams, register_backend
+from flowmem.core.tokens import check_tokenizer_name, tokenizer_for_model
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
 from flowmem.openai_client import API_KEY_VARIABLE, import_openai, make_client, server_errors
-from flowmem.tokens import check_tokenizer_name, tokenizer_for_model
 
 
 class OpenAIChatParams(BackendParams):
@@ -31,7 +31,7 @@ class OpenAIChatParams(BackendParams):
     tokenizer: str | None = Field(
         None,
         description="tokenizer that counts this model's tokens (o200k_base, cl100k_base, estimate; "
-        "None: by model name, see flowmem.tokens.tokenizer_for_model)",
+        "None: by model name, see flowmem.core.tokens.tokenizer_for_model)",
     )
 
     @field_validator("tokenizer")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.memories.writing import scope_user
 from flowmem.schema.kinds import MEMORY_TYPES, MemoryStatus, MemoryType
 from flowmem.schema.memory import Memory

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from annotated_types import Ge
 from pydantic_core import to_jsonable_python
 
-from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.core.errors import InputError, NotFoundError, Problem
 from flowmem.flow.compile import op_steps
 from flowmem.keys import CHAT_HISTORY, CONTEXT_MESSAGES, SESSION_FLUSH, SUMMARY
 from flowmem.memories.flows import run_in_workspace

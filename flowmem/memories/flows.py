@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from flowmem.config.schema import OpEntry
-from flowmem.errors import FlowmemError, InputError, Problem
+from flowmem.core.errors import FlowmemError, InputError, Problem
+from flowmem.core.suggest import one_of, unknown
 from flowmem.flow.compile import CompiledFlow, compile_flow, op_steps
 from flowmem.response import Response
-from flowmem.suggest import one_of, unknown
 
 if TYPE_CHECKING:
     from flowmem.app import App

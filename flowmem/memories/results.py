@@ -9,12 +9,12 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from flowmem.errors import DegradedError
+from flowmem.core.errors import DegradedError
+from flowmem.core.trace import Degradation, merge_degradations
 from flowmem.response import Response
 from flowmem.schema.actions import ALREADY_MEMORIZED, MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory
 from flowmem.schema.timeparts import format_when
-from flowmem.trace import Degradation, merge_degradations
 
 SKIPPED_IDS_KEPT = 20  # message ids kept per skip reason: examples, not a ledger (2,000 skipped stay small)
 

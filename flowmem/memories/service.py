@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from flowmem.errors import InputError, NotFoundError, Problem, WriteConflictError
+from flowmem.core.errors import InputError, NotFoundError, Problem, WriteConflictError
 from flowmem.importing import ImportCounts, ImportTarget, import_memories
 from flowmem.importing import Progress as ImportProgress
 from flowmem.memories.flows import check_read_only

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from flowmem.errors import DegradedError, InputError, Problem
+from flowmem.core.errors import DegradedError, InputError, Problem
 from flowmem.keys import MEMORY_ACTIONS, SKIPPED_MESSAGES
 from flowmem.memories.results import AddResult, strict_stop
 from flowmem.schema.actions import ALREADY_MEMORIZED, SkippedMessage

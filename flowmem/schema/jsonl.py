@@ -17,7 +17,7 @@ from typing import IO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 
 M = TypeVar("M", bound=BaseModel)
 BOM = "\ufeff"

@@ -22,11 +22,11 @@ from loguru import logger
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from flowmem._version import __version__
 from flowmem.app import App
-from flowmem.errors import FlowmemError, Problem
+from flowmem.core.errors import FlowmemError, Problem
+from flowmem.core.redact import redact_text
+from flowmem.core.version import __version__
 from flowmem.flow.telemetry import add_run_listener
-from flowmem.redact import redact_text
 from flowmem.server.auth import Keyring
 from flowmem.server.docs import add_offline_docs
 from flowmem.server.errors import ErrorType, describe, error_body

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flowmem.config.schema import ApiKey
-from flowmem.errors import ConfigError, FlowmemError, InputError, Problem
+from flowmem.core.errors import ConfigError, FlowmemError, InputError, Problem
 
 ALL = "*"
 

@@ -6,7 +6,7 @@
 ```
 
 ``message`` is what ``flowmem`` prints after ``flowmem: error:``; ``problems`` lists each problem of a
-:class:`~flowmem.errors.ProblemsError` (one entry otherwise). Never a stack trace; secrets and API keys
+:class:`~flowmem.core.errors.ProblemsError` (one entry otherwise). Never a stack trace; secrets and API keys
 are redacted from every message.
 
 | status | type | raised by |
@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from starlette.types import Send
 
-from flowmem.errors import (
+from flowmem.core.errors import (
     BackendUnavailableError,
     ConfigError,
     FlowmemError,
@@ -51,7 +51,7 @@ from flowmem.errors import (
     ProblemsError,
     WriteConflictError,
 )
-from flowmem.redact import redact_text
+from flowmem.core.redact import redact_text
 from flowmem.server.auth import AuthError
 from flowmem.vector_store.rules import ScopeError, SessionConflictError
 

@@ -25,8 +25,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from flowmem.app import App
-from flowmem.errors import FlowmemError, InputError, Problem
-from flowmem.redact import redact_text
+from flowmem.core.errors import FlowmemError, InputError, Problem
+from flowmem.core.redact import redact_text
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.server.auth import Keyring
 from flowmem.server.unreadable import MCP_MARK, unreadable

@@ -30,7 +30,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flowmem.app import App
-from flowmem.trace import Trace
+from flowmem.core.trace import Trace
 
 # From a millisecond (an op on a small store) to half a minute (a flow waiting on a slow LLM).
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)

@@ -16,7 +16,8 @@ from pydantic import TypeAdapter
 
 from flowmem.app import App
 from flowmem.config.schema import Server
-from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.core.errors import InputError, NotFoundError, Problem
+from flowmem.core.suggest import one_of, unknown
 from flowmem.memories import Memories
 from flowmem.memories.flows import run_in_workspace, writes_memories
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
@@ -26,7 +27,6 @@ from flowmem.server.auth import Grant, Keyring
 from flowmem.server.errors import ConflictError
 from flowmem.server.models import AddBody, ContextBody, RunBody, SearchBody, UpdateBody
 from flowmem.server.unreadable import CheckedRoute
-from flowmem.suggest import one_of, unknown
 
 
 @dataclass

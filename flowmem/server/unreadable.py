@@ -29,7 +29,7 @@ from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 
 MAX_PROBLEMS = 10  # a body full of them is one mistake; ten named are enough to find it
 

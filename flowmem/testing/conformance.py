@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import offline_key

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.testing.store_harness import StoreHarness, memory, unit
 from flowmem.vector_store.base import DimensionMismatchError, ScopeError, VectorStore

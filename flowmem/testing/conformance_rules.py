@@ -21,7 +21,7 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.store_harness import DIMS, StoreHarness, memory, unit

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.schema.memory import Message
 from flowmem.schema.session import ChatSession
 from flowmem.testing.store_harness import StoreHarness, memory

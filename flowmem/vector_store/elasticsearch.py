@@ -86,9 +86,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 from loguru import logger
 
-from flowmem.backend import BackendParams, register_backend
-from flowmem.errors import BackendUnavailableError, InputError, Problem
-from flowmem.redact import redact_url
+from flowmem.core.backend import BackendParams, register_backend
+from flowmem.core.errors import BackendUnavailableError, InputError, Problem
+from flowmem.core.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession

@@ -9,13 +9,13 @@ in an ``update`` event, a session window. Three rules, each applied by every sto
    advances the user's (or, forgetting a whole workspace, the workspace's) before it erases anything. A writer
    reads the generations of the users it writes about *before it reads anything it will change*
    (:meth:`VectorStore.fence <flowmem.vector_store.base.VectorStore.fence>`) and hands that :class:`Fence` to its
-   write; a write whose fence is no longer current is refused with :class:`~flowmem.errors.WriteConflictError`
+   write; a write whose fence is no longer current is refused with :class:`~flowmem.core.errors.WriteConflictError`
    and nothing of it stays. ``local`` checks inside the write's SQLite transaction, so the refusal is atomic;
    ``memory`` has no await between the check and the write; Elasticsearch, with no transactions, records a
    write intent, checks before and after writing, erases what it wrote when a forget got in between, and the
    forget waits for the intents it finds before erasing (see :mod:`~flowmem.vector_store.es_guard`).
 2. **Must exist.** A write that replaces memories it read names them (``must_exist``); if one is gone when the
-   write lands (deleted or forgotten meanwhile) the write is refused with :class:`~flowmem.errors.NotFoundError`
+   write lands (deleted or forgotten meanwhile) the write is refused with :class:`~flowmem.core.errors.NotFoundError`
    and nothing of it is written (``local``: in the transaction; Elasticsearch: version-conditioned index
    requests, ``if_seq_no``/``if_primary_term`` from a realtime read).
 3. **One process waits.** Within one store object, ``forget`` waits for the fenced writes under way in that
@@ -31,7 +31,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from flowmem.errors import NotFoundError, WriteConflictError
+from flowmem.core.errors import NotFoundError, WriteConflictError
 
 WORKSPACE = ""  # the key of the workspace-wide generation (no user id is empty: the id rule refuses it)
 
@@ -59,7 +59,7 @@ class Fence:
         return [key for key, seen in self.generations.items() if current.get(key, 0) != seen]
 
     def check(self, current: Mapping[str, int]) -> None:
-        """Raise :class:`~flowmem.errors.WriteConflictError` (naming who was forgotten) if a key moved on."""
+        """Raise :class:`~flowmem.core.errors.WriteConflictError` (naming who was forgotten) if a key moved on."""
         stale = self.stale(current)
         if stale:
             raise refused(self, stale)

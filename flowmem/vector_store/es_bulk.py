@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from flowmem.concurrency import gather_cancelling
-from flowmem.errors import InputError, Problem
+from flowmem.core.concurrency import gather_cancelling
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import BulkWriteError

@@ -1,7 +1,7 @@
 """The Elasticsearch store's errors, and turning the client's exceptions into flowmem's.
 
 An unreachable host, a timeout, or a server that does not answer as Elasticsearch is a
-:class:`~flowmem.errors.BackendUnavailableError` (exit code 2 at the CLI: the user's to fix), as
+:class:`~flowmem.core.errors.BackendUnavailableError` (exit code 2 at the CLI: the user's to fix), as
 is a refusal for the credentials or for the client's API version (each naming what to do). Any
 other answer is an :class:`ElasticsearchError` with the status and the server's short reason.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowmem.errors import BackendUnavailableError, FlowmemError
+from flowmem.core.errors import BackendUnavailableError, FlowmemError
 from flowmem.vector_store import es_query as q
 
 

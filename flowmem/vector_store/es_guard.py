@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from loguru import logger
 
-from flowmem.errors import WriteConflictError
+from flowmem.core.errors import WriteConflictError
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_bulk
 from flowmem.vector_store import es_query as q
@@ -173,7 +173,7 @@ async def fenced(
 
 
 async def check(store: ElasticsearchStore, fence: Fence | None) -> None:
-    """Raise :class:`~flowmem.errors.WriteConflictError` if ``fence`` is stale."""
+    """Raise :class:`~flowmem.core.errors.WriteConflictError` if ``fence`` is stale."""
     if fence is not None:
         fence.check(await generations(store, fence.workspace_id, list(fence.generations)))
 

@@ -5,7 +5,7 @@ message ledger, chat sessions: :class:`SideIndex`). Each is opened the same way
 (:func:`open_index`): read its mapping; if it is missing and the caller wants it, create it —
 another process may win that race, and then what it made is checked like any existing index;
 check that an existing index is a flowmem index of its kind (a stranger's index of the same
-name is a :class:`~flowmem.errors.ConfigError`, never written to); and add the fields that
+name is a :class:`~flowmem.core.errors.ConfigError`, never written to); and add the fields that
 flowmem versions since its creation have added (``put_mapping``: adding a field is always
 allowed). What differs between the kinds is only the mapping and the check. The memories
 index's check also reads its vector settings (:func:`adopt_mapping`), and
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
-from flowmem.errors import ConfigError, Problem
+from flowmem.core.errors import ConfigError, Problem
 from flowmem.vector_store import es_lexical
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.es_errors import ElasticsearchError, error_type

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
-from flowmem.backend import BackendParams
+from flowmem.core.backend import BackendParams
 
 # Elasticsearch's own ceiling of `num_candidates` in one kNN search.
 MAX_CANDIDATES = 10_000

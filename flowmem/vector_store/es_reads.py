@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import numpy as np
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY

@@ -22,11 +22,11 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from flowmem.core.suggest import unknown
 from flowmem.schema.event_span import event_span as event_span  # re-exported: the stores import it from here
 from flowmem.schema.memory import EVENT_PARTS, MSG_PARTS, MemoryStatus, MemoryType
 from flowmem.schema.timeparts import WallClock
 from flowmem.scoring.slots import SLOTS_KEY
-from flowmem.suggest import unknown
 
 PART_FIELDS: tuple[str, ...] = (*MSG_PARTS, *EVENT_PARTS)
 _EPOCH = datetime(1970, 1, 1)

@@ -37,7 +37,7 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 from pydantic import Field
 
-from flowmem.backend import BackendParams, register_backend
+from flowmem.core.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession

@@ -4,7 +4,7 @@ Only a missing file is a new store: it is created whole (schema and meta in a te
 linked into place), so no crash can leave a half-made store behind. An existing file must look
 like a flowmem store before anything opens it for writing — not empty, an SQLite file, as long as
 its header says, with every table and index of the schema and a schema version — otherwise every
-command stops with :class:`~flowmem.errors.StoreDamagedError`, which names the file and what to
+command stops with :class:`~flowmem.core.errors.StoreDamagedError`, which names the file and what to
 do, and the file is left byte for byte as it was. SQLite errors met later (a damaged page read by
 a query) become the same error through :func:`sqlite_failure`. ``flowmem store check`` runs all of
 it, plus SQLite's full ``integrity_check``, through :func:`report`.
@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from flowmem.errors import BackendUnavailableError, FlowmemError, StoreDamagedError
+from flowmem.core.errors import BackendUnavailableError, FlowmemError, StoreDamagedError
 
 HEADER = b"SQLite format 3\x00"
 # In every schema version so far; a migration may add objects, never remove these.

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flowmem.errors import BackendUnavailableError
+from flowmem.core.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store import local_check, local_lexical, local_sessions
@@ -242,7 +242,8 @@ class LocalDB:
         return found
 
     def check_fence(self, fence: Fence | None) -> None:
-        """Raise :class:`~flowmem.errors.WriteConflictError` if ``fence`` is stale (inside the write's transaction)."""
+        """Raise :class:`~flowmem.core.errors.WriteConflictError` if ``fence`` is stale (inside the write's
+        transaction)."""
         if fence is not None:
             fence.check(self.generations(fence.workspace_id, list(fence.generations)))
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from flowmem.backend import BackendParams, register_backend
+from flowmem.core.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession

@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable
 
 import numpy as np
 
-from flowmem.errors import FlowmemError, InputError, Problem
+from flowmem.core.errors import FlowmemError, InputError, Problem
 from flowmem.vector_store.filters import MemoryFilter
 
 # One id rule for every store. 256 characters fit every backend with room to spare: Elasticsearch
@@ -158,7 +158,7 @@ def check_ids(kind: str, ids: Iterable[str]) -> None:
 
 
 def id_problems(kind: str, ids: Iterable[str]) -> list[Problem]:
-    """A :class:`~flowmem.errors.Problem` for each of ``ids`` that breaks :data:`ID_RULE`: the ``kind`` of id and
+    """A :class:`~flowmem.core.errors.Problem` for each of ``ids`` that breaks :data:`ID_RULE`: the ``kind`` of id and
     the id (shortened), what is wrong with it, and the rule."""
     return [Problem(f"{kind} id {shown(i)}", f"{why}; an id is {ID_RULE}") for i in ids if (why := id_problem(i))]
 

@@ -79,7 +79,7 @@ class SessionStore:
     async def _put_session(self, session: ChatSession, fence: Fence | None) -> bool:
         """Store it if the stored version is ``session.version - 1`` (or none is stored and it is 1); whether it was.
 
-        Raises :class:`~flowmem.errors.WriteConflictError` (nothing stored) if ``fence`` is stale."""
+        Raises :class:`~flowmem.core.errors.WriteConflictError` (nothing stored) if ``fence`` is stale."""
         raise NotImplementedError
 
     async def _delete_session(self, workspace_id: str, user_id: str, session_id: str) -> bool:

@@ -26,9 +26,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flowmem.backend import BACKENDS
 from flowmem.cli.main import main
 from flowmem.config.schema import ENTRY_MODELS, SECTIONS, SETTINGS_SECTIONS
+from flowmem.core.backend import BACKENDS
 from flowmem.inputs import STANDARD_INPUTS
 from flowmem.op import OPS
 from flowmem.plugins import load_builtins

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from flowmem.errors import BackendUnavailableError, ConfigError, InputError
+from flowmem.core.errors import BackendUnavailableError, ConfigError, InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance import DIMS, VectorStoreConformance, memory, unit
@@ -624,7 +624,7 @@ def test_tenant_ids_cannot_collide() -> None:
 def test_missing_client_gives_the_install_hint() -> None:
     code = (
         "import sys; sys.modules['elasticsearch'] = None\n"
-        "from flowmem.errors import BackendUnavailableError\n"
+        "from flowmem.core.errors import BackendUnavailableError\n"
         "from flowmem.vector_store.elasticsearch import ElasticsearchStore\n"  # imports fine without the client
         "try:\n    ElasticsearchStore()\nexcept BackendUnavailableError as e:\n    print(e)\n"
     )

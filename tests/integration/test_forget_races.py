@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from flowmem.app import App
-from flowmem.errors import NotFoundError, WriteConflictError
+from flowmem.core.errors import NotFoundError, WriteConflictError
 from flowmem.memories import Memories
 from flowmem.schema.memory import Memory, Message
 from tests.integration.conftest import delete_store_indices

@@ -55,6 +55,6 @@ def test_installed_package_works_from_any_directory(tmp_path: Path) -> None:
     assert "query: hello" in run("run", "set_query", "-q", "hello")
     assert "noop_op" in run("ops", "--plugin", "flowmem.testing.ops")  # flowmem.testing ships in the wheel
     # the bundled BPE rank files ship too: exact token counts with no download
-    code = "from flowmem.tokens import count_tokens as c; print(c('hello world'), c('hi', 'cl100k_base'))"
+    code = "from flowmem.core.tokens import count_tokens as c; print(c('hello world'), c('hi', 'cl100k_base'))"
     counted = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=elsewhere, capture_output=True, text=True)
     assert counted.stdout.split() == ["2", "1"], counted.stderr

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from flowmem.core.errors import BackendUnavailableError, FlowmemError
 from flowmem.embedding.base import TextKind
 from flowmem.embedding.openai_compatible import OpenAICompatibleEmbedding, OpenAIEmbeddingParams
-from flowmem.errors import BackendUnavailableError, FlowmemError
 from flowmem.llm.base import ChatMessage, ChatResult
 from flowmem.llm.openai_compatible import OpenAIChatParams, OpenAICompatibleLLM
 from flowmem.testing.servers import (

@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 import pytest
 
 from flowmem import App, Op, OpContext, register_backend
-from flowmem.backend import BACKENDS, Backend, BackendParams
-from flowmem.errors import ConfigError, FlowmemError, FlowValidationError, PluginError
+from flowmem.core.backend import BACKENDS, Backend, BackendParams
+from flowmem.core.errors import ConfigError, FlowmemError, FlowValidationError, PluginError
 from flowmem.llm import LLM
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from flowmem.assembly import MIN_TOKEN_LIMIT, Assembly, assemble
 from flowmem.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
-from flowmem.tokens import count_message_tokens, count_tokens
+from flowmem.core.tokens import count_message_tokens, count_tokens
 
 STATIC = BlockSpec(name="static", source="system_prompt", priority=0)
 FACTS = BlockSpec(name="facts", source="facts", priority=1, heading="Facts:")

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from flowmem.concurrency import gather_cancelling
+from flowmem.core.concurrency import gather_cancelling
 
 
 async def _value(value: int, delay: float = 0.0) -> int:

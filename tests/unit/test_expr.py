@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flowmem.errors import FlowSyntaxError
+from flowmem.core.errors import FlowSyntaxError
 from flowmem.flow.expr import MAX_DEPTH, MAX_OPS, OpRef, Parallel, Sequence, format_flow, op_refs, parse_flow
 
 PERSONAL = "set_query_op >> (extract_time_op | (retrieve_memory_op >> semantic_rank_op)) >> fuse_rerank_op"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from flowmem.errors import RegistryError
+from flowmem.core.errors import RegistryError
 from flowmem.keys import (
     EXTRACTED_TIME,
     KEYS,

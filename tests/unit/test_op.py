@@ -9,8 +9,8 @@ import pytest
 from pydantic import ConfigDict
 
 from flowmem import OPS, Op, OpContext, OpParams, register_op
-from flowmem.errors import RegistryError
-from flowmem.registry import Registry, snake_case
+from flowmem.core.errors import RegistryError
+from flowmem.core.registry import Registry, snake_case
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""flowmem.tokens: exact offline counts for OpenAI's encodings, truncation, chat framing, picking by model."""
+"""flowmem.core.tokens: exact offline counts for OpenAI's encodings, truncation, chat framing, picking by model."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flowmem.errors import BackendUnavailableError, RegistryError
-from flowmem.llm.openai_compatible import OpenAIChatParams, OpenAICompatibleLLM
-from flowmem.testing.fake_llm import FakeLLM
-from flowmem.tokens import (
+from flowmem.core.errors import BackendUnavailableError, RegistryError
+from flowmem.core.tokens import (
     DEFAULT_TOKENIZER,
     TiktokenTokenizer,
     check_tokenizer_name,
@@ -25,6 +23,8 @@ from flowmem.tokens import (
     tokenizer_for_model,
     truncate_to_tokens,
 )
+from flowmem.llm.openai_compatible import OpenAIChatParams, OpenAICompatibleLLM
+from flowmem.testing.fake_llm import FakeLLM
 
 # Counts by OpenAI's tokenizer (its ids, where shown, are the well-known ones: "hello world" is
 # [24912, 2375] in o200k_base and [15339, 1917] in cl100k_base); checked against an independent
@@ -59,10 +59,10 @@ def test_loading_an_encoding_needs_no_network(tmp_path: Path) -> None:
     # A fresh process whose sockets refuse to connect, with an empty tiktoken cache: counts all the same.
     code = (
         "import socket\n"
-        "def refuse(*a, **k): raise OSError('flowmem.tokens tried to reach the network')\n"
+        "def refuse(*a, **k): raise OSError('flowmem.core.tokens tried to reach the network')\n"
         "socket.socket.connect = refuse\n"
         "socket.create_connection = refuse\n"
-        "from flowmem.tokens import count_tokens\n"
+        "from flowmem.core.tokens import count_tokens\n"
         "print(count_tokens('hello world', 'o200k_base'), count_tokens('hello world', 'cl100k_base'))\n"
     )
     env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path)}

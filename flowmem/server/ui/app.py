@@ -20,8 +20,8 @@ from fastapi.staticfiles import StaticFiles
 from loguru import logger
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from flowmem.errors import FlowmemError
-from flowmem.redact import redact_text
+from flowmem.core.errors import FlowmemError
+from flowmem.core.redact import redact_text
 from flowmem.server.errors import describe
 from flowmem.server.routes import ServerState
 from flowmem.server.ui.render import HEADERS, PREFIX, page

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from fastapi import APIRouter
 from fastapi.responses import RedirectResponse, Response
 
-from flowmem.errors import InputError, Problem
+from flowmem.core.errors import InputError, Problem
 from flowmem.server.ui.app import Form, Session, State
 from flowmem.server.ui.render import HEADERS, PREFIX, page
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from flowmem.errors import InputError, NotFoundError, Problem
+from flowmem.core.errors import InputError, NotFoundError, Problem
 from flowmem.memories import browse
 from flowmem.memories.flows import writes_memories
 from flowmem.schema.kinds import MEMORY_TYPES, MemoryStatus, MemoryType

@@ -10,7 +10,7 @@ import pytest
 
 from flowmem.app import App
 from flowmem.config.schema import Limits
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from tests.unit.cli.test_cli import run_cli
 from tests.unit.cli.test_jsonl_inputs import assert_user_error, memory, message, stored
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from flowmem.config import load_config, presets
-from flowmem.errors import ConfigError
+from flowmem.core.errors import ConfigError
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flowmem.config.overrides import SEGMENT, apply_override, parse_override
-from flowmem.errors import ConfigError
+from flowmem.core.errors import ConfigError
 
 
 def test_values_are_yaml() -> None:

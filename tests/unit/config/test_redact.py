@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from flowmem.config import load_config
-from flowmem.errors import ConfigError
-from flowmem.redact import REDACTED, redact, redact_text, redact_url
+from flowmem.core.errors import ConfigError
+from flowmem.core.redact import REDACTED, redact, redact_text, redact_url
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import re
 import pytest
 import yaml
 
-from flowmem.config.safe_yaml import MAX_ALIAS_NODES, MAX_DEPTH, safe_load
+from flowmem.core.safe_yaml import MAX_ALIAS_NODES, MAX_DEPTH, safe_load
 
 
 def test_reads_what_safe_load_reads() -> None:

@@ -254,7 +254,7 @@ def test_several_files_are_reported_each_on_their_own(tmp_path: Path, capsys: py
 
 def test_dev_and_heldout_name_every_file_of_their_half(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import flowmem.eval.updates as updates
-    from flowmem.errors import InputError
+    from flowmem.core.errors import InputError
 
     halves = tmp_path / "scenarios-2026"
     halves.mkdir()

@@ -9,7 +9,7 @@ import pytest
 
 from flowmem.config import load_config
 from flowmem.config.schema import FlowEntry
-from flowmem.errors import ConfigError, FlowValidationError
+from flowmem.core.errors import ConfigError, FlowValidationError
 from flowmem.flow.compile import check_flow, compile_flow
 from tests.conftest import make_op
 

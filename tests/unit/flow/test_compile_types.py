@@ -10,7 +10,7 @@ import pytest
 from flowmem.config import load_config
 from flowmem.config.schema import FlowEntry
 from flowmem.context import OpContext
-from flowmem.errors import FlowValidationError
+from flowmem.core.errors import FlowValidationError
 from flowmem.flow.compile import check_flow, compile_flow
 from flowmem.keys import KEYS, Key
 from flowmem.op import Op

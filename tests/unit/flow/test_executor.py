@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import pytest
 
 from flowmem import App, Op, OpContext, OpParams
-from flowmem.errors import ContextKeyError, InputError, OpExecutionError, OpTimeoutError
+from flowmem.core.errors import ContextKeyError, InputError, OpExecutionError, OpTimeoutError
 
 
 def app_with(flows: dict[str, str], **op_config: Any) -> App:

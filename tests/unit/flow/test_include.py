@@ -10,7 +10,7 @@ import pytest
 from flowmem import App
 from flowmem.config import load_config
 from flowmem.config.schema import FlowEntry
-from flowmem.errors import Problem
+from flowmem.core.errors import Problem
 from flowmem.flow.compile import CompiledFlow, check_flow
 from flowmem.flow.expr import MAX_DEPTH, MAX_OPS, op_refs, parse_flow
 from flowmem.flow.include import point_to_included

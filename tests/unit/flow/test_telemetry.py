@@ -12,9 +12,9 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from flowmem.app import App
+from flowmem.core.trace import Trace
 from flowmem.flow import telemetry
 from flowmem.response import Response
-from flowmem.trace import Trace
 
 CONFIG = {"embedding_model": {"default": {"backend": "hash"}}, "vector_store": {"default": {"backend": "memory"}}}
 SECRET_FACT = "I keep bees on my balcony in Turin"

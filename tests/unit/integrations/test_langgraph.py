@@ -16,7 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore, GetOp, Item, PutOp, SearchOp
 
 from flowmem import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.integrations.langgraph import FlowmemStore, NamespaceScope, matches
 from tests.unit.integrations import FAST
 

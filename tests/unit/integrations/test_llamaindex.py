@@ -22,7 +22,7 @@ from llama_index.core.memory import ChatMemoryBuffer, Memory
 from llama_index.core.storage.chat_store import BaseChatStore
 
 from flowmem import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.integrations.llamaindex import (
     MESSAGE_KEY,
     FlowmemChatStore,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from flowmem.app import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.memories import browse
 from flowmem.schema.memory import Memory
 

@@ -12,8 +12,8 @@ from flowmem.ops.short_term_memory_op import first_sentence
 
 import flowmem.testing.fake_llm  # noqa: F401  (registers the fake LLM)
 from flowmem import App
-from flowmem.errors import FlowValidationError, InputError, NotFoundError
-from flowmem.tokens import message_tokens
+from flowmem.core.errors import FlowValidationError, InputError, NotFoundError
+from flowmem.core.tokens import message_tokens
 
 FAST = ["embedding_model.default.backend=hash", "llm.default.backend=none"]
 MEMORY = ["vector_store.default.backend=memory"]

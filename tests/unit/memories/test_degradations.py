@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from flowmem import App
-from flowmem.errors import DegradedError, FlowmemError
-from flowmem.trace import LLM_CALL_FAILED, WARNING, Degradation, merge_degradations
+from flowmem.core.errors import DegradedError, FlowmemError
+from flowmem.core.trace import LLM_CALL_FAILED, WARNING, Degradation, merge_degradations
 from tests.unit.cli.test_cli import run_cli
 
 FAST = ["vector_store.default.backend=memory", "embedding_model.default.backend=hash"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from flowmem.app import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 
 CONFIG = {"embedding_model": {"default": {"backend": "hash"}}, "vector_store": {"default": {"backend": "memory"}}}
 

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from flowmem.app import App
-from flowmem.errors import FlowmemError
+from flowmem.core.errors import FlowmemError
 from flowmem.memories.flows import run_in_workspace
 
 FAST = ["embedding_model.default.backend=hash", "llm.default.backend=none", "vector_store.default.backend=memory"]

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from flowmem.app import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.memories.flows import read_only_flows
 from flowmem.server.app import create_app
 from tests.unit.cli.test_cli import run_cli

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from flowmem import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.schema.memory import Message
 
 FAST = ["embedding_model.default.backend=hash", "llm.default.backend=none", "vector_store.default.backend=memory"]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from flowmem import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.memories import AddResult
 from flowmem.memories.results import SKIPPED_IDS_KEPT
 from flowmem.schema.actions import SkippedMessage

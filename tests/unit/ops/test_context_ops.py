@@ -11,9 +11,9 @@ import pytest
 import flowmem.testing.fake_llm  # noqa: F401  (registers the `fake` LLM)
 from flowmem import App
 from flowmem.cli.explain import explain
-from flowmem.errors import ConfigError
+from flowmem.core.errors import ConfigError
+from flowmem.core.tokens import count_message_tokens
 from flowmem.schema.memory import Message
-from flowmem.tokens import count_message_tokens
 from tests.unit.ops.conftest import FAST, NOW, mem, put, run
 
 FLOWS = {

@@ -8,7 +8,7 @@ import pytest
 
 from flowmem import App
 from flowmem.cli.explain import explain
-from flowmem.errors import FlowmemError
+from flowmem.core.errors import FlowmemError
 from tests.unit.ops.conftest import Maker, ids, mem, put, run
 
 HYBRID = (

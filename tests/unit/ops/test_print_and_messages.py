@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from tests.unit.cli.test_cli import run_cli
 from tests.unit.ops.conftest import FAST, NOW, Maker, mem, put, run
 

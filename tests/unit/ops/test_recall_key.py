@@ -6,7 +6,7 @@ import pytest
 
 from flowmem.config import load_config
 from flowmem.config.schema import FlowEntry
-from flowmem.errors import ConfigError
+from flowmem.core.errors import ConfigError
 from flowmem.flow.compile import check_flow
 from flowmem.keys import KEYS, Key
 

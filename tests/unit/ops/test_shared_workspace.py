@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from flowmem import App
-from flowmem.errors import BackendUnavailableError
+from flowmem.core.errors import BackendUnavailableError
 from flowmem.schema.memory import Memory
 from flowmem.scoring.facts import split_facts
 from flowmem.vector_store import local_db

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from flowmem import App
-from flowmem.errors import FlowmemError
+from flowmem.core.errors import FlowmemError
 from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
 
 

@@ -12,7 +12,7 @@ import pytest
 from starlette.datastructures import Headers
 
 from flowmem.app import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.server.app import create_app
 from flowmem.server.auth import Keyring
 from flowmem.server.mcp_tools import KeyScope

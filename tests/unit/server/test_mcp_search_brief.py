@@ -9,8 +9,8 @@ from typing import Any
 from mcp import Client
 
 from flowmem.app import App
+from flowmem.core.tokens import count_tokens
 from flowmem.server.mcp_tools import FixedScope, build_mcp
-from flowmem.tokens import count_tokens
 
 CONFIG = {"embedding_model": {"default": {"backend": "hash"}}, "vector_store": {"default": {"backend": "memory"}}}
 FACTS = [

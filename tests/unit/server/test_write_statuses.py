@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flowmem.errors import FlowmemError, WriteConflictError
+from flowmem.core.errors import FlowmemError, WriteConflictError
 from flowmem.server.errors import describe
 from flowmem.vector_store.erasure import Fence, refused
 from flowmem.vector_store.rules import ScopeError, SessionConflictError

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flowmem.errors import StoreDamagedError
+from flowmem.core.errors import StoreDamagedError
 from flowmem.testing.conformance import memory
 from flowmem.vector_store import local_db
 from flowmem.vector_store.local import LocalStore

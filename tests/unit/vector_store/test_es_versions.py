@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from flowmem.errors import BackendUnavailableError
+from flowmem.core.errors import BackendUnavailableError
 from flowmem.vector_store import es_query
 from flowmem.vector_store.elasticsearch import ElasticsearchStore
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance import memory, unit
 from flowmem.vector_store import local_db

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from flowmem.app import App
-from flowmem.errors import InputError
+from flowmem.core.errors import InputError
 from flowmem.vector_store.memory import MemoryStore
 from flowmem.vector_store.rules import ID_RULE, ScopeError, scope_problem
 from tests.unit.cli.test_cli import run_cli

@@ -5,7 +5,7 @@ Which tokenizer, and why:
 - ``o200k_base`` (the default) and ``cl100k_base`` are OpenAI's BPE encodings, run by ``tiktoken``
   (OpenAI's own implementation, so counts are exact for OpenAI models, not approximations). tiktoken
   downloads its rank files on first use, which fails offline; flowmem bundles the two files
-  (:mod:`flowmem.encodings`, checked against tiktoken's pinned SHA-256) and builds the encodings from
+  (:mod:`flowmem.core.encodings`, checked against tiktoken's pinned SHA-256) and builds the encodings from
   them, so counting never touches the network. ``o200k_base`` is the default because the default
   model (``gpt-4o-mini``) and every current OpenAI model (GPT-4o, GPT-4.1, GPT-5, o-series) use it.
 - ``estimate`` is a character-ratio estimate (¼ token per ASCII character, one per other character:
@@ -35,9 +35,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Protocol
 
-from flowmem.errors import BackendUnavailableError
-from flowmem.registry import Registry
-from flowmem.suggest import unknown
+from flowmem.core.errors import BackendUnavailableError
+from flowmem.core.registry import Registry
+from flowmem.core.suggest import unknown
 
 if TYPE_CHECKING:
     import tiktoken
@@ -113,12 +113,12 @@ class TiktokenTokenizer:
             raise BackendUnavailableError(
                 f"tokenizer '{self.name}' needs the 'tiktoken' package: pip install 'tiktoken>=0.7'"
             ) from exc
-        packed = resources.files("flowmem.encodings").joinpath(f"{self.name}.tiktoken.xz").read_bytes()
+        packed = resources.files("flowmem.core.encodings").joinpath(f"{self.name}.tiktoken.xz").read_bytes()
         data = lzma.decompress(packed)
         if hashlib.sha256(data).hexdigest() != self._sha256:
             raise BackendUnavailableError(
-                f"tokenizer '{self.name}': the bundled rank file flowmem/encodings/{self.name}.tiktoken.xz is damaged "
-                f"(its SHA-256 is not OpenAI's {self._sha256}); reinstall flowmem"
+                f"tokenizer '{self.name}': the bundled rank file flowmem/core/encodings/{self.name}.tiktoken.xz is "
+                f"damaged (its SHA-256 is not OpenAI's {self._sha256}); reinstall flowmem"
             )
         ranks = {
             base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)
@@ -173,7 +173,7 @@ TOKENIZERS: Registry[Tokenizer] = Registry("tokenizer")
 
 
 def register_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
-    """Register ``tokenizer`` under its ``name``; a taken name raises :class:`~flowmem.errors.RegistryError`."""
+    """Register ``tokenizer`` under its ``name``; a taken name raises :class:`~flowmem.core.errors.RegistryError`."""
     return TOKENIZERS.add(tokenizer.name, tokenizer)
 
 

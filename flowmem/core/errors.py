@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from flowmem.trace import Degradation
+    from flowmem.core.trace import Degradation
 
 
 class FlowmemError(Exception):

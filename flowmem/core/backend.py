@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from flowmem.registry import Registry
+from flowmem.core.registry import Registry
 
 BackendKind = Literal["llm", "embedding_model", "vector_store"]
 BACKEND_KINDS: tuple[BackendKind, ...] = get_args(BackendKind)

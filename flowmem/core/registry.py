@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from flowmem.errors import RegistryError
-from flowmem.suggest import unknown
+from flowmem.core.errors import RegistryError
+from flowmem.core.suggest import unknown
 
 T = TypeVar("T")
 
