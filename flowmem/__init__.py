@@ -26,13 +26,13 @@ _EXPORTS: dict[str, str] = {
     "Backend": "flowmem.core.backend",
     "BackendParams": "flowmem.core.backend",
     "register_backend": "flowmem.core.backend",
-    "OpContext": "flowmem.context",
-    "define_input": "flowmem.inputs",
-    "OPS": "flowmem.op",
-    "Op": "flowmem.op",
-    "OpParams": "flowmem.op",
-    "register_op": "flowmem.op",
-    "Response": "flowmem.response",
+    "OpContext": "flowmem.flow.context",
+    "define_input": "flowmem.flow.inputs",
+    "OPS": "flowmem.flow.op",
+    "Op": "flowmem.flow.op",
+    "OpParams": "flowmem.flow.op",
+    "register_op": "flowmem.flow.op",
+    "Response": "flowmem.flow.response",
     **dict.fromkeys(
         (
             "BackendUnavailableError", "ConfigError", "ContextKeyError", "FlowmemError", "FlowSyntaxError",
@@ -87,7 +87,6 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from flowmem.app import App
-    from flowmem.context import OpContext
     from flowmem.core.backend import Backend, BackendParams, register_backend
     from flowmem.core.errors import (
         BackendUnavailableError,
@@ -104,6 +103,7 @@ if TYPE_CHECKING:
         Problem,
         RegistryError,
     )
-    from flowmem.inputs import define_input
-    from flowmem.op import OPS, Op, OpParams, register_op
-    from flowmem.response import Response
+    from flowmem.flow.context import OpContext
+    from flowmem.flow.inputs import define_input
+    from flowmem.flow.op import OPS, Op, OpParams, register_op
+    from flowmem.flow.response import Response

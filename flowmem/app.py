@@ -1,4 +1,4 @@
-"""The Python API: load a config, run flows, close backends.
+"""The Python API: load a config, run flows, use the memory service, close backends.
 
 ```python
 from flowmem import App
@@ -8,202 +8,36 @@ with App(config="elasticsearch", overrides=["op.retrieve_memory_op.params.top_k=
 
 async with App() as app:
     response = await app.run("personal_retrieve", query="…", user_id="alice")
+    await app.memories.add("I moved to Lisbon in May", user_id="alice")
 ```
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Coroutine, Mapping, Sequence
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
-from flowmem.config.loader import ConfigSource, ResolvedConfig, load_config
-from flowmem.config.schema import Config
-from flowmem.core.backend import Backend, BackendKind
-from flowmem.core.errors import ConfigError, FlowmemError, Problem
-from flowmem.core.suggest import unknown
-from flowmem.embedding.base import EmbeddingModel
-from flowmem.flow.compile import CompiledFlow, check_flow, compile_flow
-from flowmem.flow.executor import run_flow
-from flowmem.plugins import load_builtins, load_plugins
-from flowmem.pool import BackendPool
-from flowmem.response import Response
-from flowmem.vector_store.base import VectorStore
+from flowmem.flow.runtime import Runtime
 
 if TYPE_CHECKING:
     from flowmem.memories import Memories
 
-T = TypeVar("T")
 
+class App(Runtime):
+    """A configured flowmem: flows, ops, the backends they share and the memory service on them.
 
-class App:
-    """A configured flowmem: flows, ops and the backends they share.
-
-    Args:
-        config: Config files, preset names (``"elasticsearch"``) or mappings, applied in order on
-            top of the package defaults and ``FLOWMEM_CONFIG``.
-        overrides: ``key=value`` strings applied last, e.g. ``"op.fuse_rerank_op.params.fuse_time_ratio=3"``.
-        plugins: Modules to import first, so the ops and backends they register can be used.
-
-    Raises:
-        ConfigError: The configuration is wrong (every problem listed).
-        PluginError: A plugin module cannot be imported.
+    Takes the arguments of :class:`~flowmem.flow.runtime.Runtime` (``config``, ``overrides``, ``plugins``) and
+    raises what it raises (``ConfigError``, ``PluginError``).
     """
 
-    def __init__(
-        self,
-        config: ConfigSource | Sequence[ConfigSource] | None = None,
-        overrides: Sequence[str] = (),
-        *,
-        plugins: Sequence[str] = (),
-    ):
-        load_builtins()
-        load_plugins(plugins)
-        self.resolved: ResolvedConfig = load_config(config, overrides)
-        self._flows: dict[str, CompiledFlow] = {}
-        self._backends = BackendPool(self.resolved)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._closed = False
-        self._memories: Memories | None = None
-
-    @property
-    def config(self) -> Config:
-        return self.resolved.config
-
-    @property
-    def flow_names(self) -> list[str]:
-        return sorted(self.config.flow)
-
-    def flow(self, name: str) -> CompiledFlow:
-        """The compiled flow ``name`` (compiled once, then cached).
-
-        Raises:
-            ConfigError: No such flow.
-            FlowValidationError: The flow cannot run; every problem is listed.
-        """
-        compiled = self._flows.get(name)
-        if compiled is None:
-            entry = self.config.flow.get(name)
-            if entry is None:
-                raise ConfigError(Problem("", unknown("flow", name, self.config.flow)))
-            compiled = self._flows[name] = compile_flow(name, entry, self.resolved)
-        return compiled
-
-    def validate(self) -> dict[str, list[Problem]]:
-        """Check every flow of the config; map each flow name to its problems (empty when valid)."""
-        return {name: check_flow(name, entry, self.resolved)[1] for name, entry in sorted(self.config.flow.items())}
-
-    async def run(self, flow: str, /, *, strict: bool = False, **inputs: Any) -> Response:
-        """Run ``flow`` with ``inputs`` (e.g. ``query=…, user_id=…``) and return its response.
-
-        With ``strict``, an op that degrades (``response.degradations``) stops the run right after it
-        with :class:`~flowmem.core.errors.DegradedError` instead of going on with its fallback.
-
-        Raises:
-            ConfigError, FlowValidationError: The flow is unknown or invalid (nothing ran).
-            InputError: Inputs are missing, unknown or ill-typed (nothing ran).
-            OpExecutionError: An op failed; the message names it and the run's flow id.
-            DegradedError: ``strict`` and an op degraded.
-        """
-        return await self.run_inputs(flow, inputs, strict=strict)
-
-    async def run_inputs(
-        self, flow: str | CompiledFlow, inputs: Mapping[str, Any], *, strict: bool = False
-    ) -> Response:
-        """:meth:`run` with the inputs as one mapping (an input may then be named ``strict``), of a flow by name or
-        compiled (a variant of one with other op params, :func:`flowmem.memories.flows.variant`): the one place
-        a flow of this app runs, so every run is refused once the app is closed.
-
-        Raises:
-            FlowmemError: The app is closed.
-        """
-        if self._closed:
-            raise FlowmemError("this App is closed")
-        compiled = self.flow(flow) if isinstance(flow, str) else flow
-        return await run_flow(compiled, inputs, self._backends.get, strict=strict)
-
-    def run_sync(self, flow: str, /, **inputs: Any) -> Response:
-        """:meth:`run` for code without an event loop.
-
-        Runs on the app's own event loop, so backends (connection pools) survive between calls.
-        """
-        return self.run_coroutine(self.run(flow, **inputs))
-
-    def run_coroutine(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        """Run ``coroutine`` to completion on the app's own event loop (for synchronous callers)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            pass
-        else:
-            coroutine.close()
-            raise FlowmemError("a synchronous call cannot run inside an event loop; use `await app.run(...)`")
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(coroutine)
-
-    def backend(self, kind: BackendKind, name: str = "default") -> Backend:
-        """The configured backend ``<kind>.<name>``, created on first use and closed with the app."""
-        return self._backends.get(kind, name)
-
-    def vector_store(self, name: str = "default") -> VectorStore:
-        """The configured vector store ``name``."""
-        store = self.backend("vector_store", name)
-        assert isinstance(store, VectorStore)
-        return store
+    _memories: Memories | None = None
 
     @property
     def memories(self) -> Memories:
         """The memory service on the default store: ``await app.memories.add(...)``, ``.search``, ``.get``,
         ``.list``, ``.update``, ``.delete``, ``.history``, ``.forget``, ``.export``, ``.import_``;
         ``app.memories.sync`` has the same calls for code without an event loop."""
-        from flowmem.memories import Memories
+        from flowmem.memories import Memories  # on first use: `import flowmem` and the CLI's start stay light
 
         if self._memories is None:
             self._memories = Memories(self)
         return self._memories
-
-    def embedding_model(self, name: str = "default") -> EmbeddingModel:
-        """The configured embedding model ``name``."""
-        model = self.backend("embedding_model", name)
-        assert isinstance(model, EmbeddingModel)
-        return model
-
-    async def aclose(self) -> None:
-        """Close every backend this app created."""
-        self._closed = True
-        await self._backends.aclose()
-
-    def close(self) -> None:
-        """Close backends and the app's own event loop (after :meth:`run_sync`)."""
-        if self._loop is not None:
-            try:
-                self._loop.run_until_complete(self.aclose())
-            finally:
-                self._loop.close()
-                self._loop = None
-        elif self._backends.created():
-            try:
-                asyncio.get_running_loop()
-            except RuntimeError:
-                asyncio.run(self.aclose())
-            else:
-                raise FlowmemError("close() cannot await backends inside an event loop; use `await app.aclose()`")
-        self._closed = True
-
-    def __enter__(self) -> App:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-    async def __aenter__(self) -> App:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()

@@ -1,13 +1,13 @@
 """The catalogue of context keys: every value ops pass each other, by name, with its type.
 
 A :class:`Key` is still a ``str`` (``MEMORIES == "memories"``), so YAML, plugins and ``reads = ("query",)`` keep
-working; it also carries the value's type, which :class:`~flowmem.context.OpContext` gives mypy
+working; it also carries the value's type, which :class:`~flowmem.flow.context.OpContext` gives mypy
 (``ctx[MEMORIES]`` is a ``list[Memory]``) and flow compilation checks edge by edge: the type each reader declares
 must accept the type of whatever provides the key before it, an op or a flow input
 (:func:`accepts`; the message names both ops and both types).
 
 The keys here are the built-in ops' and the standard flow inputs' (their types are the inputs', defined once in
-:mod:`flowmem.inputs`). A plugin op declares its own with :func:`define_key`, or puts a :class:`Key` in its
+:mod:`flowmem.flow.inputs`). A plugin op declares its own with :func:`define_key`, or puts a :class:`Key` in its
 ``reads``/``writes`` without listing it; a plain string names the catalogue's key of that name (untyped when
 there is none).
 """
@@ -25,7 +25,7 @@ from pydantic import AfterValidator
 
 from flowmem.core.annotations import type_name
 from flowmem.core.registry import Registry
-from flowmem.inputs import STANDARD_INPUTS
+from flowmem.flow.inputs import STANDARD_INPUTS
 from flowmem.schema.actions import MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import SessionFlush

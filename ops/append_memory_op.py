@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, register_op
 from flowmem.keys import MEMORY_ACTIONS, NEW_MEMORIES, WORKSPACE_ID
-from flowmem.op import Op, register_op
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
 

@@ -8,10 +8,10 @@ from pydantic import Field, field_validator
 
 from flowmem.assembly import MIN_TOKEN_LIMIT, InsertMethod, assemble
 from flowmem.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
-from flowmem.context import OpContext
 from flowmem.core.tokens import check_tokenizer_name, get_tokenizer
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpIO, OpParams, register_op
 from flowmem.keys import CONTEXT_MESSAGES, ENTITIES, FACTS, MEMORIES, QUERY, SUMMARY, TRIPLES, Key, key_named
-from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.memory import Message
 from flowmem.scoring.same_content import content_key
 

@@ -11,12 +11,12 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, field_validator
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import MEMORY_ACTIONS, NEW_MEMORIES, SLOT_BACKFILL, USER_ID, WORKSPACE_ID
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory

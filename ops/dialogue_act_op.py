@@ -9,9 +9,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import MEMORIES
-from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory, MemoryType
 from flowmem.scoring.priors import prior_shift, spread
 from flowmem.scoring.stages import RANK, base_score

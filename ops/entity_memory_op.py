@@ -11,13 +11,13 @@ from typing import Any
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import ENTITIES, MESSAGES, QUERY, TIMESTAMP, USER_ID, WORKSPACE_ID, WRITE_FENCES
 from flowmem.knowledge.entities import ENTITY_KINDS, EntityKind, Mention, entity_key, find_mentions
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory, Message
 from flowmem.scoring.slots import SLOTS_KEY

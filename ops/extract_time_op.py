@@ -7,12 +7,12 @@ from typing import Literal
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import EXTRACTED_TIME, QUERY, TIMESTAMP
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.timeparts import format_when
 from flowmem.timeexpr.extract import extract_time
 from flowmem.timeexpr.from_parts import from_parts, parts_from_reply

@@ -6,12 +6,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import FACTS, QUERY, USER_ID, WORKSPACE_ID
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.kinds import MemoryType
 from flowmem.schema.memory import Memory
 from flowmem.scoring.same_content import content_key

@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import ANSWER, EXTRACTED_TIME, MEMORIES, QUERY_TIMES, TOP_K
-from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
 from flowmem.scoring.priors import prior_shift, spread

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import INFO_MESSAGES, MESSAGES, SKIPPED_MESSAGES, USER_ID
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_indexed_scores
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.actions import ALREADY_MEMORIZED, SkippedMessage
 from flowmem.schema.memory import Message
 from flowmem.scoring.info import info_score, noise_kind

@@ -8,12 +8,12 @@ from typing import Any
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import ANSWER, INSIGHT_ACTIONS, TIMESTAMP, USER_ID, WORKSPACE_ID, WRITE_FENCES
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.kinds import MemoryType

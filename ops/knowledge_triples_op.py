@@ -7,14 +7,14 @@ from typing import Any
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import QUERY, TRIPLES, USER_ID, WORKSPACE_ID
 from flowmem.knowledge.entities import entity_key
 from flowmem.knowledge.triples import Triple, held, merge, triples_of
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import MemoryFilter

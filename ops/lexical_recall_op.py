@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpIO, OpParams, register_op
 from flowmem.keys import LEXICAL_MEMORIES, QUERY, QUERY_TIMES, TIMESTAMP, USER_ID, WORKSPACE_ID, TextKeyName, text_key
-from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import MEMORIES, QUERY_VECTOR, USER_ID, WORKSPACE_ID
-from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory, MemoryType
 from flowmem.scoring.stages import base_score
 from flowmem.vector_store.filters import MemoryFilter

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, register_op
 from flowmem.keys import ANSWER, MEMORIES
-from flowmem.op import Op, register_op
 from flowmem.schema.memory import Memory
 
 

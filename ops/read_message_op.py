@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import MESSAGES, USER_ID, Key
-from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Message
 
 # Messages, not the {role, content} dicts context_assemble_op writes under this name (flowmem.keys.CONTEXT_MESSAGES):

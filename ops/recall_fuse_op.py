@@ -7,9 +7,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import LEXICAL_MEMORIES, MEMORIES, QUERY_VECTOR, WORKSPACE_ID
-from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.vector_store.lexical_text import LEXICAL

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpIO, OpParams, register_op
 from flowmem.keys import (
     MEMORIES,
     QUERY,
@@ -21,7 +22,6 @@ from flowmem.keys import (
     TextKeyName,
     text_key,
 )
-from flowmem.op import Op, OpIO, OpParams, register_op
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss

@@ -8,11 +8,11 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from flowmem.context import OpContext, describe_error
+from flowmem.flow.context import OpContext, describe_error
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import MEMORIES, QUERY, QUERY_VECTOR, USER_ID, WORKSPACE_ID
 from flowmem.llm.calls import ask
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory
 from flowmem.scoring.lexical import words
 from flowmem.scoring.stages import base_score

@@ -7,12 +7,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import MEMORIES, QUERY, QUERY_TIMES, TIMESTAMP
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_indexed_scores, parse_json
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss
 from flowmem.scoring.lexical import lexical_scores

@@ -6,9 +6,9 @@ from datetime import datetime
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import QUERY, QUERY_TIMES, TIMESTAMP
-from flowmem.op import Op, OpParams, register_op
 from flowmem.timeexpr.query import QueryTimes
 
 

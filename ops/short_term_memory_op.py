@@ -7,8 +7,10 @@ from datetime import datetime
 
 from pydantic import Field, field_validator
 
-from flowmem.context import OpContext
 from flowmem.core.tokens import check_tokenizer_name, count_tokens, message_tokens, truncate_to_tokens
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
+from flowmem.flow.prompts import load_prompt
 from flowmem.keys import (
     CHAT_HISTORY,
     QUERY,
@@ -23,8 +25,6 @@ from flowmem.keys import (
     WRITE_FENCES,
 )
 from flowmem.llm.calls import ask
-from flowmem.op import Op, OpParams, register_op
-from flowmem.prompts import load_prompt
 from flowmem.schema.memory import Message
 from flowmem.schema.session import ChatSession, SessionFlush
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import MEMORIES, QUERY
-from flowmem.op import Op, OpParams, register_op
 from flowmem.schema.memory import Memory
 from flowmem.scoring.stages import RANK, base_score
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, register_op
 from flowmem.keys import ANSWER, MEMORY_ACTIONS, MESSAGES, SLOT_BACKFILL, USER_ID, WORKSPACE_ID, WRITE_FENCES
-from flowmem.op import Op, register_op
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory, Message

@@ -9,8 +9,8 @@ import pytest
 
 import flowmem.testing.fake_llm  # registers the `fake` LLM backend, which production apps do not
 import flowmem.testing.ops  # noqa: F401  (registers noop_op, sleep_op, echo_op, fail_op, flaky_answer_op)
-from flowmem.op import OPS, Op, register_op
-from flowmem.plugins import load_builtins
+from flowmem.flow.op import OPS, Op, register_op
+from flowmem.flow.plugins import load_builtins
 
 load_builtins()
 

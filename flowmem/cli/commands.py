@@ -16,9 +16,9 @@ from flowmem.core.annotations import is_text
 from flowmem.core.errors import FlowValidationError, InputError, Problem
 from flowmem.core.safe_yaml import safe_load
 from flowmem.flow.include import point_to_included
-from flowmem.inputs import STANDARD_INPUTS
-from flowmem.op import OPS
-from flowmem.plugins import load_builtins, load_plugins
+from flowmem.flow.inputs import STANDARD_INPUTS
+from flowmem.flow.op import OPS
+from flowmem.flow.plugins import load_builtins, load_plugins
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flowmem.response import Response
+from flowmem.flow.response import Response
 from flowmem.schema.memory import Memory
 from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM
 

@@ -30,8 +30,8 @@ from flowmem.core.errors import InputError, Problem
 from flowmem.schema.kinds import WRITE_FLOW
 
 if TYPE_CHECKING:
-    from flowmem.importing import ImportCounts
     from flowmem.memories import AddResult
+    from flowmem.memories.importing import ImportCounts
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -62,7 +62,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from flowmem.limits import memory_check, message_check
+    from flowmem.config.limits import memory_check, message_check
     from flowmem.schema.actions import ALREADY_MEMORIZED
     from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
     from flowmem.schema.memory import Memory, Message

@@ -11,7 +11,7 @@ from flowmem.schema.kinds import DEFAULT_WORKSPACE
 
 if TYPE_CHECKING:
     from flowmem.app import App
-    from flowmem.importing import ImportTarget
+    from flowmem.memories.importing import ImportTarget
 
 
 def open_app(args: argparse.Namespace) -> App:
@@ -76,7 +76,7 @@ def add_import_options(parser: argparse.ArgumentParser) -> None:
 
 def import_target(args: argparse.Namespace) -> ImportTarget:
     """Where an import's memories go, from the options :func:`add_import_options` added."""
-    from flowmem.importing import ImportTarget
+    from flowmem.memories.importing import ImportTarget
 
     workspace = checked_workspace(args.workspace)
     source = checked_workspace(args.from_workspace, "--from-workspace")

@@ -13,10 +13,10 @@ from flowmem.core.annotations import type_name
 from flowmem.core.redact import redact
 from flowmem.core.trace import Trace
 from flowmem.flow.compile import CompiledFlow
-from flowmem.inputs import STANDARD_INPUTS
+from flowmem.flow.inputs import STANDARD_INPUTS
+from flowmem.flow.op import Op
+from flowmem.flow.response import Response
 from flowmem.keys import KEYS, Key, key_named
-from flowmem.op import Op
-from flowmem.response import Response
 
 
 def response(resp: Response) -> str:

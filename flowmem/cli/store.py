@@ -3,7 +3,7 @@
 Export and import use JSON Lines, one memory per line with its vector, so moving a workspace from
 the embedded store to Elasticsearch is ``flowmem store export -w alice > alice.jsonl`` then
 ``flowmem store import alice.jsonl -w alice -c elasticsearch``. Import writes into the workspace
-the command names (see :mod:`flowmem.importing`), never silently into one a line names.
+the command names (see :mod:`flowmem.memories.importing`), never silently into one a line names.
 """
 
 from __future__ import annotations
@@ -271,7 +271,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from flowmem.limits import memory_check
+    from flowmem.config.limits import memory_check
     from flowmem.samples import memories_path
     from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
     from flowmem.schema.memory import Memory

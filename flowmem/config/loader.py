@@ -24,7 +24,7 @@ from flowmem.core.errors import ConfigError, Problem
 from flowmem.core.redact import SECRET_SETTING, redact_text, setting_secrets
 from flowmem.core.safe_yaml import safe_load
 from flowmem.core.suggest import did_you_mean, one_of, unknown
-from flowmem.plugins import load_builtins
+from flowmem.flow.plugins import load_builtins
 
 ConfigSource = str | Path | Mapping[str, Any]
 PRESET_PACKAGE = "flowmem.configs"

@@ -27,7 +27,7 @@ from flowmem.core.backend import BACKENDS
 from flowmem.core.errors import ConfigError, Problem
 from flowmem.core.safe_yaml import safe_load
 from flowmem.core.suggest import did_you_mean, one_of, unknown
-from flowmem.op import OPS
+from flowmem.flow.op import OPS
 
 SEGMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 

@@ -12,7 +12,7 @@ from flowmem.config.schema import BackendEntry, Config, OpEntry
 from flowmem.core.backend import BACKENDS, Backend, BackendKind, BackendParams
 from flowmem.core.errors import Problem
 from flowmem.core.suggest import did_you_mean, one_of, unknown
-from flowmem.op import OPS, Op, OpParams
+from flowmem.flow.op import OPS, Op, OpParams
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from flowmem.config.limits import input_problems
 from flowmem.config.loader import ResolvedConfig
 from flowmem.config.schema import FlowEntry, Limits
 from flowmem.config.settings import OpSetting
@@ -24,10 +25,9 @@ from flowmem.core.errors import FlowValidationError, InputError, Problem
 from flowmem.core.suggest import shown, unknown
 from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_refs
 from flowmem.flow.include import Expansion, expand_flow
-from flowmem.inputs import STANDARD_INPUTS, InputSpec
+from flowmem.flow.inputs import STANDARD_INPUTS, InputSpec
+from flowmem.flow.op import OPS
 from flowmem.keys import accepts
-from flowmem.limits import input_problems
-from flowmem.op import OPS
 
 
 class OpStep:

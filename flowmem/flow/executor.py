@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from time import perf_counter
 from typing import Any
 
-from flowmem.context import Context, OpContext, describe_error
 from flowmem.core.concurrency import gather_cancelling
 from flowmem.core.errors import DegradedError, FlowmemError, OpExecutionError, OpTimeoutError, WriteConflictError
 from flowmem.core.trace import LLM_CALL_FAILED, RUN_FAILED, RUN_TIMED_OUT, Degradation, OpSpan
 from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
+from flowmem.flow.context import Context, OpContext, describe_error
+from flowmem.flow.op import BackendResolver
+from flowmem.flow.response import Response
 from flowmem.flow.telemetry import RunTelemetry, op_span, run_ended
-from flowmem.op import BackendResolver
-from flowmem.response import Response
 
 
 async def run_flow(

@@ -16,7 +16,7 @@ the application has installed an OpenTelemetry SDK tracer provider (``openteleme
   ``error.type`` when it failed;
 - each op: ``"op {label}"`` with ``flowmem.op.name``, ``flowmem.op.position``, ``flowmem.op.status`` (``ok``,
   ``degraded``, ``failed``, ``timeout``, ``cancelled``), ``flowmem.op.degradations``, and the op's numeric trace
-  notes as ``flowmem.op.note.<key>`` (a list is its length: ``dropped`` counts the near misses).
+  notes as ``flowmem.flow.op.note.<key>`` (a list is its length: ``dropped`` counts the near misses).
 
 Never a query, a memory's content, a message or a secret: string notes (which may quote the query) are left out.
 
@@ -38,7 +38,7 @@ from flowmem.keys import MEMORIES
 if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer
 
-    from flowmem.context import Context
+    from flowmem.flow.context import Context
 
 RunListener = Callable[[Trace, "str | None"], None]
 _listeners: list[RunListener] = []
@@ -137,7 +137,7 @@ class RunTelemetry:
                 span.set_attribute("flowmem.op.status", op.status)
                 span.set_attribute("flowmem.op.degradations", sum(d.count for d in op.degradations))
                 for key, value in _numeric_notes(op.notes):
-                    span.set_attribute(f"flowmem.op.note.{key}", value)
+                    span.set_attribute(f"flowmem.flow.op.note.{key}", value)
 
 
 def op_span(telemetry: RunTelemetry | None, op: OpSpan) -> contextlib.AbstractContextManager[Any]:

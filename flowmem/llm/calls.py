@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
 
 

@@ -22,11 +22,11 @@ from pydantic_core import to_jsonable_python
 
 from flowmem.core.errors import InputError, NotFoundError, Problem
 from flowmem.flow.compile import op_steps
+from flowmem.flow.response import Response
 from flowmem.keys import CHAT_HISTORY, CONTEXT_MESSAGES, SESSION_FLUSH, SUMMARY
 from flowmem.memories.flows import run_in_workspace
 from flowmem.memories.results import AddResult, _scored
 from flowmem.memories.writing import add_messages, fits
-from flowmem.response import Response
 from flowmem.schema.kinds import WRITE_FLOW
 from flowmem.schema.memory import Memory, Message
 from flowmem.schema.session import ChatSession, SessionFlush

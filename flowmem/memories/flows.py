@@ -3,7 +3,8 @@
 
 The variant is compiled from the app's resolved config with the changed params; the app itself, its
 cached flows and its backends are left as they are, so concurrent calls with different params never
-see each other's. It runs through :meth:`App.run_inputs`, the one run entry (a closed app runs nothing).
+see each other's. It runs through :meth:`~flowmem.flow.runtime.Runtime.run_inputs`, the one run entry (a closed
+app runs nothing).
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ from flowmem.config.schema import OpEntry
 from flowmem.core.errors import FlowmemError, InputError, Problem
 from flowmem.core.suggest import one_of, unknown
 from flowmem.flow.compile import CompiledFlow, compile_flow, op_steps
-from flowmem.response import Response
+from flowmem.flow.response import Response
 
 if TYPE_CHECKING:
-    from flowmem.app import App
+    from flowmem.flow.runtime import Runtime
 
 OpParams = Mapping[str, Mapping[str, Any]]
 
 
 async def run_in_workspace(
-    app: App,
+    app: Runtime,
     flow: str,
     inputs: Mapping[str, Any] | None = None,
     *,
@@ -55,7 +56,7 @@ async def run_in_workspace(
     return await app.run_inputs(variant(app, flow, op_params) if op_params else flow, given)
 
 
-def writes_memories(app: App, flow: str) -> bool:
+def writes_memories(app: Runtime, flow: str) -> bool:
     """Whether ``flow`` writes memories: it holds an op that writes to its store (``CompiledFlow.stores_written``).
 
     Raises:
@@ -64,7 +65,7 @@ def writes_memories(app: App, flow: str) -> bool:
     return bool(app.flow(flow).stores_written)
 
 
-def read_only_flows(app: App) -> list[str]:
+def read_only_flows(app: Runtime) -> list[str]:
     """The configured flows that write to no store, sorted (a flow that does not compile is left out)."""
     found = []
     for name in app.flow_names:
@@ -76,7 +77,7 @@ def read_only_flows(app: App) -> list[str]:
     return found
 
 
-def check_read_only(app: App, flow: str) -> None:
+def check_read_only(app: Runtime, flow: str) -> None:
     """The read-only policy of search, its one owner (``app.memories.search``; the CLI, HTTP and MCP call that):
     a flow that writes memories (or a chat session) is not a search.
 
@@ -89,7 +90,7 @@ def check_read_only(app: App, flow: str) -> None:
         raise InputError(Problem("flow", f"'{flow}' writes memories; search runs a read-only flow: {choices}"))
 
 
-def variant(app: App, flow: str, op_params: OpParams) -> CompiledFlow:
+def variant(app: Runtime, flow: str, op_params: OpParams) -> CompiledFlow:
     """``flow`` compiled with the params of ``op_params`` over the app's (the app is not changed)."""
     base = app.flow(flow)  # an unknown or invalid flow fails as it would without params
     labels = {step.label for step in op_steps(base.root)}

@@ -11,7 +11,7 @@ from pydantic_core import to_jsonable_python
 
 from flowmem.core.errors import DegradedError
 from flowmem.core.trace import Degradation, merge_degradations
-from flowmem.response import Response
+from flowmem.flow.response import Response
 from flowmem.schema.actions import ALREADY_MEMORIZED, MemoryAction, SkippedMessage
 from flowmem.schema.memory import Memory
 from flowmem.schema.timeparts import format_when

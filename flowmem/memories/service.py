@@ -19,9 +19,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from flowmem.core.errors import InputError, NotFoundError, Problem, WriteConflictError
-from flowmem.importing import ImportCounts, ImportTarget, import_memories
-from flowmem.importing import Progress as ImportProgress
 from flowmem.memories.flows import check_read_only
+from flowmem.memories.importing import ImportCounts, ImportTarget, import_memories
+from flowmem.memories.importing import Progress as ImportProgress
 from flowmem.memories.results import AddResult, ForgetResult, MemoryPage, SearchResult
 from flowmem.memories.writing import (
     Progress,
@@ -44,7 +44,7 @@ from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.rules import check_scope
 
 if TYPE_CHECKING:
-    from flowmem.app import App
+    from flowmem.flow.runtime import Runtime
     from flowmem.memories.chat import ContextResult
     from flowmem.memories.sync import SyncMemories
     from flowmem.vector_store.base import VectorStore
@@ -61,7 +61,7 @@ class Memories:
         store: The ``vector_store`` entry to use (default ``"default"``).
     """
 
-    def __init__(self, app: App, store: str = "default"):
+    def __init__(self, app: Runtime, store: str = "default"):
         self.app = app
         self.store_name = store
 

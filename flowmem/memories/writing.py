@@ -164,8 +164,9 @@ def now() -> datetime:
 
 
 def fits(core: Memories, text: str, what: str) -> None:
-    """Refuse a memory text over ``limits.memory_max_chars`` (the rule every path shares: :mod:`flowmem.limits`)."""
-    from flowmem.limits import too_long
+    """Refuse a memory text over ``limits.memory_max_chars`` (the rule every path shares:
+    :mod:`flowmem.config.limits`)."""
+    from flowmem.config.limits import too_long
 
     limit = core.app.config.limits.memory_max_chars
     reason = too_long("content", text, limit, "memory_max_chars")

@@ -7,9 +7,9 @@ import asyncio
 
 from pydantic import Field
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.keys import ANSWER, QUERY
-from flowmem.op import Op, OpParams, register_op
 
 
 @register_op

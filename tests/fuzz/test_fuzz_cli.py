@@ -29,9 +29,9 @@ from hypothesis import strategies as st
 from flowmem.cli.main import main
 from flowmem.config.schema import ENTRY_MODELS, SECTIONS, SETTINGS_SECTIONS
 from flowmem.core.backend import BACKENDS
-from flowmem.inputs import STANDARD_INPUTS
-from flowmem.op import OPS
-from flowmem.plugins import load_builtins
+from flowmem.flow.inputs import STANDARD_INPUTS
+from flowmem.flow.op import OPS
+from flowmem.flow.plugins import load_builtins
 
 load_builtins()
 

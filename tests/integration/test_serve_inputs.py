@@ -131,7 +131,7 @@ def test_wrong_statuses_are_400(http: httpx.Client) -> None:
 
 
 FAILING_OP = """
-from flowmem.op import Op, OpParams, register_op
+from flowmem.flow.op import Op, OpParams, register_op
 
 
 @register_op

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flowmem.context import OpContext
+from flowmem.flow.context import OpContext
 from flowmem.keys import ANSWER, MEMORIES, TIMESTAMP, Key, define_key
 from flowmem.schema.memory import Memory
 

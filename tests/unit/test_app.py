@@ -116,7 +116,7 @@ def test_plugins_register_ops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         with App(overrides=["flow.hi.flow_content=plugin_hello_op"], plugins=["my_plugin"]) as app:
             assert app.run_sync("hi").answer == "hello from a plugin"
     finally:
-        from flowmem.op import OPS
+        from flowmem.flow.op import OPS
 
         OPS.remove("plugin_hello_op")
         sys.modules.pop("my_plugin", None)

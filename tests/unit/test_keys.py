@@ -35,7 +35,7 @@ def test_a_key_is_its_name() -> None:
 
 
 def test_input_keys_have_the_inputs_types() -> None:
-    from flowmem.inputs import STANDARD_INPUTS
+    from flowmem.flow.inputs import STANDARD_INPUTS
 
     for name, spec in STANDARD_INPUTS.items():
         assert KEYS.get(name).type is spec.type, name
@@ -102,8 +102,8 @@ def test_text_keys_are_free_text_only() -> None:
 
 
 def test_a_response_gives_outputs_by_key() -> None:
+    from flowmem.flow.response import Response
     from flowmem.keys import MEMORY_ACTIONS, SKIPPED_MESSAGES
-    from flowmem.response import Response
     from flowmem.schema.actions import MemoryAction
 
     action = MemoryAction(action="add", memory=Memory(workspace_id="w", target="u", content="likes tea"))
@@ -114,9 +114,9 @@ def test_a_response_gives_outputs_by_key() -> None:
 
 def test_every_builtin_op_declares_typed_keys() -> None:
     """A built-in op names its keys by Key (mypy then checks its reads and writes), each with a type."""
-    from flowmem.inputs import STANDARD_INPUTS
-    from flowmem.op import OPS
-    from flowmem.plugins import load_builtins
+    from flowmem.flow.inputs import STANDARD_INPUTS
+    from flowmem.flow.op import OPS
+    from flowmem.flow.plugins import load_builtins
 
     load_builtins()
     untyped = [

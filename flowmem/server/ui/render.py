@@ -12,7 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.responses import HTMLResponse
 
 from flowmem.cli.explain import FACTOR_ORDER
-from flowmem.response import Response
+from flowmem.flow.response import Response
 from flowmem.schema.memory import Memory
 
 PREFIX = "/ui"

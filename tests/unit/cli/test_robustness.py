@@ -96,7 +96,7 @@ def test_invalid_utf8_in_a_config_file(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 PLUGIN = '''
-from flowmem.op import Op, register_op
+from flowmem.flow.op import Op, register_op
 
 
 @register_op

@@ -232,7 +232,7 @@ def test_quickstart_sample_import(capsys: pytest.CaptureFixture[str], stores: tu
 
 
 def test_import_writes_memories_and_history_in_one_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from flowmem.importing import ImportTarget, import_memories
+    from flowmem.memories.importing import ImportTarget, import_memories
     from flowmem.schema.memory import Memory
     from flowmem.vector_store.local import LocalStore
 

@@ -9,11 +9,11 @@ import pytest
 
 from flowmem.config import load_config
 from flowmem.config.schema import FlowEntry
-from flowmem.context import OpContext
 from flowmem.core.errors import FlowValidationError
 from flowmem.flow.compile import check_flow, compile_flow
+from flowmem.flow.context import OpContext
+from flowmem.flow.op import Op
 from flowmem.keys import KEYS, Key
-from flowmem.op import Op
 from tests.conftest import make_op
 
 

@@ -14,7 +14,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from flowmem.app import App
 from flowmem.core.trace import Trace
 from flowmem.flow import telemetry
-from flowmem.response import Response
+from flowmem.flow.response import Response
 
 CONFIG = {"embedding_model": {"default": {"backend": "hash"}}, "vector_store": {"default": {"backend": "memory"}}}
 SECRET_FACT = "I keep bees on my balcony in Turin"
@@ -65,7 +65,7 @@ def test_one_span_per_op_of_personal_retrieve_each_timed_under_the_run(exporter:
     assert attributes["flowmem.memories.top_score"] == response.memories[0].scores["final"]
     assert len(str(attributes["flowmem.user.hash"])) == 16
     recall = next(s for s in ops if s.name == "op retrieve_memory_op")
-    assert (recall.attributes or {})["flowmem.op.note.recalled"] == 1
+    assert (recall.attributes or {})["flowmem.flow.op.note.recalled"] == 1
 
 
 def test_spans_carry_no_query_content_or_user_id(exporter: InMemorySpanExporter) -> None:

@@ -22,8 +22,8 @@ from flowmem.core.trace import WARNING, Degradation, OpSpan, Trace, Usage
 if TYPE_CHECKING:
     from typing_extensions import deprecated
 
+    from flowmem.flow.op import Op
     from flowmem.keys import Key, ReadableKey
-    from flowmem.op import Op
 else:
 
     def deprecated(message: str) -> Any:  # only type checkers read it: no runtime warning, no dependency

@@ -35,11 +35,11 @@ from typing import Any, ClassVar, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict
 
-from flowmem.context import OpContext
 from flowmem.core.backend import BACKEND_KINDS, Backend, BackendKind
 from flowmem.core.errors import RegistryError
 from flowmem.core.registry import Registry, snake_case
 from flowmem.embedding.base import EmbeddingModel
+from flowmem.flow.context import OpContext
 from flowmem.keys import WRITE_FENCES, Key, key_named
 from flowmem.llm.base import LLM
 from flowmem.vector_store.base import Fence, VectorStore

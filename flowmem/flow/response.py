@@ -7,8 +7,8 @@ from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
-from flowmem.context import Context
 from flowmem.core.trace import Degradation, Trace, Usage
+from flowmem.flow.context import Context
 from flowmem.keys import ANSWER, MEMORIES, ReadableKey
 from flowmem.schema.memory import Memory
 
