@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from flowmem.assembly import MIN_TOKEN_LIMIT, InsertMethod, assemble
-from flowmem.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
+from flowmem.assembly.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
 from flowmem.core.tokens import check_tokenizer_name, get_tokenizer
 from flowmem.flow.context import OpContext
 from flowmem.flow.op import Op, OpIO, OpParams, register_op

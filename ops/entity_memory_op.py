@@ -15,11 +15,11 @@ from flowmem.flow.context import OpContext
 from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.flow.prompts import load_prompt
 from flowmem.keys import ENTITIES, MESSAGES, QUERY, TIMESTAMP, USER_ID, WORKSPACE_ID, WRITE_FENCES
-from flowmem.knowledge.entities import ENTITY_KINDS, EntityKind, Mention, entity_key, find_mentions
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory, Message
+from flowmem.scoring.entities import ENTITY_KINDS, EntityKind, Mention, entity_key, find_mentions
 from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.vector_store.filters import MemoryFilter
 
@@ -57,7 +57,7 @@ class EntityMemoryOp(Op):
     write the user's entities, those the query names first, to ``entities``.
 
     The texts are the user's own messages of the run (``messages`` they sent) and the ``query`` (the new message of
-    a chat). Offline, :mod:`flowmem.knowledge.entities` finds the mentions (relations such as "my sister Ana", pets,
+    a chat). Offline, :mod:`flowmem.scoring.entities` finds the mentions (relations such as "my sister Ana", pets,
     places after "in / at / to", capitalised names, known names anywhere; its limits are listed there) and the
     description is how the user relates to the entity plus the last ``max_mentions`` sentences that mention it,
     dated. With an LLM, one call per run rewrites the description of every entity the texts mention from its old

@@ -11,12 +11,12 @@ from flowmem.flow.context import OpContext
 from flowmem.flow.op import Op, OpParams, register_op
 from flowmem.flow.prompts import load_prompt
 from flowmem.keys import QUERY, TRIPLES, USER_ID, WORKSPACE_ID
-from flowmem.knowledge.entities import entity_key
-from flowmem.knowledge.triples import Triple, held, merge, triples_of
 from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
+from flowmem.scoring.entities import entity_key
+from flowmem.scoring.triples import Triple, held, merge, triples_of
 from flowmem.vector_store.filters import MemoryFilter
 
 
@@ -29,7 +29,7 @@ class KnowledgeTriplesOp(Op):
     (BM25: the names it asks about), so a run reads at most ``max_memories + query_k`` memories however many the
     user has; a fact said long before the newest and not named by the query is left out.
 
-    Offline (the default), :mod:`flowmem.knowledge.triples` reads each memory's single-valued facts (the slot table:
+    Offline (the default), :mod:`flowmem.scoring.triples` reads each memory's single-valued facts (the slot table:
     lives_in, works_at, job_title, partner, has_cat, diet, …) and named relations ("my manager Dana"). With
     ``use_llm`` and an LLM configured, one call reads those memories instead (any relation it finds); an unusable
     reply falls back to the rules, with a warning. Either way a triple holds from its memory's

@@ -368,7 +368,7 @@ def questions_section(r: dict[str, Any]) -> list[str]:
         "## The sample's questions: right memory first (`flowmem eval questions`)",
         "",
         f"The {main['overall']['n']} questions shipped on the bundled sample ({langs};",
-        "`flowmem/samples/questions.jsonl`, CC0) — natural wording, each with the memories that answer it — asked",
+        "`flowmem/eval/samples/questions.jsonl`, CC0) — natural wording, each with the memories that answer it — asked",
         "of the sample's memories in an ephemeral store, offline, the baseline in the same run. Target: the right",
         "memory first for ≥ 70 % of the questions. Command: `flowmem eval questions sample --compare-flow"
         " vector_baseline`",

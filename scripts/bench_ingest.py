@@ -33,7 +33,7 @@ from benchlib import machine
 
 from flowmem import App
 from flowmem.embedding.base import EmbeddingModel
-from flowmem.samples import load_messages
+from flowmem.eval.samples import load_messages
 from flowmem.schema.memory import Memory, Message
 from flowmem.scoring.slots import SLOTS_KEY
 

@@ -211,7 +211,7 @@ async def fresh_app(store: str, embedder: str, es_url: str, extra: tuple[str, ..
 
 
 def delete_indices(url: str, index: str) -> None:
-    from flowmem.vector_store.elasticsearch import SIDE_SUFFIXES
+    from flowmem.vector_store.elasticsearch.store import SIDE_SUFFIXES
 
     for suffix in ("", *SIDE_SUFFIXES):
         try:

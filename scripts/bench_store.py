@@ -47,9 +47,9 @@ from benchlib import machine, percentiles
 from flowmem.core.safe_yaml import safe_load
 from flowmem.schema.memory import MEMORY_TYPES, Memory
 from flowmem.vector_store.base import VectorStore
-from flowmem.vector_store.elasticsearch import ElasticsearchStore
+from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 from flowmem.vector_store.filters import MemoryFilter
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local.store import LocalStore
 
 DIMS = 384
 BATCH = 1_000

@@ -170,7 +170,7 @@ def cmd_questions(args: argparse.Namespace) -> int:
     from flowmem.eval.questions import check_answers, load, shipped_questions_path
     from flowmem.eval.questions_run import QuestionsRun, markdown, run_questions
     from flowmem.eval.runner import EmbeddingCache, stderr_progress
-    from flowmem.samples import load_memories, memories_path
+    from flowmem.eval.samples import load_memories, memories_path
     from flowmem.schema.jsonl import read_jsonl
     from flowmem.schema.memory import Memory
 

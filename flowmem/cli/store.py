@@ -272,7 +272,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from flowmem.config.limits import memory_check
-    from flowmem.samples import memories_path
+    from flowmem.eval.samples import memories_path
     from flowmem.schema.jsonl import open_jsonl, read_jsonl, skipped_summary
     from flowmem.schema.memory import Memory
 

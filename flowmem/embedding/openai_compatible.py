@@ -14,7 +14,7 @@ from pydantic import Field
 
 from flowmem.core.backend import BackendParams, register_backend
 from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
-from flowmem.openai_client import API_KEY_VARIABLE, make_client, server_errors
+from flowmem.llm.openai_client import API_KEY_VARIABLE, make_client, server_errors
 
 
 class OpenAIEmbeddingParams(EmbeddingParams):

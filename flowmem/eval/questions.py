@@ -9,7 +9,7 @@ A question file is JSONL, one question per line::
 of the question's ``user`` (default ``alice``), or the file is refused — a typo must not pass for a
 miss. ``asked_at`` is the query timestamp; without it a question is asked at the newest
 ``updated_at`` of the memories. The questions shipped with flowmem, on the bundled sample
-(``flowmem/samples/questions.jsonl``, CC0), are described in ``flowmem/samples/README.md``.
+(``flowmem/eval/samples/questions.jsonl``, CC0), are described in ``flowmem/eval/samples/README.md``.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ class Question(BaseModel):
 
 
 def shipped_questions_path() -> Path:
-    """The questions on the bundled sample (``flowmem/samples/questions.jsonl``, CC0)."""
-    return Path(str(resources.files("flowmem.samples").joinpath("questions.jsonl")))
+    """The questions on the bundled sample (``flowmem/eval/samples/questions.jsonl``, CC0)."""
+    return Path(str(resources.files("flowmem.eval.samples").joinpath("questions.jsonl")))
 
 
 def load(path: str | Path) -> list[Question]:

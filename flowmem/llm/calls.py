@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from flowmem.flow.context import OpContext
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
+
+
+class CallRecorder(Protocol):
+    """What an LLM call is counted on: an op's :class:`~flowmem.flow.context.OpContext` is one. A protocol, so
+    the backends' layer does not import the op contract above it."""
+
+    def llm_call_failed(self, error: BaseException) -> None: ...
+
+    def record_usage(self, llm_calls: int = 1, prompt_tokens: int = 0, completion_tokens: int = 0) -> None: ...
 
 
 async def ask(
     llm: LLM,
-    ctx: OpContext,
+    ctx: CallRecorder,
     system: str,
     user: str,
     *,

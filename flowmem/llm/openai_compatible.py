@@ -16,7 +16,7 @@ from pydantic import Field, field_validator
 from flowmem.core.backend import BackendParams, register_backend
 from flowmem.core.tokens import check_tokenizer_name, tokenizer_for_model
 from flowmem.llm.base import LLM, ChatMessage, ChatResult
-from flowmem.openai_client import API_KEY_VARIABLE, import_openai, make_client, server_errors
+from flowmem.llm.openai_client import API_KEY_VARIABLE, import_openai, make_client, server_errors
 
 
 class OpenAIChatParams(BackendParams):

@@ -13,7 +13,7 @@ in an ``update`` event, a session window. Three rules, each applied by every sto
    and nothing of it stays. ``local`` checks inside the write's SQLite transaction, so the refusal is atomic;
    ``memory`` has no await between the check and the write; Elasticsearch, with no transactions, records a
    write intent, checks before and after writing, erases what it wrote when a forget got in between, and the
-   forget waits for the intents it finds before erasing (see :mod:`~flowmem.vector_store.es_guard`).
+   forget waits for the intents it finds before erasing (see :mod:`~flowmem.vector_store.elasticsearch.guard`).
 2. **Must exist.** A write that replaces memories it read names them (``must_exist``); if one is gone when the
    write lands (deleted or forgotten meanwhile) the write is refused with :class:`~flowmem.core.errors.NotFoundError`
    and nothing of it is written (``local``: in the transaction; Elasticsearch: version-conditioned index

@@ -5,7 +5,7 @@ field a :class:`FilterSpec` — its *kind* of test (one of, equal parts, at leas
 contains, overlaps) and its *subject* (what of a memory it tests). :meth:`MemoryFilter.matches`
 applies the declaration directly (the reference semantics); the stores build their own filters
 from the same declaration (the numpy mask of :mod:`~flowmem.vector_store.index`, the Elasticsearch
-query of :mod:`~flowmem.vector_store.es_query`), and the store base refuses a condition whose
+query of :mod:`~flowmem.vector_store.elasticsearch.query`), and the store base refuses a condition whose
 subject a store cannot filter on (:func:`~flowmem.vector_store.rules.check_filter`). The
 conformance suite compares every store with :meth:`~MemoryFilter.matches` condition by condition.
 

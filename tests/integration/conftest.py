@@ -142,7 +142,7 @@ SCHEDULED_REFRESH_GONE = 1.1
 
 def delete_store_indices(url: str, index: str) -> None:
     """Delete a store's memories index and every side index named from it (history, ledger, sessions, fences)."""
-    from flowmem.vector_store.elasticsearch import SIDE_SUFFIXES
+    from flowmem.vector_store.elasticsearch.store import SIDE_SUFFIXES
 
     for suffix in ("", *SIDE_SUFFIXES):
         delete_index(url, index + suffix)

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 from loguru import logger
 
-from flowmem.vector_store import es_query
-from flowmem.vector_store.elasticsearch import ElasticsearchStore
+from flowmem.vector_store.elasticsearch import query as es_query
+from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 from tests.integration.conftest import ClientRequests, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch

@@ -12,8 +12,8 @@ import pytest
 from flowmem import App
 from flowmem.schema.history import HistoryEvent
 from flowmem.testing.conformance import memory
-from flowmem.vector_store import es_query
-from flowmem.vector_store.elasticsearch import ElasticsearchStore
+from flowmem.vector_store.elasticsearch import query as es_query
+from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 from tests.integration.conftest import delete_store_indices
 from tests.unit.ops.test_shared_workspace import ALICE, BOB, by_user, facts, ingest, memories_of, write_chat
 

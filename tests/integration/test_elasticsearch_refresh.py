@@ -1,5 +1,5 @@
 """The Elasticsearch store's writes under concurrency: each one is searchable when it returns, and
-concurrent writers share refreshes (flowmem.vector_store.es_refresh) instead of forcing one each.
+concurrent writers share refreshes (flowmem.vector_store.elasticsearch.refresh) instead of forcing one each.
 
 The indices get ``refresh_interval: -1``: no scheduled refresh, so only the store's own refreshes
 can make a write visible, and a write that returned without one is caught every time.
@@ -15,7 +15,7 @@ import pytest
 
 from flowmem.schema.history import HistoryEvent
 from flowmem.testing.conformance import memory
-from flowmem.vector_store.elasticsearch import ElasticsearchStore
+from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 from flowmem.vector_store.filters import MemoryFilter
 from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_store_indices
 

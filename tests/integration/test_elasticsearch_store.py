@@ -27,11 +27,11 @@ from flowmem.core.errors import BackendUnavailableError, ConfigError, InputError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance import DIMS, VectorStoreConformance, memory, unit
-from flowmem.vector_store import es_query
 from flowmem.vector_store.base import DimensionMismatchError, VectorStore, normalise
-from flowmem.vector_store.elasticsearch import BulkWriteError, ElasticsearchStore
+from flowmem.vector_store.elasticsearch import query as es_query
+from flowmem.vector_store.elasticsearch.store import BulkWriteError, ElasticsearchStore
 from flowmem.vector_store.filters import SUBJECT_TYPES, UNREAD_SLOTS, MemoryFilter
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local.store import LocalStore
 from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
@@ -648,7 +648,7 @@ class TestWritePath:
             delete_index(es_url, index)
 
     def test_sample_chat_twice_dedup_and_expire_with_history(self, es_app: Any) -> None:
-        from flowmem.samples import load_messages
+        from flowmem.eval.samples import load_messages
         from tests.unit.ops.test_write_path import all_memories
 
         messages = load_messages()
@@ -684,7 +684,7 @@ class TestWritePath:
         import signal
 
         from flowmem import App
-        from flowmem.samples import chat_path
+        from flowmem.eval.samples import chat_path
         from tests.unit.ops.test_write_path import all_memories
 
         names = [_index_name("killed"), _index_name("clean")]

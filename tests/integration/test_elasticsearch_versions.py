@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from flowmem.app import App
-from flowmem.samples import DEMO_WORKSPACE, load_memories
+from flowmem.eval.samples import DEMO_WORKSPACE, load_memories
 from flowmem.testing.conformance import memory
-from flowmem.vector_store import es_query
-from flowmem.vector_store.elasticsearch import ElasticsearchStore
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.elasticsearch import query as es_query
+from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
+from flowmem.vector_store.local.store import LocalStore
 from tests.integration.conftest import delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch

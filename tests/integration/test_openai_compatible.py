@@ -353,7 +353,7 @@ def openai_preset(
 
 def test_personal_retrieve_with_the_openai_preset(openai_preset: list[str]) -> None:
     from flowmem import App
-    from flowmem.samples import DEMO_NOW, load_memories
+    from flowmem.eval.samples import DEMO_NOW, load_memories
 
     overrides = [
         *openai_preset,

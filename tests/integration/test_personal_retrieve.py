@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from flowmem import App
-from flowmem.samples import DEMO_NOW
+from flowmem.eval.samples import DEMO_NOW
 from flowmem.schema.memory import Memory
 
 REPO = Path(__file__).resolve().parents[2]

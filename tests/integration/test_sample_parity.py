@@ -16,7 +16,7 @@ import pytest
 
 from flowmem import App
 from flowmem.eval.questions import load, shipped_questions_path
-from flowmem.samples import DEMO_NOW, load_memories
+from flowmem.eval.samples import DEMO_NOW, load_memories
 from tests.integration.conftest import delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch

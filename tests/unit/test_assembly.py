@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flowmem.assembly import MIN_TOKEN_LIMIT, Assembly, assemble
-from flowmem.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
+from flowmem.assembly.blocks import DEFAULT_BLOCKS, BlockSpec, render_items
 from flowmem.core.tokens import count_message_tokens, count_tokens
 
 STATIC = BlockSpec(name="static", source="system_prompt", priority=0)

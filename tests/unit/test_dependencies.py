@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from flowmem import openai_client
-from flowmem.vector_store import elasticsearch
+from flowmem.llm import openai_client
+from flowmem.vector_store.elasticsearch import store as elasticsearch
 
 REPO = Path(__file__).resolve().parents[2]
 CLIENT_PACKAGES = ("openai", "elasticsearch", "elastic_transport", "aiohttp", "orjson")

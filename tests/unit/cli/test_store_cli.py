@@ -234,7 +234,7 @@ def test_quickstart_sample_import(capsys: pytest.CaptureFixture[str], stores: tu
 def test_import_writes_memories_and_history_in_one_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from flowmem.memories.importing import ImportTarget, import_memories
     from flowmem.schema.memory import Memory
-    from flowmem.vector_store.local import LocalStore
+    from flowmem.vector_store.local.store import LocalStore
 
     async def main() -> list[tuple[int, int]]:
         store = LocalStore(LocalStore.Params(directory=str(tmp_path)))  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ import pytest
 from flowmem.eval.questions import Question, check_answers, load, shipped_questions_path
 from flowmem.eval.questions_run import Answered, QuestionsRun
 from flowmem.eval.runner import RunSpec
-from flowmem.samples import load_memories
+from flowmem.eval.samples import load_memories
 from tests.unit.cli.test_cli import run_cli
 
 HASH = ["embedding_model.default.backend=hash"]

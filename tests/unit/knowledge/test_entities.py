@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 from flowmem import App
-from flowmem.knowledge.entities import find_mentions
-from flowmem.samples import load_messages
+from flowmem.eval.samples import load_messages
 from flowmem.schema.memory import Memory, Message
+from flowmem.scoring.entities import find_mentions
 from tests.unit.ops.conftest import FAST
 
 SAMPLE = [m for m in load_messages()]

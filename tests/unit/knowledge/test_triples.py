@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from flowmem import App
-from flowmem.knowledge.triples import triples_of
-from flowmem.samples import load_messages
+from flowmem.eval.samples import load_messages
+from flowmem.scoring.triples import triples_of
 from tests.unit.ops.conftest import FAST, mem, put
 
 

@@ -18,7 +18,7 @@ from flowmem import App
 from flowmem.core.errors import BackendUnavailableError
 from flowmem.schema.memory import Memory
 from flowmem.scoring.facts import split_facts
-from flowmem.vector_store import local_db
+from flowmem.vector_store.local import db as local_db
 from tests.unit.cli.test_cli import run_cli
 
 T0 = datetime(2024, 5, 6, 9, 0)

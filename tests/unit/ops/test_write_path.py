@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from flowmem import App
-from flowmem.samples import chat_path
+from flowmem.eval.samples import chat_path
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import offline_key
 from flowmem.scoring.slots import read_slots

@@ -8,7 +8,7 @@ import pytest
 
 from flowmem.testing.conformance import VectorStoreConformance
 from flowmem.vector_store.base import VectorStore
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local.store import LocalStore
 from flowmem.vector_store.memory import MemoryStore
 
 

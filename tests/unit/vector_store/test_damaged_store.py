@@ -13,8 +13,8 @@ import pytest
 
 from flowmem.core.errors import StoreDamagedError
 from flowmem.testing.conformance import memory
-from flowmem.vector_store import local_db
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local import db as local_db
+from flowmem.vector_store.local.store import LocalStore
 from tests.unit.cli.test_cli import run_cli
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from flowmem.vector_store.es_refresh import SharedRefresh
+from flowmem.vector_store.elasticsearch.refresh import SharedRefresh
 
 
 class Refreshes:

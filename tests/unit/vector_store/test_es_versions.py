@@ -14,8 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from flowmem.core.errors import BackendUnavailableError
-from flowmem.vector_store import es_query
-from flowmem.vector_store.elasticsearch import ElasticsearchStore
+from flowmem.vector_store.elasticsearch import query as es_query
+from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 # What an 8.19.21 server answered a 9.x client (elasticsearch 9.5.1), recorded on this machine.
 REFUSED_API_VERSION = {

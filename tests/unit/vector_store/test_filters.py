@@ -12,7 +12,7 @@ import pytest
 
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.filters import SUBJECT_TYPES, FilterSpec, MemoryFilter, created_epoch
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local.store import LocalStore
 from flowmem.vector_store.memory import MemoryStore
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from flowmem.testing.conformance import memory, unit
 from flowmem.vector_store.filters import MemoryFilter
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local.store import LocalStore
 
 WS = "ws"
 READS = ("_search_sync", "_lexical_sync", "_adjacent_sync", "_stored_vectors_sync")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from flowmem.testing.conformance import memory
-from flowmem.vector_store import local_db
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local import db as local_db
+from flowmem.vector_store.local.store import LocalStore
 from flowmem.vector_store.memory import MemoryStore
 
 TEXTS = {

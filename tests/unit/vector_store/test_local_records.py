@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.local_records import ParsedRecords
+from flowmem.vector_store.local.records import ParsedRecords
 
 
 def containers(value: Any) -> list[Any]:

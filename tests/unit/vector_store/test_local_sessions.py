@@ -7,8 +7,8 @@ import sqlite3
 from pathlib import Path
 
 from flowmem.testing.conformance_sessions import session
-from flowmem.vector_store import local_db
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local import db as local_db
+from flowmem.vector_store.local.store import LocalStore
 
 
 def _store(directory: Path) -> LocalStore:

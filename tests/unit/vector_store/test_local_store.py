@@ -17,10 +17,10 @@ import pytest
 from flowmem.core.errors import InputError
 from flowmem.schema.memory import Memory
 from flowmem.testing.conformance import memory, unit
-from flowmem.vector_store import local_db
 from flowmem.vector_store.base import DimensionMismatchError
 from flowmem.vector_store.filters import UNREAD_SLOTS, MemoryFilter
-from flowmem.vector_store.local import LocalStore
+from flowmem.vector_store.local import db as local_db
+from flowmem.vector_store.local.store import LocalStore
 
 WS = "ws"
 

@@ -1,5 +1,5 @@
 """The pure half of the Elasticsearch store: what it sends and reads back (the index mappings,
-documents, ids, filters, scores); its settings are in :mod:`~flowmem.vector_store.es_params`.
+documents, ids, filters, scores); its settings are in :mod:`~flowmem.vector_store.elasticsearch.params`.
 
 Plain data and functions, no client and no I/O, so the translation can be read (and tested) on
 its own. :mod:`flowmem.vector_store.elasticsearch` does the talking.
@@ -16,9 +16,11 @@ import numpy as np
 
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store.es_lexical import LEXICAL_FIELD, LEXICAL_MAPPING, LEXICAL_VERSION, META_KEY
-from flowmem.vector_store.es_params import MAX_CANDIDATES
-from flowmem.vector_store.es_params import ElasticsearchStoreParams as ElasticsearchStoreParams  # kept importable here
+from flowmem.vector_store.elasticsearch.lexical import LEXICAL_FIELD, LEXICAL_MAPPING, LEXICAL_VERSION, META_KEY
+from flowmem.vector_store.elasticsearch.params import MAX_CANDIDATES
+from flowmem.vector_store.elasticsearch.params import (
+    ElasticsearchStoreParams as ElasticsearchStoreParams,  # kept importable here
+)
 from flowmem.vector_store.filters import (
     PART_FIELDS,
     UNREAD_SLOTS,

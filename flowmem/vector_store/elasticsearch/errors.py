@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flowmem.core.errors import BackendUnavailableError, FlowmemError
-from flowmem.vector_store import es_query as q
+from flowmem.vector_store.elasticsearch import query as q
 
 
 class ElasticsearchError(FlowmemError):

@@ -4,7 +4,7 @@ Every write goes out as bulk requests (:func:`bulk`: ``helpers.async_bulk``, ``b
 documents each, up to ``bulk_concurrency`` in flight, the last chunk alone with the refresh). A
 write of the write path (memories, history, deletes, ledger: several bulk calls) sends them all
 without refresh and refreshes what it wrote once at its end (:func:`refresh_at_end`, shared with
-the writes ending meanwhile: :mod:`~flowmem.vector_store.es_refresh`); a bulk load refreshes once
+the writes ending meanwhile: :mod:`~flowmem.vector_store.elasticsearch.refresh`); a bulk load refreshes once
 when it ends. The store's module docstring says why.
 """
 
@@ -22,12 +22,12 @@ import numpy as np
 from flowmem.core.concurrency import gather_cancelling
 from flowmem.core.errors import InputError, Problem
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import es_query as q
-from flowmem.vector_store.es_errors import BulkWriteError
+from flowmem.vector_store.elasticsearch import query as q
+from flowmem.vector_store.elasticsearch.errors import BulkWriteError
 from flowmem.vector_store.rules import check_width
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 T = TypeVar("T")
 

@@ -19,7 +19,7 @@ from flowmem.schema.history import record_targets
 from flowmem.vector_store.base import ForgetCounts
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.local_db import LocalDB
+    from flowmem.vector_store.local.db import LocalDB
 
 
 def forget(

@@ -15,7 +15,7 @@ a ``bool`` filter (no scoring, cacheable), sorted by score and then memory id, a
 stores break ties.
 
 Older indices: the field is added by ``put_mapping`` (as every added field is, see
-:func:`~flowmem.vector_store.es_index.open_index`); documents written before it are re-indexed by
+:func:`~flowmem.vector_store.elasticsearch.index.open_index`); documents written before it are re-indexed by
 :func:`backfill` — paged with ``search_after``, each given its lexical text by a bulk partial
 ``update`` (no scripts, ``update_by_query`` or reindex, which minimal distributions lack) — and
 then the index's mapping ``_meta`` records :data:`LEXICAL_VERSION`, so it runs once per index
@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any
 from loguru import logger
 
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import es_bulk
+from flowmem.vector_store.elasticsearch import bulk as es_bulk
 from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.lexical_text import LEXICAL, lexical_document, query_text
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 LEXICAL_FIELD = "lexical"
 LEXICAL_MAPPING: dict[str, Any] = {"type": "text", "analyzer": "whitespace"}
@@ -62,7 +62,7 @@ async def search(
     store: ElasticsearchStore, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
 ) -> list[Memory]:
     """The ``top_k`` memories of the workspace meeting ``filters`` by BM25 of ``terms``, with ``scores["lexical"]``."""
-    from flowmem.vector_store import es_query as q
+    from flowmem.vector_store.elasticsearch import query as q
 
     client = await store._ready()
     body = search_body(workspace_id, terms, top_k, q.filter_clauses(workspace_id, filters))
@@ -81,8 +81,8 @@ async def backfill(store: ElasticsearchStore, meta: dict[str, Any]) -> None:
     Raises:
         BulkWriteError: Elasticsearch refused some updates (the index is not marked; the next open retries).
     """
-    from flowmem.vector_store import es_query as q
-    from flowmem.vector_store.es_errors import BulkWriteError
+    from flowmem.vector_store.elasticsearch import query as q
+    from flowmem.vector_store.elasticsearch.errors import BulkWriteError
 
     if is_current(meta):
         return

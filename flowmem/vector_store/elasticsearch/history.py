@@ -12,13 +12,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from flowmem.schema.history import HistoryEvent
-from flowmem.vector_store import es_bulk
-from flowmem.vector_store import es_query as q
-from flowmem.vector_store.es_errors import BulkWriteError
-from flowmem.vector_store.es_index import make_searchable
+from flowmem.vector_store.elasticsearch import bulk as es_bulk
+from flowmem.vector_store.elasticsearch import query as q
+from flowmem.vector_store.elasticsearch.errors import BulkWriteError
+from flowmem.vector_store.elasticsearch.index import make_searchable
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 
 def seq_block(store: ElasticsearchStore, n: int) -> int:

@@ -7,10 +7,11 @@ The ledger says which messages of which user the write path has memorized: one e
 Before, a ledger entry was keyed by (workspace, message id): its ``_id`` was
 ``doc_id(workspace, message_id)`` and it had no ``user_id``. Two users of a workspace who both
 sent ``m1`` shared one entry, so the second user's message was skipped as "already memorized".
-Now an entry is keyed by (workspace, user, message id) (:func:`~flowmem.vector_store.es_query.message_doc_id`)
-and carries a ``user_id`` keyword, which an existing ledger index gains by ``put_mapping``.
+Now an entry is keyed by (workspace, user, message id)
+(:func:`~flowmem.vector_store.elasticsearch.query.message_doc_id`) and carries a ``user_id`` keyword, which an
+existing ledger index gains by ``put_mapping``.
 
-Legacy entries are treated as the local store treats them (:mod:`flowmem.vector_store.local_migrate`):
+Legacy entries are treated as the local store treats them (:mod:`flowmem.vector_store.local.migrate`):
 each is attributed to every user a memory derived from the message belongs to — a memory of the
 workspace whose ``source`` names the message, in the memories index (any status) or deleted (a
 ``delete`` event in the history keeps the memory as it was) — and entries no memory names are
@@ -30,13 +31,13 @@ from typing import TYPE_CHECKING, Any
 
 from loguru import logger
 
-from flowmem.vector_store import es_bulk
-from flowmem.vector_store import es_query as q
-from flowmem.vector_store.es_errors import BulkWriteError
-from flowmem.vector_store.es_index import make_searchable
+from flowmem.vector_store.elasticsearch import bulk as es_bulk
+from flowmem.vector_store.elasticsearch import query as q
+from flowmem.vector_store.elasticsearch.errors import BulkWriteError
+from flowmem.vector_store.elasticsearch.index import make_searchable
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 PAGE = 1000
 # Message ids per ledger lookup: one search each, well below the ids query's and page's limits.
@@ -45,7 +46,7 @@ Attribution = dict[str, set[str]]  # message id → users whose memories name it
 
 
 async def has_ledger(store: ElasticsearchStore, *, create: bool) -> bool:
-    """Whether the message ledger exists (see :func:`~flowmem.vector_store.es_index.has_side`); the first
+    """Whether the message ledger exists (see :func:`~flowmem.vector_store.elasticsearch.index.has_side`); the first
     time it does, legacy entries (from before the ledger was per user) are migrated (:func:`migrate_legacy_ledger`)."""
     if not await store._has_side(store._ledger, create=create):
         return False

@@ -10,7 +10,7 @@ disagrees with the memories, even after a crash.
 
 Searching: each process scores with its in-memory :class:`~flowmem.vector_store.lexical_text.BM25Index`
 per workspace, loaded from this table and kept current with the vector index (the same revision
-catch-up, :meth:`~flowmem.vector_store.local_db.LocalDB.changes`): the formula every store uses,
+catch-up, :meth:`~flowmem.vector_store.local.db.LocalDB.changes`): the formula every store uses,
 over the workspace's statistics, and a few array operations per query term. The FTS5 index stays
 available to SQL (``MATCH``) and is where the text is kept durably.
 """

@@ -2,7 +2,7 @@
 
 Every request carries the workspace (a term inside the kNN ``filter``, so a pre-filter), and
 results are checked again on the way out where a document is fetched by ``_id``. Scores: kNN's
-``_score`` turned back into the cosine (:func:`~flowmem.vector_store.es_query.cosine_from_score`).
+``_score`` turned back into the cosine (:func:`~flowmem.vector_store.elasticsearch.query.cosine_from_score`).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ import numpy as np
 
 from flowmem.core.errors import InputError, Problem
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import SIMILARITY
 from flowmem.vector_store.batch import AdjacentRead
-from flowmem.vector_store.es_errors import ElasticsearchError
+from flowmem.vector_store.elasticsearch import query as q
+from flowmem.vector_store.elasticsearch.errors import ElasticsearchError
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 
 async def get(store: ElasticsearchStore, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:

@@ -4,15 +4,15 @@ Layout: ``memories`` holds one row per (workspace, memory) with the record as JS
 vector as float32 bytes and the columns filters need; ``tombstones`` records deletions; ``meta``
 holds the schema version, the vector width and a revision counter; ``history`` and ``messages``
 are the write path's change log and message ledger (keyed by workspace, user and message id);
-``sessions`` the chat sessions' short-term memory (:mod:`~flowmem.vector_store.local_sessions`).
+``sessions`` the chat sessions' short-term memory (:mod:`~flowmem.vector_store.local.sessions`).
 Every write transaction bumps the revision and stamps the rows it touches with it, so a process
 can bring its in-memory index up to date with what other processes wrote by reading only the
 rows newer than its revision.
 
 Existing stores: a schema-1 file (ledger keyed by workspace and message id only) is migrated to
 schema 2, and so on up to the current one, in the transaction that opens it;
-:mod:`flowmem.vector_store.local_migrate` says how, and which legacy ledger entries it keeps.
-``lexical`` and ``lexical_docs`` are the lexical (BM25) index (:mod:`~flowmem.vector_store.local_lexical`).
+:mod:`flowmem.vector_store.local.migrate` says how, and which legacy ledger entries it keeps.
+``lexical`` and ``lexical_docs`` are the lexical (BM25) index (:mod:`~flowmem.vector_store.local.lexical`).
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ import numpy as np
 from flowmem.core.errors import BackendUnavailableError
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import local_check, local_lexical, local_sessions
 from flowmem.vector_store.batch import WriteBatch
 from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 from flowmem.vector_store.filters import PART_FIELDS
 from flowmem.vector_store.index import Row
-from flowmem.vector_store.local_migrate import can_migrate, migrate
+from flowmem.vector_store.local import check as local_check
+from flowmem.vector_store.local import lexical as local_lexical
+from flowmem.vector_store.local import sessions as local_sessions
+from flowmem.vector_store.local.migrate import can_migrate, migrate
 from flowmem.vector_store.rules import check_width
 
 SCHEMA_VERSION = "4"  # 2: the message ledger is per user; 3: chat sessions; 4: lexical index (see local_migrate)

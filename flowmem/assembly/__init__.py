@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from flowmem.blocks import TEXT_SOURCES, BlockSpec
+from flowmem.assembly.blocks import TEXT_SOURCES, BlockSpec
 from flowmem.core.tokens import (
     REPLY_PRIMING_TOKENS,
     TOKENS_PER_MESSAGE,
@@ -113,7 +113,7 @@ def assemble(
 ) -> Assembly:
     """Fill ``token_limit`` with ``query``, ``history`` (oldest first, ``role``/``content``) and ``blocks``.
 
-    ``blocks`` pairs each spec with its rendered items (:func:`flowmem.blocks.render_items`).
+    ``blocks`` pairs each spec with its rendered items (:func:`flowmem.assembly.blocks.render_items`).
 
     Raises:
         ValueError: ``token_limit`` below :data:`MIN_TOKEN_LIMIT` or ``history_ratio`` outside 0–1.

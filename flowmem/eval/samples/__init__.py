@@ -7,7 +7,7 @@ The demo's reference "now" is :data:`DEMO_NOW`, Wednesday 2024-06-12 20:00, so "
 means Saturday 8 and Sunday 9 June 2024. See ``README.md`` next to these files for the story.
 
 ```python
-from flowmem.samples import load_memories, load_messages
+from flowmem.eval.samples import load_memories, load_messages
 
 memories = load_memories()  # list[Memory]
 messages = load_messages()  # list[Message], oldest first
@@ -32,7 +32,7 @@ DEMO_TARGET = "alice"
 
 
 def _path(name: str) -> Path:
-    resource = files("flowmem.samples").joinpath(name)
+    resource = files("flowmem.eval.samples").joinpath(name)
     # The package is a plain directory when installed (wheel or editable), so this path stays valid.
     with as_file(resource) as path:
         return Path(path)

@@ -9,8 +9,8 @@ name is a :class:`~flowmem.core.errors.ConfigError`, never written to); and add 
 flowmem versions since its creation have added (``put_mapping``: adding a field is always
 allowed). What differs between the kinds is only the mapping and the check. The memories
 index's check also reads its vector settings (:func:`adopt_mapping`), and
-its documents' lexical text is migrated later (:mod:`~flowmem.vector_store.es_lexical`); the
-ledger's legacy entries are migrated on first use (:mod:`~flowmem.vector_store.es_ledger`).
+its documents' lexical text is migrated later (:mod:`~flowmem.vector_store.elasticsearch.lexical`); the
+ledger's legacy entries are migrated on first use (:mod:`~flowmem.vector_store.elasticsearch.ledger`).
 """
 
 from __future__ import annotations
@@ -23,16 +23,16 @@ from typing import TYPE_CHECKING, Any
 from loguru import logger
 
 from flowmem.core.errors import ConfigError, Problem
-from flowmem.vector_store import es_lexical
-from flowmem.vector_store import es_query as q
-from flowmem.vector_store.es_errors import ElasticsearchError, error_type
-from flowmem.vector_store.es_params import ElasticsearchStoreParams
+from flowmem.vector_store.elasticsearch import lexical as es_lexical
+from flowmem.vector_store.elasticsearch import query as q
+from flowmem.vector_store.elasticsearch.errors import ElasticsearchError, error_type
+from flowmem.vector_store.elasticsearch.params import ElasticsearchStoreParams
 from flowmem.vector_store.rules import check_width
 
 if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch
 
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 # Checks an index's mapping (raises ConfigError if it is not a flowmem index of its kind) and
 # returns the properties it should have (those it lacks are added).

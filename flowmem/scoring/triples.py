@@ -2,7 +2,7 @@
 
 A triple comes from one memory's words: each single-valued fact the slot table finds (:mod:`flowmem.scoring.slots`:
 "I live in Oakland" → ``(alice, lives_in, Oakland)``; "my cat Mochi" → ``(alice, has_cat, Mochi)``), and each named
-relation the entity rules find (:mod:`flowmem.knowledge.entities`: "my manager Dana" → ``(alice, manager, Dana)``).
+relation the entity rules find (:mod:`flowmem.scoring.entities`: "my manager Dana" → ``(alice, manager, Dana)``).
 
 Time is the memory's: a triple holds from the memory's event time when its words name one ("we move in on Saturday
 the 18th"), else from when it was said; and until the memory expired. Which memory expires when is the write path's
@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from flowmem.knowledge.entities import entity_key, find_mentions
 from flowmem.schema.memory import Memory
+from flowmem.scoring.entities import entity_key, find_mentions
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules, first_person, named
 
 # The slot table's names as relations; a slot a deployment adds keeps its own name.

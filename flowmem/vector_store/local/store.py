@@ -14,7 +14,7 @@ most ``index_cache_workspaces`` workspaces, the least recently searched dropped 
 kept current cheaply — every write bumps a revision and stamps its rows, so catching up with
 other processes' writes reads only the newer rows and tombstones. Lexical search likewise: a BM25
 index per workspace (:class:`~flowmem.vector_store.lexical_text.BM25Index`) caught up in the same
-step from the FTS5 table of :mod:`~flowmem.vector_store.local_lexical`. SQLite and numpy work runs on
+step from the FTS5 table of :mod:`~flowmem.vector_store.local.lexical`. SQLite and numpy work runs on
 one worker thread per store, not on the event loop, with one exception: the reads a retrieval makes
 (search, word search, stored vectors, reads around places) of a workspace whose index is loaded and
 current and holds at most ``inline_read_memories`` memories run on the caller's thread, when no other
@@ -41,15 +41,17 @@ from flowmem.core.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store import local_check, local_forget, local_sessions
 from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
 from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.erasure import Fence
 from flowmem.vector_store.filters import MemoryFilter, created_epoch
 from flowmem.vector_store.index import SUBJECTS, Row, WorkspaceIndex
 from flowmem.vector_store.lexical_text import LEXICAL, BM25Index, lexical_document
-from flowmem.vector_store.local_db import FILE_NAME, LocalDB
-from flowmem.vector_store.local_records import ParsedRecords
+from flowmem.vector_store.local import check as local_check
+from flowmem.vector_store.local import forget as local_forget
+from flowmem.vector_store.local import sessions as local_sessions
+from flowmem.vector_store.local.db import FILE_NAME, LocalDB
+from flowmem.vector_store.local.records import ParsedRecords
 from flowmem.vector_store.paths import data_home
 from flowmem.vector_store.targets import live_targets
 

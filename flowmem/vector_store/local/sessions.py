@@ -15,7 +15,7 @@ from flowmem.schema.session import ChatSession
 
 if TYPE_CHECKING:
     from flowmem.vector_store.erasure import Fence
-    from flowmem.vector_store.local_db import LocalDB
+    from flowmem.vector_store.local.db import LocalDB
 
 # The table's one definition: new files get it with the rest of the schema, older ones by migration.
 SCHEMA = """

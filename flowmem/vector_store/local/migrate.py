@@ -7,9 +7,9 @@ Schema history:
   "already memorized" and never stored.
 * **2** — the ledger is keyed by (workspace, user, message id): ``messages`` gains ``user_id``.
 * **3** — chat sessions (short-term memory): a new ``sessions`` table
-  (:mod:`~flowmem.vector_store.local_sessions`); nothing else changes, so 2 → 3 only creates it.
+  (:mod:`~flowmem.vector_store.local.sessions`); nothing else changes, so 2 → 3 only creates it.
 * **4** — lexical (BM25) search: the FTS5 table ``lexical`` and its key table ``lexical_docs``
-  (:mod:`~flowmem.vector_store.local_lexical`); 3 → 4 creates them and indexes every stored memory.
+  (:mod:`~flowmem.vector_store.local.lexical`); 3 → 4 creates them and indexes every stored memory.
 
 Migrating 1 → 2 (automatic, on the first open by a flowmem that reads schema 2; one transaction,
 so a crash leaves the file at schema 1 and the next open tries again): each legacy ledger entry is
@@ -33,7 +33,8 @@ import sqlite3
 
 from loguru import logger
 
-from flowmem.vector_store import local_lexical, local_sessions
+from flowmem.vector_store.local import lexical as local_lexical
+from flowmem.vector_store.local import sessions as local_sessions
 
 # Every (workspace, user, message) that some memory record says was derived from the message:
 # the memories themselves and both sides of every history event (which keeps deleted memories).

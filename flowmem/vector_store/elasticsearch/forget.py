@@ -6,7 +6,7 @@ is paged with ``search_after`` on a total order, filtered by the workspace (and 
 page's documents are deleted before the next page is read (deleted documents lie behind the cursor,
 so paging never skips one). Memories are found by their ``target``, ledger entries and sessions by
 their ``user_id``, history events by the ``target``s of the records they carry: new events have them indexed
-(:data:`~flowmem.vector_store.es_query.TARGET_FIELD`); events written before that lack the field
+(:data:`~flowmem.vector_store.elasticsearch.query.TARGET_FIELD`); events written before that lack the field
 and are read too, every candidate's records then checked here
 (:func:`~flowmem.schema.history.record_targets`, the rule every store uses).
 
@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flowmem.schema.history import record_targets
-from flowmem.vector_store import es_bulk, es_guard
-from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import ForgetCounts
-from flowmem.vector_store.es_index import make_searchable
+from flowmem.vector_store.elasticsearch import bulk as es_bulk
+from flowmem.vector_store.elasticsearch import guard as es_guard
+from flowmem.vector_store.elasticsearch import query as q
+from flowmem.vector_store.elasticsearch.index import make_searchable
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 PAGE = 1000
 # Total orders (the last key is unique in a workspace), so `search_after` never skips or repeats a document.
@@ -40,7 +41,7 @@ Hit = dict[str, Any]
 
 async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
     """Erase (or with ``dry_run`` count) ``user_id``'s share of ``workspace_id`` — everything of it without a user."""
-    from flowmem.vector_store.es_errors import BulkWriteError
+    from flowmem.vector_store.elasticsearch.errors import BulkWriteError
 
     if not dry_run:  # first: every write prepared before this is refused from now on (es_guard)
         await es_guard.advance(store, workspace_id, user_id)

@@ -15,12 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store import es_guard
-from flowmem.vector_store import es_query as q
+from flowmem.vector_store.elasticsearch import guard as es_guard
+from flowmem.vector_store.elasticsearch import query as q
 from flowmem.vector_store.erasure import Fence
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 SESSIONS_SUFFIX = "-sessions"
 

@@ -38,13 +38,13 @@ from loguru import logger
 
 from flowmem.core.errors import WriteConflictError
 from flowmem.schema.memory import Memory
-from flowmem.vector_store import es_bulk
-from flowmem.vector_store import es_query as q
 from flowmem.vector_store.batch import WriteBatch
+from flowmem.vector_store.elasticsearch import bulk as es_bulk
+from flowmem.vector_store.elasticsearch import query as q
 from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 
 if TYPE_CHECKING:
-    from flowmem.vector_store.elasticsearch import ElasticsearchStore
+    from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 
 FENCES_SUFFIX = "-fences"
 INTENTS_SUFFIX = "-intents"
@@ -194,7 +194,7 @@ async def guarded_write(
 
 async def _write_existing(store: ElasticsearchStore, workspace_id: str, batch: WriteBatch) -> None:
     """Write the batch's must-exist memories, each only over the stored version read just before."""
-    from flowmem.vector_store.es_errors import BulkWriteError
+    from flowmem.vector_store.elasticsearch.errors import BulkWriteError
 
     todo = set(batch.must_exist)
     for _ in range(ATTEMPTS):

@@ -2,13 +2,13 @@
 
 Design choices, and why:
 
-* **One index, explicit ``dynamic: strict`` mapping** (:mod:`flowmem.vector_store.es_query`):
+* **One index, explicit ``dynamic: strict`` mapping** (:mod:`flowmem.vector_store.elasticsearch.query`):
   a typo'd or unexpected field is a rejected write, never a silently guessed mapping. The index
   is created on first use: on open when ``dims`` is configured, else by the first upsert (dims
   taken from its vectors). Opening an existing index reads its dims back; any disagreement
   (with ``dims``, an upsert or a query) is a :class:`DimensionMismatchError` naming both widths.
 * **Tenant-proof ids.** A document's ``_id`` is a sha256 of (workspace_id, memory_id), length-
-  prefixed so no two pairs share it (:func:`~flowmem.vector_store.es_query.doc_id`): the same
+  prefixed so no two pairs share it (:func:`~flowmem.vector_store.elasticsearch.query.doc_id`): the same
   memory id in two workspaces is two documents, so get/upsert/delete by id cannot cross tenants.
   Every query also carries a ``workspace_id`` term (inside the kNN ``filter`` for search, so it
   is a pre-filter and ``k`` hits survive it), and results are checked again on the way out.
@@ -36,19 +36,19 @@ Design choices, and why:
   scheduled refresh (shared by concurrent writers, no extra segments); a write of a full chunk
   or more forces one refresh rather than idling up to a second. A write of several steps (memories,
   history, ledger) refreshes once at its end, shared with the writes ending meanwhile and at most
-  one every ``refresh_spacing`` seconds (:mod:`~flowmem.vector_store.es_refresh`). The index's ``refresh_interval``
-  is never changed: that would stall every other writer's ``wait_for``. A partly failed bulk
+  one every ``refresh_spacing`` seconds (:mod:`~flowmem.vector_store.elasticsearch.refresh`). The index's
+  ``refresh_interval`` is never changed: that would stall every other writer's ``wait_for``. A partly failed bulk
   raises :class:`BulkWriteError` naming each failed memory and why; the rest stay written.
 * **The write path's history and message ledger live in two more indices** beside the memories
   index and named from it, ``<index>-history`` and ``<index>-messages`` (``dynamic: strict`` too,
   same shards and replicas), created by their first write; an index made before they existed
   simply gains them then. Their documents get the same tenant-proof ids, from (workspace_id,
   event_id) and (workspace_id, user_id, message_id) — a message is identified by its user too; a
-  ledger from before that is migrated on first use (:mod:`~flowmem.vector_store.es_ledger` says
+  ledger from before that is migrated on first use (:mod:`~flowmem.vector_store.elasticsearch.ledger` says
   how) — and are written with bulk ``create`` (a 409 means "already there"), so a rerun changes
   nothing. The ledger is refreshed as memory writes are; the history, written with every change
   and read rarely, is refreshed by its readers instead (``history``, ``forget``:
-  :func:`~flowmem.vector_store.es_index.make_searchable`), one refresh per read rather than a
+  :func:`~flowmem.vector_store.elasticsearch.index.make_searchable`), one refresh per read rather than a
   segment per write. An event also stores ``seq``, its recording order (wall-clock ns, never
   decreasing in a store object): events of one write share a ``time`` to the second, and
   ``history`` sorts by (``time``, ``seq``) so they come back in the order they were given.
@@ -59,7 +59,7 @@ Design choices, and why:
 * **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
   lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
   ``(created_at, memory_id)`` (``_id`` is not sortable). ``forget`` finds what to erase with such
-  searches and bulk-deletes it (:mod:`~flowmem.vector_store.es_forget`).
+  searches and bulk-deletes it (:mod:`~flowmem.vector_store.elasticsearch.forget`).
 * **Failing fast.** The first request (``nodes.info``, never ``GET /`` or ``ping``, which
   minimal distributions refuse) has no retries and a short timeout; any unreachable host or
   timeout becomes ``BackendUnavailableError("cannot reach Elasticsearch at URL: reason")``
@@ -67,14 +67,12 @@ Design choices, and why:
 
 The ``elasticsearch`` package is imported when a store is created, so flowmem imports without it.
 
-This module holds the store's connection and state; each part of the work has a module of its own:
-the request bodies and mappings in :mod:`~flowmem.vector_store.es_query`, opening (creating,
-checking, migrating) the indices in :mod:`~flowmem.vector_store.es_index`, writes and their
-refreshes in :mod:`~flowmem.vector_store.es_bulk` and :mod:`~flowmem.vector_store.es_refresh`, reads
-in :mod:`~flowmem.vector_store.es_reads`, lexical search in :mod:`~flowmem.vector_store.es_lexical`,
-history, message ledger and chat sessions in :mod:`~flowmem.vector_store.es_history`,
-:mod:`~flowmem.vector_store.es_ledger` and :mod:`~flowmem.vector_store.es_sessions`, ``forget`` in
-:mod:`~flowmem.vector_store.es_forget`, errors in :mod:`~flowmem.vector_store.es_errors`.
+This module holds the store's connection and state; each part of the work has a module of its own in this
+package (``flowmem.vector_store.elasticsearch``): the request bodies and mappings in :mod:`.query`, opening
+(creating, checking, migrating) the indices in :mod:`.index`, writes and their refreshes in :mod:`.bulk` and
+:mod:`.refresh`, reads in :mod:`.reads`, lexical search in :mod:`.lexical`, history, message ledger and chat
+sessions in :mod:`.history`, :mod:`.ledger` and :mod:`.sessions`, ``forget`` in :mod:`.forget`, errors in
+:mod:`.errors`.
 """
 
 from __future__ import annotations
@@ -92,25 +90,23 @@ from flowmem.core.redact import redact_url
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store import (
-    es_bulk,
-    es_forget,
-    es_guard,
-    es_history,
-    es_index,
-    es_ledger,
-    es_lexical,
-    es_reads,
-    es_sessions,
-)  # fmt: skip
-from flowmem.vector_store import es_query as q
 from flowmem.vector_store.base import ForgetCounts, VectorStore, WriteBatch
 from flowmem.vector_store.batch import AdjacentRead
+from flowmem.vector_store.elasticsearch import bulk as es_bulk  # fmt: skip
+from flowmem.vector_store.elasticsearch import forget as es_forget
+from flowmem.vector_store.elasticsearch import guard as es_guard
+from flowmem.vector_store.elasticsearch import history as es_history
+from flowmem.vector_store.elasticsearch import index as es_index
+from flowmem.vector_store.elasticsearch import ledger as es_ledger
+from flowmem.vector_store.elasticsearch import lexical as es_lexical
+from flowmem.vector_store.elasticsearch import query as q
+from flowmem.vector_store.elasticsearch import reads as es_reads
+from flowmem.vector_store.elasticsearch import sessions as es_sessions
+from flowmem.vector_store.elasticsearch.errors import BulkWriteError, ElasticsearchError, translate
+from flowmem.vector_store.elasticsearch.index import SideIndex
+from flowmem.vector_store.elasticsearch.params import ElasticsearchStoreParams
+from flowmem.vector_store.elasticsearch.refresh import SharedRefresh
 from flowmem.vector_store.erasure import Fence
-from flowmem.vector_store.es_errors import BulkWriteError, ElasticsearchError, translate
-from flowmem.vector_store.es_index import SideIndex
-from flowmem.vector_store.es_params import ElasticsearchStoreParams
-from flowmem.vector_store.es_refresh import SharedRefresh
 from flowmem.vector_store.filters import MemoryFilter
 
 if TYPE_CHECKING:
