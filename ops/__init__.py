@@ -1,55 +1,11 @@
-"""flowmem's built-in ops, one module per op. Importing this package registers them all."""
+"""flowmem's built-in ops, one module per op. Importing this package registers them all.
 
-from . import (
-    append_memory_op,
-    context_assemble_op,
-    contra_repeat_op,
-    dialogue_act_op,
-    entity_memory_op,
-    extract_time_op,
-    facts_block_op,
-    fuse_rerank_op,
-    get_observation_op,
-    info_filter_op,
-    insight_op,
-    knowledge_triples_op,
-    lexical_recall_op,
-    neighbour_context_op,
-    print_memory_op,
-    read_message_op,
-    recall_fuse_op,
-    retrieve_memory_op,
-    second_hop_op,
-    semantic_rank_op,
-    set_query_op,
-    short_term_memory_op,
-    speaker_match_op,
-    update_vector_store_op,
-)
+Every module of this directory is imported: there is no list to keep, so a new ``<name>_op.py`` here is
+registered by being here (and ``tests/unit/ops/test_builtin_ops.py`` fails if it registers no op of its name).
+"""
 
-__all__ = [
-    "append_memory_op",
-    "context_assemble_op",
-    "contra_repeat_op",
-    "dialogue_act_op",
-    "entity_memory_op",
-    "extract_time_op",
-    "facts_block_op",
-    "fuse_rerank_op",
-    "get_observation_op",
-    "info_filter_op",
-    "insight_op",
-    "knowledge_triples_op",
-    "lexical_recall_op",
-    "neighbour_context_op",
-    "print_memory_op",
-    "read_message_op",
-    "recall_fuse_op",
-    "retrieve_memory_op",
-    "second_hop_op",
-    "semantic_rank_op",
-    "set_query_op",
-    "short_term_memory_op",
-    "speaker_match_op",
-    "update_vector_store_op",
-]
+import importlib
+import pkgutil
+
+for _module in sorted(pkgutil.iter_modules(__path__), key=lambda found: found.name):
+    importlib.import_module(f"{__name__}.{_module.name}")
