@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 from collections import Counter
-from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
@@ -68,6 +68,7 @@ __all__ = ["Recalled", "RemoteApp", "RemoteError", "RemoteMemories", "SyncRemote
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 PAGE = 1000  # memories per request of an export (the API's most)
+AT_ONCE = 8  # requests at once of a call made of one request per id (get_many, delete)
 
 
 class RemoteError(FlowmemError):
@@ -221,6 +222,14 @@ def _messages(messages: Sequence[Message | dict[str, Any]]) -> list[Any]:
     return [m.model_dump(mode="json") if isinstance(m, Message) else to_jsonable_python(m) for m in messages]
 
 
+async def _each(ids: Sequence[str], call: Callable[[str], Awaitable[T]]) -> builtins.list[T]:
+    """``call`` for each id, in order, :data:`AT_ONCE` requests at a time (a server counts its connections)."""
+    done: builtins.list[T] = []
+    for start in range(0, len(ids), AT_ONCE):
+        done += await asyncio.gather(*map(call, ids[start : start + AT_ONCE]))
+    return done
+
+
 class RemoteMemories:
     """The memory service's calls (:class:`flowmem.memories.Memories`) on a remote ``flowmem serve``: the same names,
     arguments and defaults, for what the HTTP API offers; see there for what each does."""
@@ -269,7 +278,7 @@ class RemoteMemories:
                 return []
             return deleted.deleted
 
-        return [gone for found in await asyncio.gather(*map(one, ids)) for gone in found]
+        return [gone for found in await _each(ids, one) for gone in found]
 
     async def import_(
         self,
@@ -333,7 +342,7 @@ class RemoteMemories:
             except NotFoundError:
                 return None
 
-        return [m for m in await asyncio.gather(*map(one, memory_ids)) if m is not None]
+        return [m for m in await _each(memory_ids, one) if m is not None]
 
     async def list(
         self,

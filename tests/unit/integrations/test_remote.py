@@ -43,7 +43,13 @@ def test_the_memory_service_over_http(remote: RemoteApp) -> None:
     assert sorted(m.memory_id for m in memories.export(user_id="alice")) == sorted([memory_id, "copied-1"])
     page = memories.list(user_id="alice", limit=1)
     assert (len(page.memories), page.total, page.next_offset) == (1, 2, 1)
+    many = [got.model_copy(update={"memory_id": f"many-{i}", "content": f"fact {i}"}) for i in range(19)]
+    assert memories.import_(many).added["default"] == 19
+    asked = [f"many-{i}" for i in reversed(range(19))]
+    assert [m.memory_id for m in memories.get_many([*asked[:9], "nope", *asked[9:]])] == asked  # in order, 8 at once
+    assert memories.delete(asked) == asked
     assert memories.delete([memory_id, "nope"], reason="gone (test)") == [memory_id]
+    assert memories.history(memory_id)[-1].reason == "gone (test)"
     assert memories.forget(user_id="alice").memories == 1
 
 
