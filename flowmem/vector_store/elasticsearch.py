@@ -310,6 +310,11 @@ class ElasticsearchStore(VectorStore):
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
         return await es_reads.adjacent(self, workspace_id, read)
 
+    async def _adjacent_many(
+        self, workspace_id: str, reads: list[AdjacentRead]
+    ) -> list[tuple[list[Memory], list[Memory]]]:
+        return await es_reads.adjacent_many(self, workspace_id, reads)
+
     # -- the write path's history and message ledger -------------------------------------------
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:
         await es_history.record_history(self, workspace_id, events)

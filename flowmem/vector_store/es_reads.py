@@ -156,28 +156,39 @@ async def adjacent(
     """The memories just before and just after ``(at, memory_id)`` in :func:`iterate`'s order, nearest first:
     per side one search sorted away from that place (``search_after`` it), of ``size`` that side's count,
     both in one ``_msearch``."""
-    if not await store._has_index():
-        return [], []
+    return (await adjacent_many(store, workspace_id, [read]))[0]
+
+
+async def adjacent_many(
+    store: ElasticsearchStore, workspace_id: str, reads: list[AdjacentRead]
+) -> list[tuple[list[Memory], list[Memory]]]:
+    """:func:`adjacent` for each read, every side of every read in one ``_msearch``: one round trip for the places
+    around a query's hits (``neighbour_context_op`` reads around several), not one per place."""
+    if not reads or not await store._has_index():
+        return [([], []) for _ in reads]
     client = await store._ready()
-    place, sides = [q.epoch_millis(read.at), read.memory_id], (read.before, read.after)
     body: list[dict[str, Any]] = []
-    for count, direction in zip(sides, ("desc", "asc"), strict=True):
-        if count > 0:
-            body += [{"index": store.index}, {
-                "query": q.bool_query(workspace_id, read.filters),
-                "sort": [{"created_at": direction}, {"memory_id": direction}],
-                "search_after": place,
-                "size": count,
-                "track_total_hits": False,
-                "_source": q.search_source(read.with_vectors, store._vectors_excluded),
-            }]  # fmt: skip
-    response = await store._call(client.msearch(searches=body))
-    answers = iter(response["responses"])
-    found: list[list[Memory]] = []
-    for count in sides:
-        answer = answered(store, next(answers)) if count > 0 else {"hits": {"hits": []}}
-        found.append([q.from_source(hit["_source"]) for hit in answer["hits"]["hits"]])
-    return found[0], found[1]
+    for read in reads:
+        place = [q.epoch_millis(read.at), read.memory_id]
+        for count, direction in zip((read.before, read.after), ("desc", "asc"), strict=True):
+            if count > 0:
+                body += [{"index": store.index}, {
+                    "query": q.bool_query(workspace_id, read.filters),
+                    "sort": [{"created_at": direction}, {"memory_id": direction}],
+                    "search_after": place,
+                    "size": count,
+                    "track_total_hits": False,
+                    "_source": q.search_source(read.with_vectors, store._vectors_excluded),
+                }]  # fmt: skip
+    answers = iter((await store._call(client.msearch(searches=body)))["responses"] if body else [])
+    found: list[tuple[list[Memory], list[Memory]]] = []
+    for read in reads:
+        sides = []
+        for count in (read.before, read.after):
+            answer = answered(store, next(answers)) if count > 0 else {"hits": {"hits": []}}
+            sides.append([q.from_source(hit["_source"]) for hit in answer["hits"]["hits"]])
+        found.append((sides[0], sides[1]))
+    return found
 
 
 async def count(store: ElasticsearchStore, workspace_id: str, filters: MemoryFilter) -> int:
