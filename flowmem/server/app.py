@@ -28,7 +28,7 @@ from flowmem.errors import FlowmemError, Problem
 from flowmem.flow.telemetry import add_run_listener
 from flowmem.redact import redact_text
 from flowmem.server.auth import Keyring
-from flowmem.server.docs import add_offline_docs
+from flowmem.server.docs import NOTICES, add_offline_docs
 from flowmem.server.errors import ErrorType, describe, error_body
 from flowmem.server.hosts import add_host_rules
 from flowmem.server.limits import LimitsMiddleware
@@ -77,7 +77,8 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
         title="flowmem",
         version=__version__,
         description="Memory for assistants and agents: add, search, edit and forget memories; run flows. "
-        "Send your API key as `Authorization: Bearer KEY`. MCP (streamable HTTP) is at `/mcp`.",
+        "Send your API key as `Authorization: Bearer KEY`. MCP (streamable HTTP) is at `/mcp`. These pages are "
+        f"Swagger UI (Apache-2.0) and ReDoc (MIT), served by flowmem: [their licences]({NOTICES}).",
         lifespan=lifespan,
         docs_url=None,  # add_offline_docs: the pages without a CDN
         redoc_url=None,
