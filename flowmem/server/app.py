@@ -37,6 +37,7 @@ from flowmem.server.metrics import Metrics, MetricsMiddleware
 from flowmem.server.redirects import RelativeRedirects
 from flowmem.server.responses import Health, Ready
 from flowmem.server.routes import ServerState, router
+from flowmem.server.tracing import fastapi_telemetry_off, flush_spans
 from flowmem.server.ui.app import create_ui
 
 HTTP_TYPES: dict[int, ErrorType] = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
@@ -71,6 +72,7 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
             stop_counting()
         # uvicorn runs this after in-flight requests finished (or server.graceful_timeout passed).
         await app.aclose()
+        flush_spans()  # the spans still batched, if the config's tracing section exports them
         logger.info("flowmem serve: stopped; every acknowledged write is in the store")
 
     api = FastAPI(
@@ -82,6 +84,7 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # add_offline_docs: the pages without a CDN
         redoc_url=None,
+        **fastapi_telemetry_off(),  # its request spans would carry user ids (flowmem.server.tracing)
     )
     api.state.flowmem = state
     add_offline_docs(api)

@@ -8,14 +8,16 @@ tracing:
 ```
 
 ``otlp`` sends OTLP/HTTP (protobuf) with the SDK's own exporter, in batches (``OTEL_BSP_*`` tune them), and
-flushes what is left when the server stops; ``console`` prints each span as JSON on stdout. The SDK is an optional
-extra (``pip install 'flowmem[otel]'``): without it, a server configured to export refuses to start with the
-``pip install`` that fixes it (exit 2) rather than run without the spans it was asked for.
+flushes what is left when the server stops (:func:`flush_spans`, from the server's lifespan); ``console`` prints
+each span as JSON on stdout. FastAPI's own telemetry is off (:func:`fastapi_telemetry_off`). The SDK is an
+optional extra (``pip install 'flowmem[otel]'``): without it, a server configured to export refuses to start with
+the ``pip install`` that fixes it (exit 2) rather than run without the spans it was asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flowmem.config.schema import Tracing
 from flowmem.errors import BackendUnavailableError
@@ -53,4 +55,35 @@ def export_spans(settings: Tracing) -> Callable[[], None] | None:
     provider = TracerProvider(resource=Resource.create({"service.name": settings.service_name}))
     provider.add_span_processor(BatchSpanProcessor(exporter))
     trace.set_tracer_provider(provider)
+    _installed[:] = [provider]
     return provider.shutdown
+
+
+_installed: list[Any] = []  # the provider export_spans installed, if any
+
+
+def flush_spans() -> None:
+    """Send the spans still batched by the provider :func:`export_spans` installed (nothing if none).
+
+    The server's lifespan calls it as the server stops: uvicorn raises the SIGTERM it caught again once its shutdown
+    is done, which ends the process before anything after ``uvicorn.Server.run`` could flush.
+    """
+    for provider in _installed:
+        provider.force_flush()
+
+
+def fastapi_telemetry_off() -> dict[str, Any]:
+    """``FastAPI(**fastapi_telemetry_off())``: no request spans, metrics or logs of FastAPI's own.
+
+    FastAPI (0.16x on) traces each request itself once a tracer provider is installed, with the raw path and query
+    in its attributes — user ids (``/v1/users/alice``, ``?user_id=alice``) and memory ids — which flowmem's spans
+    leave out; its logs would record validation failures with the input. The spans of flowmem's flows and ops say
+    what a request did, ``/metrics`` its HTTP latency. An older FastAPI has no such telemetry: nothing to turn off.
+    """
+    import inspect
+
+    from fastapi import FastAPI
+
+    if "telemetry" not in inspect.signature(FastAPI).parameters:
+        return {}
+    return {"telemetry": {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}}

@@ -87,6 +87,7 @@ def test_one_search_sends_a_span_per_op_with_timings_and_no_content(receiver: Re
             assert added.status_code == 200, added.text
             found = http.post("/v1/search", json={"query": ASKED, "user_id": "alice", "explain": True})
             assert found.status_code == 200, found.text
+            assert http.get("/v1/memories", params={"user_id": "alice"}).status_code == 200  # an id in the URL
         trace = found.json()["explain"]["trace"]
         assert SAID in found.json()["memories"][0]["content"]
         deadline = time.monotonic() + 30
@@ -114,10 +115,30 @@ def test_one_search_sends_a_span_per_op_with_timings_and_no_content(receiver: Re
             run.start_time_unix_nano <= span.start_time_unix_nano and span.end_time_unix_nano <= run.end_time_unix_nano
         )
     assert all(_attributes(s)["flowmem.op.status"] == "ok" for s in ops)
+    # only flowmem's spans (FastAPI's own request spans, which carry the raw path and query, are off)
+    assert all(s.name.startswith(("search_memory ", "update_memory ", "op ")) for s in receiver.spans)
+    assert run.parent_span_id == b""
     sent = b"".join(receiver.raw)
     for words in ("beehives", "Alfama", "alice", SAID, ASKED):  # no memory content, no query, no user id
         assert words.encode() not in sent, words
     assert b"flowmem-test" in sent  # the resource's service.name
+
+
+def test_the_spans_still_batched_are_sent_when_the_server_stops(tmp_path: Path) -> None:
+    """``console``: the spans as JSON on stdout; a batch delay of a minute, so only the flush at SIGTERM sends them
+    (uvicorn raises the signal again once it is done, so the flush is the lifespan's)."""
+    overrides = ["embedding_model.default.backend=hash", "llm.default.backend=none",
+                 "vector_store.default.backend=memory", "tracing.exporter=console"]  # fmt: skip
+    log = tmp_path / "serve.log"
+    with ServeProcess(overrides, home=tmp_path / "home", env={"OTEL_BSP_SCHEDULE_DELAY": "60000"}, log=log) as server:
+        found = httpx.post(f"{server.url}/v1/search", json={"query": ASKED, "user_id": "alice", "explain": True})
+        assert found.status_code == 200, found.text
+        time.sleep(0.5)
+        assert '"name": "search_memory personal_retrieve"' not in server.output()  # still batched
+    printed = log.read_text(encoding="utf-8")
+    assert printed.count('"name": "search_memory personal_retrieve"') == 1, printed[-3000:]
+    assert printed.count('"name": "op ') == len(found.json()["explain"]["trace"]["spans"])
+    assert "beehives" not in printed
 
 
 def test_a_server_asked_to_export_without_the_sdk_refuses_to_start(tmp_path: Path) -> None:
