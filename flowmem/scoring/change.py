@@ -369,6 +369,9 @@ _PERSONAL = frozenset(
         "they're",
         "it",
         "it's",
+        "his",  # "visited Nana at her house in Whitby": a possessive before the thing keeps it out of the subject
+        "her",
+        "their",
     ]
 )
 _DETERMINER = r"(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+)?(?:\d+\s+)?"

@@ -103,9 +103,11 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
     """
     parts: list[str] = []
     for slot, value in read_slots(memory, rules).items():
+        slot, _, person = slot.partition("@")  # someone else's: "residence@nana" is said as "nana lives in …"
         name, _, qualifier = slot.partition(":")
         template = SLOT_PHRASES.get(name, name.replace("_", " ") + " {v}")
-        parts.append(template.format(v=value, k=qualifier or name.replace("_", " ")))
+        phrase = template.format(v=value, k=qualifier or name.replace("_", " "))
+        parts.append(f"{person}: {phrase}" if person else phrase)
     caption = memory.metadata.get(CAPTION)
     if isinstance(caption, str) and caption.strip():
         parts.append(" ".join(caption.split()))

@@ -23,7 +23,7 @@ from flowmem.schema.memory import Memory
 REFERS_TO = "refers_to"  # metadata: the names the memory's pronouns stand for, keyed (flowmem.scoring.keys)
 
 _NAME = r"(?P<name>(?-i:[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?))"
-_PERSON = (
+PERSON_NOUN = (  # a noun that names a person by their tie to the speaker
     r"(?:sister|brother|mom|mum|mother|dad|father|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
     r"boss|manager|roommate|flatmate|son|daughter|cousin|aunt|uncle|niece|nephew|grandma|grandpa|colleague|"
     r"coworker|neighbou?r|coach|teacher|doctor|therapist|kid|baby|date|ex|landlord|housemate|bestie|bff)"
@@ -35,7 +35,7 @@ _SAYS = (
 _EN_PEOPLE = tuple(
     re.compile(pattern, re.I)
     for pattern in (
-        rf"\b{_PERSON}(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}",
+        rf"\b{PERSON_NOUN}(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}",
         rf"\b(?:his|her|their)\s+name(?:'s|\s+is)\s+{_NAME}",
         rf"\b(?:with|and|me\s+and)\s+{_NAME}\b",
         rf"\b{_NAME}\s+and\s+(?:i|me)\b",

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from flowmem.scoring.others import people_slots
+
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
 
@@ -58,7 +60,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)\s+{_ADV}live\s+(?:in|at|near)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_HOME}{_V}",
-        rf"\b(?:my|our)\s+home\s+is\s+(?:now\s+)?in\s+{_V}",
+        # "my home is in Leeds", "our flat in Alfama": where one's own home is.
+        rf"\b(?:my|our)\s+(?:own\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住(?![院过])在?{_ZH}",
         rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
@@ -243,8 +246,10 @@ class SlotRules:
     def slots_of(self, text: str, who: str | None = None) -> dict[str, str]:
         """``{slot: value}`` of every single-valued fact ``text`` states (of ``who``, when it names them: an LLM's
         "Alice lives in Milan" is read as "I live in Milan"; a sentence without its subject, "started at Spoke City
-        today", as "I started at Spoke City today")."""
-        return {m.slot: m.value for m in self.find(with_subject(first_person(text, who)))}
+        today", as "I started at Spoke City today"), and ``{slot@person: value}`` of those it states about other
+        people ("Nana moved into Rosehill": ``residence@nana``, :mod:`flowmem.scoring.others`)."""
+        said = first_person(text, who)
+        return {**{m.slot: m.value for m in self.find(with_subject(said))}, **people_slots(said, self.find)}
 
     def ended(self, text: str, who: str | None = None) -> set[str]:
         """The values ``text`` says are no more ("Nibbles passed away" → ``{"nibbles"}``), whatever slot holds them."""

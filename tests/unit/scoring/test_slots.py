@@ -65,7 +65,14 @@ from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
         ("I'm a big fan of the designer Rick Owens", {}),
         ("I am a big fan of jazz", {}),
         ("my dog loves the park", {}),  # no name: nothing single-valued said
-        ("My mom lives in Bari", {}),  # someone else's home
+        ("My mom lives in Bari", {"residence@mom": "bari"}),  # someone else's home: hers, never the user's
+        ("Nana moved into Rosehill, the assisted living place, last Sunday.", {"residence@nana": "rosehill"}),
+        ("Visited Nana at her house in Whitby today", {"residence@nana": "whitby"}),  # her: the one person named
+        ("my sister Cleo works at Riverside General now", {"employer@cleo": "riverside general"}),
+        ("Anna and Sam moved to Leeds", {}),  # two people: whose home is not one person's
+        ("Finally moved into our new flat in Alfama", {}),  # an adverb opening, not a name (residence@finally)
+        ("We live in Leeds and Nana moved into Rosehill", {"residence": "leeds"}),  # Nana inside: not read
+        ("外婆搬到了杭州", {"residence@外婆": "杭州"}),
         (
             "I live in a one-bedroom apartment in Temescal, Oakland.",
             {"residence": "temescal"},
