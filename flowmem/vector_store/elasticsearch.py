@@ -131,6 +131,23 @@ INSTALL_HINT = "pip install 'elasticsearch[async]>=8.19,<10' (for an 8.x server:
 FIRST_CONTACT_TIMEOUT = 5.0
 
 
+def _orjson_serializers() -> dict[str, Any]:
+    """orjson for JSON bodies and for NDJSON ones (``_msearch``): the client's NDJSON serializer uses the stdlib json
+    even when given an orjson one for JSON, and a time-scoped recall's ``_msearch`` (three kNN searches, each with the
+    384 floats of the query vector) took 1.4 ms to encode that way, 0.03 ms with orjson (the same bytes)."""
+    import orjson
+    from elasticsearch.serializer import NdjsonSerializer, OrjsonSerializer
+
+    class OrjsonNdjsonSerializer(NdjsonSerializer):
+        def json_dumps(self, data: Any) -> bytes:
+            return orjson.dumps(data, default=self.default, option=orjson.OPT_SERIALIZE_NUMPY)
+
+        def json_loads(self, data: bytes) -> Any:
+            return orjson.loads(data)
+
+    return {OrjsonSerializer.mimetype: OrjsonSerializer(), NdjsonSerializer.mimetype: OrjsonNdjsonSerializer()}
+
+
 @register_backend("vector_store", "elasticsearch")
 class ElasticsearchStore(VectorStore):
     """Memories in an Elasticsearch index, searched with kNN on a ``dense_vector`` field."""
@@ -194,9 +211,7 @@ class ElasticsearchStore(VectorStore):
         if self.params.username and self.params.password is not None:
             options["basic_auth"] = (self.params.username, self.params.password)
         try:
-            from elasticsearch.serializer import OrjsonSerializer
-
-            options["serializer"] = OrjsonSerializer()
+            options["serializers"] = _orjson_serializers()
         except ImportError:  # orjson is in the extra; without it writes are ~2× slower, nothing else changes
             logger.warning("orjson is not installed: Elasticsearch requests use the slower stdlib json")
         return AsyncElasticsearch(self.params.hosts, **options)
