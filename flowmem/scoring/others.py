@@ -16,20 +16,12 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from flowmem.scoring.referents import PERSON_NOUN
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, ZH_KIN
 
 if TYPE_CHECKING:
     from flowmem.scoring.slots import SlotMatch
 
 _NAME = r"(?-i:[A-Z][a-z][\w'-]*)"
-_NOT_A_NAME = frozenset(  # a capitalised word opening a sentence that is no name: function words, verbs of telling
-    " ".join(
-        (
-            "i im i'm ok okay lol omg yes no the a an my we you it this that so and but then just also still well oh",
-            "visited went got had made saw met called texted told asked took dropped picked finally update today",
-        )
-    ).split()
-)
 # A sentence opening with someone else and a verb: "Nana moved into", "my sister Cleo works at", "Jules has moved";
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
@@ -38,8 +30,7 @@ _OPENS = re.compile(
     r"(?=[a-z])",
     re.IGNORECASE,
 )
-_ZH_KIN = r"外婆|外公|奶奶|爷爷|姥姥|姥爷|妈妈|爸爸|我妈|我爸|姐姐|哥哥|弟弟|妹妹|我姐|我哥|我弟|我妹|室友|儿子|女儿"
-_ZH_OPENS = re.compile(rf"(?:^|(?<=[。！？；\n]))\s*(?:我的?)?(?P<who>{_ZH_KIN})(?=[^，。！？；\s])")
+_ZH_OPENS = re.compile(rf"(?:^|(?<=[。！？；\n]))\s*(?:我的?)?(?P<who>{ZH_KIN})(?=[^，。！？；\s])")
 # A capitalised word inside a sentence, not after a word of place ("in Whitby", "at Brightwell"): a person's name.
 _NAMED = re.compile(rf"(?P<before>\b[A-Za-z]+),?\s+(?P<name>{_NAME})")
 _PLACE_WORDS = frozenset("in at to from near on into of for the".split())  # noqa: SIM905
@@ -54,7 +45,7 @@ _THIRD_VERB = re.compile(rf"^(?P<verb>{'|'.join(_THIRD)})\b", re.IGNORECASE)
 def _may_name(word: str | None) -> bool:
     """Whether a capitalised ``word`` may be a person's name: not a function word, an adverb or a verb that opens a
     sentence ("Finally moved…", "Visited Nana…")."""
-    return word is None or (word.lower() not in _NOT_A_NAME and not word.lower().endswith("ly"))
+    return word is None or (word.lower() not in NOT_NAMES and not word.lower().endswith("ly"))
 
 
 def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str, str]:
