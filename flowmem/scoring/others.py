@@ -45,7 +45,10 @@ _THIRD_VERB = re.compile(rf"^(?P<verb>{'|'.join(_THIRD)})\b", re.IGNORECASE)
 def _may_name(word: str | None) -> bool:
     """Whether a capitalised ``word`` may be a person's name: not a function word, an adverb or a verb that opens a
     sentence ("Finally moved…", "Visited Nana…")."""
-    return word is None or (word.lower() not in NOT_NAMES and not word.lower().endswith("ly"))
+    if word is None:
+        return True
+    plain = re.sub(r"['’]s$", "", word).lower()  # "It's", "Mum's"
+    return plain not in NOT_NAMES and not plain.endswith("ly")
 
 
 def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str, str]:
@@ -67,7 +70,7 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
     readings: list[tuple[str, str, int]] = []
     opens = _OPENS.match(sentence)
     if opens and _may_name(opens.group("name")):
-        who = (opens.group("named") or opens.group("name") or opens.group("noun")).lower()
+        who = re.sub(r"['’]s$", "", opens.group("named") or opens.group("name") or opens.group("noun")).lower()
         rest = sentence[opens.end() :]
         rest = _THIRD_VERB.sub(lambda m: _THIRD[m.group("verb").lower()], rest, count=1)
         readings.append((who, f"I {rest}", 1))

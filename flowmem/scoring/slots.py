@@ -139,6 +139,14 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
     ),
+    # Not working: the end of a job, said without naming it ("got laid off today", 今天被优化了).
+    "employment": (
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been|was)\s+{_ADV}(?P<v>laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>unemployed|between\s+jobs|out\s+of\s+work|jobless)\b",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
+        rf"我{_ZH_WHEN}(?P<v>离职|辞职|失业)了",
+    ),
     "diet": (
         rf"\b(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been)|being)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
         r"\bi(?:'ve|\s+have)?\s+(?:been\s+)?(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
@@ -178,7 +186,17 @@ VALUE_ALIASES: dict[str, str] = {
     "broken up": "broke up", "split up": "broke up",
     # What one eats again is a diet: fish again agrees with "pescatarian", meat or chicken with neither.
     "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat",
+    **dict.fromkeys(("laid off", "fired", "let go", "made redundant", "sacked", "unemployed", "between jobs",
+                     "out of work", "jobless", "quit", "resigned from", "left", "裁", "裁员", "优化", "辞退", "开除",
+                     "离职", "辞职", "失业"), "not working"),
 }  # fmt: skip
+# A state that ends another slot's: single again ends the partner, not working the employer and the title, a new
+# employer the not working. ``*``: any value. Read with the person the slot is qualified by (partner@cleo).
+ENDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "relationship_status": dict.fromkeys(("single", "broke up", "divorced", "separated", "widowed"), ("partner",)),
+    "employment": {"not working": ("employer", "job_title")},
+    "employer": {"*": ("employment",)},
+}
 # Qualifiers that name the same kind: "my puppy Rex" and 我的狗叫旺财 both fill ``pet_name:dog``.
 _KINDS = {
     "puppy": "dog",
@@ -396,5 +414,19 @@ def with_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> Memory:
 
 
 def superseded(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
-    """The slots both hold with different values (the newer statement replaces the older), in ``new``'s order."""
-    return [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    """The slots of ``old`` the newer statement ``new`` replaces, in ``new``'s order: those both hold with different
+    values, and those a state of ``new`` ends (:data:`ENDS`: "we broke up" ends the partner)."""
+    replaced = [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    return [*replaced, *(slot for slot in ended_slots(new) if slot in old and slot not in replaced)]
+
+
+def ended_slots(new: Mapping[str, str]) -> list[str]:
+    """The slots the states in ``new`` end (:data:`ENDS`), qualified as theirs are (``employment@弟`` ends
+    ``employer@弟``)."""
+    found: list[str] = []
+    for slot, value in new.items():
+        name, at, who = slot.partition("@")
+        table = ENDS.get(name, {})
+        for ended in table.get(value, table.get("*", ())):
+            found.append(f"{ended}{at}{who}")
+    return found

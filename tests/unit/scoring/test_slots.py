@@ -73,6 +73,13 @@ from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
         ("Finally moved into our new flat in Alfama", {}),  # an adverb opening, not a name (residence@finally)
         ("We live in Leeds and Nana moved into Rosehill", {"residence": "leeds"}),  # Nana inside: not read
         ("外婆搬到了杭州", {"residence@外婆": "杭州"}),
+        ("Mum's moved to Cork", {"residence@mum": "cork"}),
+        # Not working: the end of a job said without naming it, then a new employer ends that.
+        ("I got laid off today", {"employment": "not working"}),
+        ("I quit my job on Friday", {"employment": "not working"}),
+        ("家人们谁懂啊 今天被优化了 拿了n+1", {"employment": "not working"}),
+        ("我弟被裁了", {"employment@弟": "not working"}),
+        ("We broke up last month. It's ok, now I'm single again.", {"relationship_status": "single"}),
         (
             "I live in a one-bedroom apartment in Temescal, Oakland.",
             {"residence": "temescal"},
@@ -91,6 +98,18 @@ def test_superseded_compares_the_same_slot_only() -> None:
     assert superseded(old, slots_of("I still live in Milan")) == []
     assert superseded(old, slots_of("my cat Mimi")) == []  # another pet, not another name for the dog
     assert superseded(slots_of("I'm vegetarian"), slots_of("我吃素")) == []
+
+
+def test_a_state_ends_another_slot() -> None:
+    job = slots_of("I work as a product manager at Dell")
+    assert superseded(job, slots_of("I got laid off today")) == ["employer", "job_title"]
+    assert superseded(slots_of("我在一家游戏公司做测试"), slots_of("今天被优化了")) == ["employer", "job_title"]
+    assert superseded(slots_of("I got laid off today"), slots_of("I started at Lumen Health today")) == ["employment"]
+    assert superseded(slots_of("My girlfriend Yuki is from Osaka"), slots_of("We broke up last month")) == ["partner"]
+    assert superseded(slots_of("My girlfriend Yuki is from Osaka"), slots_of("We got engaged!")) == []
+    # Whose: a brother's lay-off ends the brother's job, never the user's.
+    assert superseded(slots_of("我弟在一家银行上班"), slots_of("我弟被裁了")) == ["employer@弟"]
+    assert superseded(job, slots_of("我弟被裁了")) == []
 
 
 def test_a_deployment_adds_slots() -> None:
