@@ -291,6 +291,9 @@ class ElasticsearchStore(VectorStore):
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         return await es_reads.get(self, workspace_id, ids, with_vectors)
 
+    async def _stored_vectors(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        return await es_reads.stored_vectors(self, workspace_id, ids)
+
     async def _delete(self, workspace_id: str, ids: list[str]) -> int:
         return await es_bulk.delete_memories(self, workspace_id, ids)
 

@@ -27,28 +27,48 @@ if TYPE_CHECKING:
 
 async def get(store: ElasticsearchStore, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
     """The workspace's memories of these ids that exist (by ``_id``, checked again on the way out)."""
+    return [q.from_source(source) for _, source in await _mget(store, workspace_id, ids, with_vectors)]
+
+
+async def stored_vectors(store: ElasticsearchStore, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+    """The stored vectors of the workspace's memories of these ids: only the ids and vectors come back (recall_fuse_op
+    wants the cosines of the memories words alone found), no record is parsed — the same float32 values
+    :func:`get` with vectors gives (``np.asarray(..., float32)`` of the same numbers, as ``Memory.vector``)."""
+    found = await _mget(store, workspace_id, ids, True, includes=(q.VECTOR_FIELD,))
+    return {
+        i: np.asarray(source[q.VECTOR_FIELD], dtype=np.float32) for i, source in found if source.get(q.VECTOR_FIELD)
+    }
+
+
+async def _mget(
+    store: ElasticsearchStore, workspace_id: str, ids: list[str], with_vectors: bool, includes: tuple[str, ...] = ()
+) -> list[tuple[str, dict[str, Any]]]:
+    """``(id, _source)`` of the workspace's memories of these ids that exist, in the order asked (by ``_id``, the
+    workspace and id checked again on the way out); with ``includes``, only those fields (and the two checked)."""
     if not await store._has_index():
         return []
     client = await store._ready()
     doc_ids = [q.doc_id(workspace_id, i) for i in ids]
-    excludes = q.excluded_source(with_vectors)
+    kept = ["workspace_id", "memory_id", *includes] if includes else None
+    left_out = None if includes else q.excluded_source(with_vectors)
     if with_vectors and store._vectors_excluded:
         # Neither client's mget() knows the parameter that brings excluded vectors back (9.x's get()
         # and search() do), so this one request goes raw, with the same headers mget() sends.
+        fields = {"_source_includes": kept} if kept else {"_source_excludes": left_out or []}
         request = client.perform_request(
             "POST", f"/{quote(store.index, safe='')}/_mget",
-            params={"_source_excludes": ",".join(excludes), **q.KEEP_VECTORS},
+            params={name: ",".join(value) for name, value in fields.items()} | q.KEEP_VECTORS,
             headers={"accept": "application/json", "content-type": "application/json"},
             body={"ids": doc_ids}, endpoint_id="mget", path_parts={"index": store.index},
         )  # fmt: skip
     else:
-        request = client.mget(index=store.index, ids=doc_ids, source_excludes=excludes)
+        request = client.mget(index=store.index, ids=doc_ids, source_includes=kept, source_excludes=left_out)
     response = await store._call(request)
     found = []
     for wanted, doc in zip(ids, response["docs"], strict=True):
         source = doc.get("_source") if doc.get("found") else None
         if source and source.get("workspace_id") == workspace_id and source.get("memory_id") == wanted:
-            found.append(q.from_source(source))
+            found.append((wanted, source))
     return found
 
 
