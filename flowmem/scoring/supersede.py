@@ -96,8 +96,8 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
 def ends_too(old_text: str, change: Change) -> bool:
     """Whether ``old_text`` itself says that what ``change`` ends has ended: it agrees, and nothing it says is current
     to end ("Lost my job as a banker yesterday, so I'm gonna start my own business", then "since I lost my job, it's
-    been tough" — LoCoMo dev: 7 turns telling of a lost job were expired by a later mention of it, one of them an
-    evidence turn)."""
+    been tough" — LoCoMo dev, summary ingest: 3 turns telling of a lost job were expired by a later mention of it,
+    one of them the evidence of "How long did it take for Jon to open his studio?")."""
     return any(c.kind == "ended" and c.about & change.about for c in read_changes(old_text))
 
 
