@@ -57,6 +57,7 @@ SLOT_PHRASES: dict[str, str] = {
     "relationship_status": "relationship {v}; 感情 {v}",
     "partner": "partner {v}; 伴侣 {v}",
     "school": "studies at {v}; study; school; 在 {v} 上学; 学校",
+    "major": "majors in {v}; major; subject; degree; 专业 {v}",
     "phone": "phone number {v}; 电话 {v}",
     "email": "email address {v}; 邮箱 {v}",
     "pet_name": "{k} named {v}; pet; name; 宠物 {v}",

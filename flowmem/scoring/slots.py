@@ -20,15 +20,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.others import people_slots
 
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
 
 _V = r"(?P<v>[^.,!?;:\n，。！？；]{2,60})"  # free text up to the end of the clause
-_ZH = r"(?P<v>[^，。！？；,.!?;\s]{1,20})"
+# A Chinese value, or a Latin name written in Chinese text with its capitalised words (住Tiong Bahru的…).
+_ZH = r"(?P<v>[A-Za-z][A-Za-z0-9'&-]*(?:\s[A-Z][A-Za-z0-9'&-]*)*|[^，。！？；,.!?;\s]{1,20})"
 _NAME = r"(?P<v>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"  # a capitalised name, one or two words
-_ZH_WHEN = r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直)*"
+_ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住…
+    r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直|下个?月|下周|明年|暂时|先|要|会|打算|准备)*"
+)
 _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 _PET = r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|turtle|fish)"
@@ -138,6 +142,13 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)\s+(?:have|got|adopted)\s+(?:a|an)\s+(?:\w+\s+)?{_PET}\s+(?:named|called)\s+{_NAME}",
         rf"我(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
+    ),
+    "major": (
+        rf"\bmy\s+(?:new\s+)?major\s+is\s+(?:now\s+)?{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}majoring\s+in\s+{_V}",
+        rf"\b(?:switched|changed)\s+my\s+major\s+to\s+{_V}",
+        r"专业(?:现在|目前|也|还)?(?:是|换成了?|改成了?|转成了?)(?P<v>[^，。！？；,.!?;]{1,30}?)(?=[，。！？；,.!?;\s]|$)",
+        r"转专业了?[，,\s]*(?:现在|目前)?(?:读|学|念)(?P<v>[^，。！？；,.!?;]{1,30}?)(?=[，。！？；,.!?;]|$)",
     ),
     # Not working: the end of a job, said without naming it ("got laid off today", 今天被优化了).
     "employment": (
@@ -266,7 +277,7 @@ class SlotRules:
         "Alice lives in Milan" is read as "I live in Milan"; a sentence without its subject, "started at Spoke City
         today", as "I started at Spoke City today"), and ``{slot@person: value}`` of those it states about other
         people ("Nana moved into Rosehill": ``residence@nana``, :mod:`flowmem.scoring.others`)."""
-        said = first_person(text, who)
+        said = first_person(unmixed(text), who)
         return {**{m.slot: m.value for m in self.find(with_subject(said))}, **people_slots(said, self.find)}
 
     def ended(self, text: str, who: str | None = None) -> set[str]:

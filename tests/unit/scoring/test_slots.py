@@ -74,6 +74,13 @@ from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
         ("We live in Leeds and Nana moved into Rosehill", {"residence": "leeds"}),  # Nana inside: not read
         ("外婆搬到了杭州", {"residence@外婆": "杭州"}),
         ("Mum's moved to Cork", {"residence@mum": "cork"}),
+        # Chinese with English words in it: the borrowed words read as their Chinese, a Latin name kept whole.
+        ("我现在 based 在上海，做 consulting", {"residence": "上海"}),
+        ("下个月要 relocate 去 Singapore 了", {"residence": "singapore"}),
+        ("已经到了 暂时住 Tiong Bahru 的 serviced apartment", {"residence": "tiong bahru"}),
+        ("major 是 Statistics，其实不太喜欢", {"major": "statistics"}),
+        ("这学期转专业了，现在读 Data Science，课多了好多 coding", {"major": "data science"}),
+        ("I'm majoring in Economics now", {"major": "economics"}),
         # Not working: the end of a job said without naming it, then a new employer ends that.
         ("I got laid off today", {"employment": "not working"}),
         ("I quit my job on Friday", {"employment": "not working"}),
