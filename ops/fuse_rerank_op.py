@@ -53,6 +53,10 @@ class FuseRerankOp(Op):
     time ratio keeps multiplying: a time the question names is evidence, not a prior, and the shipped
     ``fuse_time_ratio`` is meant to win on a narrow band. The threshold applies to the raw base.
 
+    A query that asks for a time ("when did Caroline go to the support group?", 我弟是哪天高考的; ``query_times``'s
+    ``asks_when``, :mod:`flowmem.timeexpr.asks`) is answered by a memory that says when: each memory with an event
+    time gains ``σ · ln when_ratio`` (``scores["when_shift"]``), the same prior weighing as ``spread``'s type ratio.
+
     A query that asks for the latest or the earliest occurrence ("when did I *last* go hiking?", "the first time
     I…", 上次; ``query_times``'s recency, :mod:`flowmem.timeexpr.recency`) is answered by when, not by likeness:
     before the cut, the memories whose final score is within ``recency_margin`` σ of the best (σ: the spread of
@@ -71,6 +75,12 @@ class FuseRerankOp(Op):
             "multiply",
             description="multiply: the type ratio multiplies the base; spread: a ratio r adds σ·ln r to the base, "
             "σ being the spread of the candidates' bases (see the op's docstring)",
+        )
+        when_ratio: float = Field(
+            2.0,
+            ge=0,
+            description="a query asking for a time ('when did…', 哪天): a prior ratio for the memories that say when "
+            "their event happened (an event time), weighed as σ·ln(ratio) like spread's type ratio (1: off)",
         )
         recency_margin: float | None = Field(
             1.0,
@@ -99,6 +109,8 @@ class FuseRerankOp(Op):
                 continue
             passed.append((memory, base))
         sigma = spread([base for _, base in passed])
+        known: QueryTimes | None = ctx.get(QUERY_TIMES)
+        asks = known is not None and known.asks_when
         kept: list[Memory] = []
         for memory, base in passed:
             type_ratio = p.fuse_ratio_dict.get(memory.memory_type, 1.0)
@@ -111,6 +123,10 @@ class FuseRerankOp(Op):
                 relevance = max(base + shift, 0.0)
             else:
                 relevance = base * type_ratio
+            if asks and memory.event_time is not None:  # "when did…": a memory that says when is likelier the answer
+                shift = prior_shift(p.when_ratio, sigma, base)
+                memory.set_score("when_shift", shift, self.label)
+                relevance = max(relevance + shift, 0.0)
             memory.set_score("time_match", 1.0 if matched else 0.0, self.label)
             memory.set_score("time_ratio", time_ratio, self.label)
             memory.set_score("final", relevance * time_ratio, self.label)

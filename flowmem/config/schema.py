@@ -22,7 +22,7 @@ limits:
 from __future__ import annotations
 
 import os
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -165,6 +165,23 @@ class Server(_Strict):
         return [web_origin(origin) for origin in origins]
 
 
+class Tracing(_Strict):
+    """Where ``flowmem serve`` sends the OpenTelemetry spans of its flow runs and ops (:mod:`flowmem.flow.telemetry`:
+    names, timings, counts and scores; never a query, a memory's words or a secret). Needs the OpenTelemetry SDK
+    (``pip install 'flowmem[otel]'``); without it a server configured to export refuses to start (exit 2).
+    """
+
+    exporter: Literal["none", "console", "otlp"] = Field(
+        "none", description="none: no spans; console: printed as JSON on stdout; otlp: sent over OTLP/HTTP (protobuf)"
+    )
+    endpoint: str | None = Field(
+        None,
+        description="the OTLP/HTTP traces URL (e.g. http://127.0.0.1:4318/v1/traces); unset: the SDK's "
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318/v1/traces",
+    )
+    service_name: str = Field("flowmem", min_length=1, description="the spans' service.name resource attribute")
+
+
 class Config(_Strict):
     """A whole resolved configuration."""
 
@@ -175,6 +192,7 @@ class Config(_Strict):
     vector_store: dict[str, BackendEntry] = Field(default_factory=dict)
     limits: Limits = Field(default_factory=Limits)
     server: Server = Field(default_factory=Server)
+    tracing: Tracing = Field(default_factory=Tracing)
 
     def backends(self, kind: BackendKind) -> dict[str, BackendEntry]:
         entries: dict[str, BackendEntry] = getattr(self, kind)
@@ -183,7 +201,8 @@ class Config(_Strict):
 
 SECTIONS: tuple[str, ...] = tuple(Config.model_fields)
 BACKEND_SECTIONS: tuple[BackendKind, ...] = get_args(BackendKind)
-SETTINGS_SECTIONS: dict[str, type[BaseModel]] = {"limits": Limits, "server": Server}  # flat settings, not named entries
+# Flat settings, not named entries.
+SETTINGS_SECTIONS: dict[str, type[BaseModel]] = {"limits": Limits, "server": Server, "tracing": Tracing}
 ENTRY_MODELS: dict[str, type[BaseModel]] = {
     "flow": FlowEntry,
     "op": OpEntry,

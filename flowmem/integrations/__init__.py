@@ -9,8 +9,9 @@
 - :mod:`flowmem.integrations.llamaindex`: ``FlowmemMemoryBlock`` (a ``BaseMemoryBlock`` of ``Memory``) and
   ``FlowmemChatStore`` (a ``BaseChatStore`` on chat sessions); ``pip install 'flowmem[llamaindex]'``.
 
-Each adapter works on an :class:`~flowmem.App` in this process (any store it is configured with, Elasticsearch
-included). flowmem has no Python client of a remote ``flowmem serve`` yet, so none of them talks HTTP.
+Each adapter takes an :class:`~flowmem.App` in this process (any store it is configured with, Elasticsearch
+included) or a :class:`~flowmem.integrations.remote.RemoteApp`, the Python client of a remote ``flowmem serve``
+(its HTTP API, with an API key): ``FlowmemStore(RemoteApp(url, api_key=KEY))`` works as ``FlowmemStore(app)`` does.
 Importing a module whose framework is not installed raises :class:`~flowmem.core.errors.BackendUnavailableError`
 with the ``pip install`` that fixes it.
 """
@@ -19,8 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeAlias
 
 from flowmem.core.errors import BackendUnavailableError
+
+if TYPE_CHECKING:
+    from flowmem.app import App
+    from flowmem.integrations.remote import RemoteApp
+
+    AnyApp: TypeAlias = App | RemoteApp  # what an adapter takes: flowmem in this process, or a remote flowmem serve
 
 
 @contextmanager

@@ -28,8 +28,8 @@ said, ISO 8601) and final ``score``.
 
 Sync and async: the async calls (``aget_messages``, ``aadd_messages``, ``aclear``, ``ainvoke``) await the memory
 service; the sync ones run it on the app's own event loop (``app.memories.sync``), so they cannot be called inside
-a running loop. Needs ``pip install 'flowmem[langchain]'``. In-process only: flowmem has no client of a remote
-``flowmem serve``.
+a running loop. Needs ``pip install 'flowmem[langchain]'``. ``app`` may be a
+:class:`~flowmem.integrations.remote.RemoteApp` (a remote ``flowmem serve``) instead of an ``App``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ with requires("langchain", "langchain"):
     from langchain_core.retrievers import BaseRetriever
 
 if TYPE_CHECKING:
-    from flowmem.app import App
+    from flowmem.integrations import AnyApp
 
 __all__ = ["MESSAGE_KEY", "FlowmemChatMessageHistory", "FlowmemRetriever", "langchain_message", "memory_document"]
 
@@ -112,7 +112,7 @@ class FlowmemRetriever(BaseRetriever):
         flow: The retrieval flow (``flowmem flows`` lists them).
     """
 
-    app: Any  # flowmem.App: typed loosely so that pydantic does not build a schema of it
+    app: Any  # flowmem.App or RemoteApp: typed loosely so that pydantic does not build a schema of it
     user_id: str
     workspace_id: str = DEFAULT_WORKSPACE
     k: int | None = None
@@ -121,7 +121,7 @@ class FlowmemRetriever(BaseRetriever):
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, k: int | None = None
     ) -> list[Document]:
-        app: App = self.app
+        app: AnyApp = self.app
         return app.run_coroutine(self._search(query, k))
 
     async def _aget_relevant_documents(
@@ -130,7 +130,7 @@ class FlowmemRetriever(BaseRetriever):
         return await self._search(query, k)
 
     async def _search(self, query: str, k: int | None) -> list[Document]:
-        app: App = self.app
+        app: AnyApp = self.app
         found = await app.memories.search(
             query, user_id=self.user_id, workspace_id=self.workspace_id, flow=self.flow, top_k=k or self.k
         )

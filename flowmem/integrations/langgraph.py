@@ -34,7 +34,8 @@ Sync and async: ``abatch`` is the core; ``batch`` runs it on the event loop ``ab
 thread, as LangGraph's sync nodes in an async graph do), else on the app's own loop. No TTL (``supports_ttl`` is
 false). Reads without a query scan the items of the user (of the workspace, when the prefix names no user).
 
-Needs ``pip install 'flowmem[langgraph]'``. In-process only: flowmem has no client of a remote ``flowmem serve``.
+Needs ``pip install 'flowmem[langgraph]'``. ``app`` may be a :class:`~flowmem.integrations.remote.RemoteApp` (a remote
+``flowmem serve``): each get is a request per item, and reads without a query page through ``GET /v1/memories``.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ with requires("langgraph", "langgraph"):
     from langgraph.store.base.embed import get_text_at_path
 
 if TYPE_CHECKING:
-    from flowmem.app import App
+    from flowmem.integrations import AnyApp
 
 __all__ = ["MARK", "FlowmemStore", "NamespaceScope", "matches"]
 
@@ -118,7 +119,7 @@ class FlowmemStore(BaseStore):
 
     def __init__(
         self,
-        app: App,
+        app: AnyApp,
         *,
         scope: NamespaceScope | None = None,
         fields: Sequence[str] | None = None,

@@ -28,8 +28,8 @@ flushed to long-term memory as the other session adapters do, and ``get_messages
 rolling summary as a ``system`` message.
 
 Sync and async: the async calls await the memory service; the sync ones run it on the app's own event loop, so they
-cannot be called inside a running loop. Needs ``pip install 'flowmem[llamaindex]'``. In-process only: flowmem has
-no client of a remote ``flowmem serve``.
+cannot be called inside a running loop. Needs ``pip install 'flowmem[llamaindex]'``. ``app`` may be a
+:class:`~flowmem.integrations.remote.RemoteApp` (a remote ``flowmem serve``) instead of an ``App``.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ with requires("llamaindex", "llamaindex"):
     from llama_index.core.storage.chat_store import BaseChatStore
 
 if TYPE_CHECKING:
-    from flowmem.app import App
+    from flowmem.integrations import AnyApp
     from flowmem.schema.session import ChatSession
 
 __all__ = ["MESSAGE_KEY", "FlowmemChatStore", "FlowmemMemoryBlock", "flowmem_message", "llamaindex_message"]
@@ -77,7 +77,7 @@ class FlowmemMemoryBlock(BaseMemoryBlock[str]):
         accept_short_term_memory: Whether messages ejected from ``Memory``'s queue are written to flowmem.
     """
 
-    app: Any = Field(exclude=True, description="The flowmem App (flowmem.App).")
+    app: Any = Field(exclude=True, description="The flowmem App (flowmem.App), or a RemoteApp.")
     user_id: str = Field(description="Whose memories.")
     workspace_id: str = Field(default=DEFAULT_WORKSPACE, description="The tenant scope.")
     top_k: int | None = Field(default=None, description="How many memories at most (default: the flow's own).")
@@ -90,7 +90,7 @@ class FlowmemMemoryBlock(BaseMemoryBlock[str]):
         query = next((_words(m) for m in reversed(messages or []) if m.role == MessageRole.USER), "")
         if not query.strip():
             return ""
-        app: App = self.app
+        app: AnyApp = self.app
         found = await app.memories.search(
             query, user_id=self.user_id, workspace_id=self.workspace_id, flow=self.flow, top_k=self.top_k
         )
@@ -100,7 +100,7 @@ class FlowmemMemoryBlock(BaseMemoryBlock[str]):
         """Write the messages ejected from ``Memory``'s queue to long-term memory (the user's own become memories)."""
         said = [flowmem_message(m, self.user_id) for m in messages]
         if any(m.is_users(self.user_id) for m in said):  # nothing of the user's: nothing to remember
-            app: App = self.app
+            app: AnyApp = self.app
             await app.memories.add(said, user_id=self.user_id, workspace_id=self.workspace_id)
 
     async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
@@ -125,7 +125,7 @@ class FlowmemChatStore(BaseChatStore):
         token_limit: The prompt budget a window is a share of (default: ``short_term_memory_op``'s own).
     """
 
-    app: Any = Field(exclude=True, description="The flowmem App (flowmem.App).")
+    app: Any = Field(exclude=True, description="The flowmem App (flowmem.App), or a RemoteApp.")
     user_id: str = Field(description="Whose sessions.")
     workspace_id: str = Field(default=DEFAULT_WORKSPACE, description="The tenant scope.")
     token_limit: int | None = Field(default=None, description="The prompt budget a window is a share of.")
@@ -136,7 +136,7 @@ class FlowmemChatStore(BaseChatStore):
         return "FlowmemChatStore"
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        app: App = self.app
+        app: AnyApp = self.app
         return app.run_coroutine(coroutine)
 
     def _session(self, key: str) -> SessionAdapter:

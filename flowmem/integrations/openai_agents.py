@@ -18,7 +18,8 @@ passes its share of ``token_limit``, the oldest messages are flushed to long-ter
 later session) — and leave the window; a rolling summary keeps what they said. ``get_items`` returns the window's
 items, after the summary as one ``system`` message when there is one and no ``limit`` is asked.
 
-Needs ``pip install 'flowmem[openai-agents]'``. In-process only: flowmem has no client of a remote ``flowmem serve``.
+Needs ``pip install 'flowmem[openai-agents]'``. ``app`` may be a :class:`~flowmem.integrations.remote.RemoteApp` (a
+remote ``flowmem serve``) instead of an ``App``.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ with requires("openai_agents", "openai-agents"):
 if TYPE_CHECKING:
     from agents.items import TResponseInputItem
 
-    from flowmem.app import App
+    from flowmem.integrations import AnyApp
 
 __all__ = ["ITEM_KEY", "FlowmemSession", "item_message"]
 
@@ -65,7 +66,7 @@ class FlowmemSession(SessionAdapter):
     def __init__(
         self,
         session_id: str,
-        app: App,
+        app: AnyApp,
         *,
         user_id: str,
         workspace_id: str = DEFAULT_WORKSPACE,

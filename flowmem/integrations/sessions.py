@@ -14,10 +14,11 @@ from flowmem.core.errors import NotFoundError
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 
 if TYPE_CHECKING:
-    from flowmem.app import App
+    from flowmem.integrations import AnyApp
     from flowmem.memories.chat import ContextResult
     from flowmem.schema.memory import Message
     from flowmem.schema.session import ChatSession
+    from flowmem.server.responses import ContextResponse
 
 # How a session adapter shows the rolling summary of what left the window, first among its messages.
 SUMMARY_PREFIX = "Summary of the earlier conversation:\n"
@@ -28,19 +29,21 @@ class SessionAdapter:
 
     Args:
         session_id: The chat session (any id under flowmem's id rule; a new one starts empty).
-        app: The flowmem app whose memory service (``app.memories``) keeps the session and the memories.
+        app: The flowmem app whose memory service (``app.memories``) keeps the session and the memories (or a
+            :class:`~flowmem.integrations.remote.RemoteApp`: a remote ``flowmem serve``).
         user_id: Whose session: the user whose messages become long-term memories on flush.
         workspace_id: The tenant scope.
         token_limit: The prompt budget the window is a share of (default: ``short_term_memory_op``'s own).
 
     Attributes:
-        last: What the last append did: the window, the summary, and what was flushed (``last.flushed``).
+        last: What the last append did: the window, the summary, and what was flushed (``last.flushed``; from a
+            ``RemoteApp``, the API's answer of it).
     """
 
     def __init__(
         self,
         session_id: str,
-        app: App,
+        app: AnyApp,
         *,
         user_id: str,
         workspace_id: str = DEFAULT_WORKSPACE,
@@ -51,7 +54,7 @@ class SessionAdapter:
         self.user_id = user_id
         self.workspace_id = workspace_id
         self.token_limit = token_limit
-        self.last: ContextResult | None = None
+        self.last: ContextResult | ContextResponse | None = None
 
     async def _window(self) -> ChatSession | None:
         """The session as stored; ``None`` before its first message."""

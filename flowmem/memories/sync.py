@@ -17,47 +17,56 @@ from flowmem.schema.memory import Memory
 
 P = ParamSpec("P")
 T = TypeVar("T")
+C = TypeVar("C")
 
 
-def _blocking(
-    method: Callable[Concatenate[Memories, P], Coroutine[Any, Any, T]],
-) -> Callable[Concatenate[SyncMemories, P], T]:
+def blocking(method: Callable[Concatenate[C, P], Coroutine[Any, Any, T]]) -> Callable[Concatenate[Any, P], T]:
+    """``method`` of an async core (``core.app.run_coroutine`` runs it), as a blocking call of a facade over it."""
+
     @functools.wraps(method)
-    def call(self: SyncMemories, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return self.core.app.run_coroutine(method(self.core, *args, **kwargs))
+    def call(self: BlockingFacade, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        result: T = self.core.app.run_coroutine(method(self.core, *args, **kwargs))
+        return result
 
     return call
 
 
-class SyncMemories:
-    """The calls of :class:`~flowmem.memories.Memories`, blocking. See there for each one's documentation."""
+class BlockingFacade:
+    """The blocking calls of an async core whose ``app`` has ``run_coroutine`` (``Memories``, or a remote one)."""
 
-    def __init__(self, core: Memories):
+    def __init__(self, core: Any):
         self.core = core
 
-    add = _blocking(Memories.add)
-    search = _blocking(Memories.search)
-    get = _blocking(Memories.get)
-    get_many = _blocking(Memories.get_many)
-    list = _blocking(Memories.list)
-    history = _blocking(Memories.history)
-    update = _blocking(Memories.update)
-    expire = _blocking(Memories.expire)
-    delete = _blocking(Memories.delete)
-    forget = _blocking(Memories.forget)
-    import_ = _blocking(Memories.import_)
-    stats = _blocking(Memories.stats)
-    check = _blocking(Memories.check)
-    context = _blocking(Memories.context)
-    session = _blocking(Memories.session)
-    clear_session = _blocking(Memories.clear_session)
-    add_to_session = _blocking(Memories.add_to_session)
-    pop_from_session = _blocking(Memories.pop_from_session)
-
     def export(self, **kwargs: Any) -> builtins.list[Memory]:
-        """Every memory of the workspace as a list (see :meth:`Memories.export` for the streaming form)."""
+        """Every memory of the workspace as a list (see the core's ``export`` for the streaming form)."""
 
         async def collect() -> builtins.list[Memory]:
             return [m async for m in self.core.export(**kwargs)]
 
-        return self.core.app.run_coroutine(collect())
+        result: builtins.list[Memory] = self.core.app.run_coroutine(collect())
+        return result
+
+
+class SyncMemories(BlockingFacade):
+    """The calls of :class:`~flowmem.memories.Memories`, blocking. See there for each one's documentation."""
+
+    core: Memories
+
+    add = blocking(Memories.add)
+    search = blocking(Memories.search)
+    get = blocking(Memories.get)
+    get_many = blocking(Memories.get_many)
+    list = blocking(Memories.list)
+    history = blocking(Memories.history)
+    update = blocking(Memories.update)
+    expire = blocking(Memories.expire)
+    delete = blocking(Memories.delete)
+    forget = blocking(Memories.forget)
+    import_ = blocking(Memories.import_)
+    stats = blocking(Memories.stats)
+    check = blocking(Memories.check)
+    context = blocking(Memories.context)
+    session = blocking(Memories.session)
+    clear_session = blocking(Memories.clear_session)
+    add_to_session = blocking(Memories.add_to_session)
+    pop_from_session = blocking(Memories.pop_from_session)

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
@@ -152,16 +153,7 @@ def _beside(text: str, value: Value) -> set[str]:
 # Who a clause is about, read from its words before what it speaks of: someone else when a person is named there
 # (a capitalised name, a person noun, a third-person pronoun: "Alice's parents … live", "my sister Cleo is", "coach
 # moved Eli's"), else the speaker (I, we, my — or nothing: texting leaves the speaker out).
-_OTHER_PERSON = frozenset(
-    " ".join(
-        (
-            "he she him her his hers parents parent mom mum mother dad father sister brother",
-            "sibling wife husband partner girlfriend boyfriend fiance fiancee friend friends boss manager roommate son",
-            "daughter kid kids child children baby grandma grandpa grandmother grandfather nana granny aunt uncle",
-            "cousin niece nephew coach teacher doctor neighbour neighbor colleague coworker team",
-        )
-    ).split()
-)
+_OTHER_PERSON = THIRD_PERSON_PRONOUNS | frozenset(PERSON_WORDS) | {"team"}
 _SELF_WORDS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our", "me", "us"])
 
 
@@ -198,10 +190,7 @@ def same_subject(old: Subject, new: Subject) -> bool:
     return old == new or "unsaid" in (old, new)
 
 
-_ZH_OTHER_PERSON = re.compile(
-    r"[他她]|外婆|外公|奶奶|爷爷|姥姥|姥爷|妈妈|爸爸|我妈|我爸|父母|姐姐|哥哥|弟弟|妹妹|我姐|我哥|我弟|我妹|老公|老婆|男朋友|女朋友|"
-    r"同事|老板|领导|室友|孩子|儿子|女儿"
-)
+_ZH_OTHER_PERSON = re.compile(rf"[他她]|{ZH_KIN}")
 
 
 def subject_terms(text: str) -> frozenset[str]:
@@ -369,6 +358,9 @@ _PERSONAL = frozenset(
         "they're",
         "it",
         "it's",
+        "his",  # "visited Nana at her house in Whitby": a possessive before the thing keeps it out of the subject
+        "her",
+        "their",
     ]
 )
 _DETERMINER = r"(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+)?(?:\d+\s+)?"

@@ -57,6 +57,7 @@ SLOT_PHRASES: dict[str, str] = {
     "relationship_status": "relationship {v}; 感情 {v}",
     "partner": "partner {v}; 伴侣 {v}",
     "school": "studies at {v}; study; school; 在 {v} 上学; 学校",
+    "major": "majors in {v}; major; subject; degree; 专业 {v}",
     "phone": "phone number {v}; 电话 {v}",
     "email": "email address {v}; 邮箱 {v}",
     "pet_name": "{k} named {v}; pet; name; 宠物 {v}",
@@ -103,9 +104,11 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
     """
     parts: list[str] = []
     for slot, value in read_slots(memory, rules).items():
+        slot, _, person = slot.partition("@")  # someone else's: "residence@nana" is said as "nana lives in …"
         name, _, qualifier = slot.partition(":")
         template = SLOT_PHRASES.get(name, name.replace("_", " ") + " {v}")
-        parts.append(template.format(v=value, k=qualifier or name.replace("_", " ")))
+        phrase = template.format(v=value, k=qualifier or name.replace("_", " "))
+        parts.append(f"{person}: {phrase}" if person else phrase)
     caption = memory.metadata.get(CAPTION)
     if isinstance(caption, str) and caption.strip():
         parts.append(" ".join(caption.split()))

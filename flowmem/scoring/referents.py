@@ -19,15 +19,11 @@ import re
 from collections.abc import Sequence
 
 from flowmem.schema.memory import Memory
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, ZH_KIN
 
 REFERS_TO = "refers_to"  # metadata: the names the memory's pronouns stand for, keyed (flowmem.scoring.keys)
 
 _NAME = r"(?P<name>(?-i:[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?))"
-_PERSON = (
-    r"(?:sister|brother|mom|mum|mother|dad|father|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
-    r"boss|manager|roommate|flatmate|son|daughter|cousin|aunt|uncle|niece|nephew|grandma|grandpa|colleague|"
-    r"coworker|neighbou?r|coach|teacher|doctor|therapist|kid|baby|date|ex|landlord|housemate|bestie|bff)"
-)
 _SAYS = (
     r"(?:said|says|told|texted|called|asked|thinks|thought|wants|loves|hates|works|lives|moved|got|is|was|has|had|"
     r"came|went|cooked|made|sent|quit|started|left|just)"
@@ -35,7 +31,7 @@ _SAYS = (
 _EN_PEOPLE = tuple(
     re.compile(pattern, re.I)
     for pattern in (
-        rf"\b{_PERSON}(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}",
+        rf"\b{PERSON_NOUN}(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}",
         rf"\b(?:his|her|their)\s+name(?:'s|\s+is)\s+{_NAME}",
         rf"\b(?:with|and|me\s+and)\s+{_NAME}\b",
         rf"\b{_NAME}\s+and\s+(?:i|me)\b",
@@ -44,12 +40,11 @@ _EN_PEOPLE = tuple(
 # "Marcus texted me" — but a sentence's first word is capitalised whatever it is ("Tomorrow is"): inside one only.
 _EN_DOER = re.compile(rf"(?<=[a-z,;:]\s){_NAME}\s+{_SAYS}\b")
 _ZH_PEOPLE = re.compile(
-    r"(?:姐姐|哥哥|弟弟|妹妹|妈妈|爸爸|老公|老婆|男朋友|女朋友|男友|女友|对象|朋友|同事|老板|室友|儿子|女儿|表姐|表哥|表妹|表弟)"
+    rf"(?:{ZH_KIN})"
     r"(?:的名字)?叫(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,.!?;\s]|是|在|$)"
 )
 _EN_PRONOUN = re.compile(r"(?:^|[.!?;,]\s*|\b(?:and|but|so|because)\s+)(?:he|she|he's|she's|him|her)\b", re.I)
 _ZH_PRONOUN = re.compile(r"(?:^|[，。！？；,.!?;\s])[他她]")
-_NOT_NAMES = frozenset("i im i'm ok okay lol omg yes no the a my we you it this that".split())  # noqa: SIM905
 
 
 def people_named(text: str) -> list[str]:
@@ -58,7 +53,7 @@ def people_named(text: str) -> list[str]:
     for pattern in (*_EN_PEOPLE, _EN_DOER, _ZH_PEOPLE):
         for match in pattern.finditer(text):
             name = match["name"]
-            if name and name.lower() not in _NOT_NAMES:
+            if name and name.lower() not in NOT_NAMES:
                 found.append((match.start(), name))
     return [name for _, name in sorted(found)]
 

@@ -20,13 +20,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from flowmem.scoring.mixed import unmixed
+from flowmem.scoring.others import people_slots
+
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
 
 _V = r"(?P<v>[^.,!?;:\n，。！？；]{2,60})"  # free text up to the end of the clause
-_ZH = r"(?P<v>[^，。！？；,.!?;\s]{1,20})"
+# A Chinese value, or a Latin name written in Chinese text with its capitalised words (住Tiong Bahru的…).
+_ZH = r"(?P<v>[A-Za-z][A-Za-z0-9'&-]*(?:\s[A-Z][A-Za-z0-9'&-]*)*|[^，。！？；,.!?;\s]{1,20})"
 _NAME = r"(?P<v>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"  # a capitalised name, one or two words
-_ZH_WHEN = r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直)*"
+_ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住…
+    r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直|下个?月|下周|明年|暂时|先|要|会|打算|准备)*"
+)
 _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 _PET = r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|turtle|fish)"
@@ -58,7 +64,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)\s+{_ADV}live\s+(?:in|at|near)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_HOME}{_V}",
-        rf"\b(?:my|our)\s+home\s+is\s+(?:now\s+)?in\s+{_V}",
+        # "my home is in Leeds", "our flat in Alfama": where one's own home is.
+        rf"\b(?:my|our)\s+(?:own\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住(?![院过])在?{_ZH}",
         rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
@@ -136,6 +143,21 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
     ),
+    "major": (
+        rf"\bmy\s+(?:new\s+)?major\s+is\s+(?:now\s+)?{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}majoring\s+in\s+{_V}",
+        rf"\b(?:switched|changed)\s+my\s+major\s+to\s+{_V}",
+        r"专业(?:现在|目前|也|还)?(?:是|换成了?|改成了?|转成了?)(?P<v>[^，。！？；,.!?;]{1,30}?)(?=[，。！？；,.!?;\s]|$)",
+        r"转专业了?[，,\s]*(?:现在|目前)?(?:读|学|念)(?P<v>[^，。！？；,.!?;]{1,30}?)(?=[，。！？；,.!?;]|$)",
+    ),
+    # Not working: the end of a job, said without naming it ("got laid off today", 今天被优化了).
+    "employment": (
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been|was)\s+{_ADV}(?P<v>laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>unemployed|between\s+jobs|out\s+of\s+work|jobless)\b",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
+        rf"我{_ZH_WHEN}(?P<v>离职|辞职|失业)了",
+    ),
     "diet": (
         rf"\b(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been)|being)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
         r"\bi(?:'ve|\s+have)?\s+(?:been\s+)?(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
@@ -175,7 +197,17 @@ VALUE_ALIASES: dict[str, str] = {
     "broken up": "broke up", "split up": "broke up",
     # What one eats again is a diet: fish again agrees with "pescatarian", meat or chicken with neither.
     "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat",
+    **dict.fromkeys(("laid off", "fired", "let go", "made redundant", "sacked", "unemployed", "between jobs",
+                     "out of work", "jobless", "quit", "resigned from", "left", "裁", "裁员", "优化", "辞退", "开除",
+                     "离职", "辞职", "失业"), "not working"),
 }  # fmt: skip
+# A state that ends another slot's: single again ends the partner, not working the employer and the title, a new
+# employer the not working. ``*``: any value. Read with the person the slot is qualified by (partner@cleo).
+ENDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "relationship_status": dict.fromkeys(("single", "broke up", "divorced", "separated", "widowed"), ("partner",)),
+    "employment": {"not working": ("employer", "job_title")},
+    "employer": {"*": ("employment",)},
+}
 # Qualifiers that name the same kind: "my puppy Rex" and 我的狗叫旺财 both fill ``pet_name:dog``.
 _KINDS = {
     "puppy": "dog",
@@ -243,8 +275,10 @@ class SlotRules:
     def slots_of(self, text: str, who: str | None = None) -> dict[str, str]:
         """``{slot: value}`` of every single-valued fact ``text`` states (of ``who``, when it names them: an LLM's
         "Alice lives in Milan" is read as "I live in Milan"; a sentence without its subject, "started at Spoke City
-        today", as "I started at Spoke City today")."""
-        return {m.slot: m.value for m in self.find(with_subject(first_person(text, who)))}
+        today", as "I started at Spoke City today"), and ``{slot@person: value}`` of those it states about other
+        people ("Nana moved into Rosehill": ``residence@nana``, :mod:`flowmem.scoring.others`)."""
+        said = first_person(unmixed(text), who)
+        return {**{m.slot: m.value for m in self.find(with_subject(said))}, **people_slots(said, self.find)}
 
     def ended(self, text: str, who: str | None = None) -> set[str]:
         """The values ``text`` says are no more ("Nibbles passed away" → ``{"nibbles"}``), whatever slot holds them."""
@@ -391,5 +425,19 @@ def with_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> Memory:
 
 
 def superseded(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
-    """The slots both hold with different values (the newer statement replaces the older), in ``new``'s order."""
-    return [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    """The slots of ``old`` the newer statement ``new`` replaces, in ``new``'s order: those both hold with different
+    values, and those a state of ``new`` ends (:data:`ENDS`: "we broke up" ends the partner)."""
+    replaced = [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    return [*replaced, *(slot for slot in ended_slots(new) if slot in old and slot not in replaced)]
+
+
+def ended_slots(new: Mapping[str, str]) -> list[str]:
+    """The slots the states in ``new`` end (:data:`ENDS`), qualified as theirs are (``employment@弟`` ends
+    ``employer@弟``)."""
+    found: list[str] = []
+    for slot, value in new.items():
+        name, at, who = slot.partition("@")
+        table = ENDS.get(name, {})
+        for ended in table.get(value, table.get("*", ())):
+            found.append(f"{ended}{at}{who}")
+    return found

@@ -93,18 +93,26 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
     return actions
 
 
+def ends_too(old_text: str, change: Change) -> bool:
+    """Whether ``old_text`` itself says that what ``change`` ends has ended: it agrees, and nothing it says is current
+    to end ("Lost my job as a banker yesterday, so I'm gonna start my own business", then "since I lost my job, it's
+    been tough" — LoCoMo dev, summary ingest: 3 turns telling of a lost job were expired by a later mention of it,
+    one of them the evidence of "How long did it take for Jon to open his studio?")."""
+    return any(c.kind == "ended" and c.about & change.about for c in read_changes(old_text))
+
+
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     if change.kind == "ended":
-        if not holds(old.content, change.about):
+        if not holds(old.content, change.about) or ends_too(old.content, change):
             return []
         kept = remainder(old.content, change.about)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
-        return _supersede(memory, old, kept, reason)
+        return supersede(memory, old, kept, reason)
     if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it
         if len(change.about & subject_terms(old.content)) < 2:  # named, not just touched on
             return []
         reason = f"corrected: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
-        return _supersede(memory, old, None, reason)
+        return supersede(memory, old, None, reason)
     if change.kind == "corrected" and memory.created_at - old.created_at > CORRECTION_WINDOW:
         return []
     written = rewrite(old.content, memory.content, change)
@@ -113,12 +121,14 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         if not names:
             return []
         reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): no longer {' '.join(sorted(names))}"
-        return _supersede(memory, old, remainder(old.content, names, whole=True), reason)
+        return supersede(memory, old, remainder(old.content, names, whole=True), reason)
     reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
-    return _supersede(memory, old, written, reason)
+    return supersede(memory, old, written, reason)
 
 
-def _supersede(memory: Memory, old: Memory, kept: str | None, reason: str) -> list[MemoryAction]:
+def supersede(memory: Memory, old: Memory, kept: str | None, reason: str) -> list[MemoryAction]:
+    """``old`` expired by ``memory`` for ``reason``, and what else it said (``kept``: its words less what changed;
+    ``None``: nothing) stored as a memory of its own, derived from both (:func:`derived`)."""
     actions = [MemoryAction(action="expire", memory=expired_by(old, by=memory, at=memory.created_at), old=old,
                             reason=reason)]  # fmt: skip
     if kept:

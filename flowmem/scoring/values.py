@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from flowmem.scoring.people import NOT_NAMES
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS, zh_number
 
 
@@ -64,7 +65,6 @@ _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
 # Anselm's"), Latin script only; a capital that opens a sentence says nothing. Found last: a weekday, a month or an
 # e-mail is its own kind.
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'’&-]*(?:\s+(?:(?:of|de|&)\s+)?[A-Z][a-zA-Z'’&-]*)*")
-_NOT_NAMES = frozenset("i i'm i've i'd i'll ok okay lol omg hi hey yes no".split())  # noqa: SIM905
 _SENTENCE_END = '.!?。！？:;\n"“—-'
 
 
@@ -93,7 +93,7 @@ def find_values(text: str) -> list[Value]:
         name = re.sub(r"['’]s$", "", text[start:end]).lower()
         if text[start:end].isupper() and len(text[start:end]) <= 4:
             continue  # an abbreviation (PR, ICU, GP), not a name
-        if name not in _NOT_NAMES and not any(start < b and a < end for a, b in taken):
+        if name not in NOT_NAMES and not any(start < b and a < end for a, b in taken):
             found.append(Value("name", name, start, end))
     return sorted(found, key=lambda v: v.start)
 

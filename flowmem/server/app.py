@@ -28,7 +28,7 @@ from flowmem.core.redact import redact_text
 from flowmem.core.version import __version__
 from flowmem.flow.telemetry import add_run_listener
 from flowmem.server.auth import Keyring
-from flowmem.server.docs import add_offline_docs
+from flowmem.server.docs import NOTICES, add_offline_docs
 from flowmem.server.errors import ErrorType, describe, error_body
 from flowmem.server.hosts import add_host_rules
 from flowmem.server.limits import LimitsMiddleware
@@ -37,6 +37,7 @@ from flowmem.server.metrics import Metrics, MetricsMiddleware
 from flowmem.server.redirects import RelativeRedirects
 from flowmem.server.responses import Health, Ready
 from flowmem.server.routes import ServerState, router
+from flowmem.server.tracing import fastapi_telemetry_off, flush_spans
 from flowmem.server.ui.app import create_ui
 
 HTTP_TYPES: dict[int, ErrorType] = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
@@ -71,16 +72,19 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
             stop_counting()
         # uvicorn runs this after in-flight requests finished (or server.graceful_timeout passed).
         await app.aclose()
+        flush_spans()  # the spans still batched, if the config's tracing section exports them
         logger.info("flowmem serve: stopped; every acknowledged write is in the store")
 
     api = FastAPI(
         title="flowmem",
         version=__version__,
         description="Memory for assistants and agents: add, search, edit and forget memories; run flows. "
-        "Send your API key as `Authorization: Bearer KEY`. MCP (streamable HTTP) is at `/mcp`.",
+        "Send your API key as `Authorization: Bearer KEY`. MCP (streamable HTTP) is at `/mcp`. These pages are "
+        f"Swagger UI (Apache-2.0) and ReDoc (MIT), served by flowmem: [their licences]({NOTICES}).",
         lifespan=lifespan,
         docs_url=None,  # add_offline_docs: the pages without a CDN
         redoc_url=None,
+        **fastapi_telemetry_off(),  # its request spans would carry user ids (flowmem.server.tracing)
     )
     api.state.flowmem = state
     add_offline_docs(api)

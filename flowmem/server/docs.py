@@ -4,6 +4,12 @@ FastAPI's own pages load their scripts and styles from a CDN (jsDelivr): offline
 were blank. The assets come from the ``fastapi-offline`` package (MIT), which ships Swagger UI's bundle and
 stylesheet (Apache-2.0) and ReDoc's standalone bundle (MIT) as files; flowmem serves them under
 :data:`ASSETS` with FastAPI's own page templates, and loads no web fonts (ReDoc's Google Fonts link is left out).
+
+Their licences travel with them: ``fastapi-offline`` ships the bundles without the licence files they name in their
+first line (``/*! For license information please see swagger-ui-bundle.js.LICENSE.txt */``), so flowmem ships those,
+Swagger UI's ``LICENSE`` and ``NOTICE``, ReDoc's, FastAPI's and fastapi-offline's in ``docs_licenses/`` (from the
+npm packages of the same versions, whose bundles are byte for byte these) and serves them beside the bundles under
+:data:`ASSETS`, where the bundles' references find them; ``THIRD-PARTY-NOTICES.md`` there says which is which.
 """
 
 from __future__ import annotations
@@ -20,11 +26,14 @@ from fastapi.staticfiles import StaticFiles
 ASSETS = "/docs-assets"
 FAVICON = f"{ASSETS}/favicon.png"
 _FILES = Path(fastapi_offline.__file__).parent / "static"
+LICENSES = Path(__file__).parent / "docs_licenses"  # the assets' licences and notices, served beside them
+NOTICES = f"{ASSETS}/THIRD-PARTY-NOTICES.md"
 
 
 def add_offline_docs(api: FastAPI) -> None:
     """Serve ``/docs`` and ``/redoc`` of ``api`` (made with ``docs_url=None, redoc_url=None``) from local assets."""
-    api.mount(ASSETS, StaticFiles(directory=_FILES), name="docs-assets")
+    assets = StaticFiles(directory=_FILES, packages=[("flowmem.server", "docs_licenses")])  # the bundles, licences
+    api.mount(ASSETS, assets, name="docs-assets")
     openapi, oauth2_redirect = api.openapi_url or "/openapi.json", api.swagger_ui_oauth2_redirect_url
 
     @api.get("/docs", include_in_schema=False)

@@ -79,3 +79,27 @@ class ContextBody(_Body):
     reply: str | None = Field(None, description="the assistant's answer to the previous message, stored first")
     timestamp: datetime | None = Field(None, description="when the message was sent (default now)")
     explain: bool = Field(False, description="add the flow's trace: what was kept, summarised and cut")
+
+
+class AppendBody(_Body):
+    """Messages an agent framework keeps, appended to a chat session's window as given (nothing is retrieved).
+
+    When the window passes its share of ``token_limit``, the oldest messages are flushed to long-term memory (the
+    user's own become memories), as a chat turn does.
+    """
+
+    messages: list[dict[str, Any]] = Field(
+        min_length=1, description="chat messages: {role, content, name?, message_id?, time_created?, metadata?}"
+    )
+    user_id: str = Field(description="whose session (and whose memories)")
+    workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
+    token_limit: int | None = Field(None, le=10_000_000, description="the prompt's token budget the window shares")
+
+
+class ImportBody(_Body):
+    """Ready-made memories (as ``GET /v1/memories`` lists them) stored as given: a memory whose id exists is
+    replaced (an ``update`` in its history), others are added; memories without a vector are embedded."""
+
+    memories: list[dict[str, Any]] = Field(description="memory records; each names this workspace (or none)")
+    workspace_id: str = Field(DEFAULT_WORKSPACE, description="the tenant")
+    reason: str = Field("imported", max_length=200, description="the reason each history event gives")

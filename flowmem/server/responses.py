@@ -230,6 +230,17 @@ class Cleared(Answer):
     cleared: str = Field(description="the session cleared")
 
 
+class Popped(Answer):
+    message: MessageRecord | None = Field(description="the newest message, taken out (null: the window was empty)")  # type: ignore[valid-type]
+
+
+class Imported(Answer):
+    """What an import wrote."""
+
+    added: int = Field(description="memories with new ids")
+    updated: int = Field(description="memories replaced (their ids existed)")
+
+
 class FlowInfo(Answer):
     name: str
     description: str

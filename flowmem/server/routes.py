@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from flowmem.app import App
 from flowmem.config.schema import Server
@@ -21,11 +21,11 @@ from flowmem.core.suggest import one_of, unknown
 from flowmem.memories import Memories
 from flowmem.memories.flows import run_in_workspace, writes_memories
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
-from flowmem.schema.memory import MemoryStatus, MemoryType
+from flowmem.schema.memory import Memory, MemoryStatus, MemoryType
 from flowmem.server import responses as answers
 from flowmem.server.auth import Grant, Keyring
 from flowmem.server.errors import ConflictError
-from flowmem.server.models import AddBody, ContextBody, RunBody, SearchBody, UpdateBody
+from flowmem.server.models import AddBody, AppendBody, ContextBody, ImportBody, RunBody, SearchBody, UpdateBody
 from flowmem.server.unreadable import CheckedRoute
 
 
@@ -145,13 +145,37 @@ async def update_memory(memory_id: MemoryId, body: UpdateBody, grant: Caller, st
     response_model=answers.Deleted,
 )
 async def delete_memory(
-    memory_id: MemoryId, grant: Caller, state: State, workspace_id: Workspace = DEFAULT_WORKSPACE
+    memory_id: MemoryId,
+    grant: Caller,
+    state: State,
+    workspace_id: Workspace = DEFAULT_WORKSPACE,
+    reason: Annotated[str, Query(max_length=200, description="what its history says")] = "deleted",
 ) -> Response:
     grant.check(workspace_id, write=True)
-    deleted = await state.memories.delete(memory_id, workspace_id=workspace_id)
+    deleted = await state.memories.delete(memory_id, workspace_id=workspace_id, reason=reason)
     if not deleted:
         raise NotFoundError(f"no memory with id '{memory_id}' in workspace '{workspace_id}'")
     return _answer({"deleted": deleted})
+
+
+@router.post(
+    "/memories/import",
+    tags=["memories"],
+    summary="Store ready-made memories as given (an id that exists is replaced)",
+    response_model=answers.Imported,
+)
+async def import_memories(body: ImportBody, grant: Caller, state: State) -> Response:
+    grant.check(body.workspace_id, write=True)
+    records, problems = [], []
+    for i, record in enumerate(body.memories):
+        try:
+            records.append(Memory.model_validate({"workspace_id": body.workspace_id, **record}))
+        except ValidationError as exc:
+            problems.append(Problem(f"memories[{i}]", "; ".join(e["msg"] for e in exc.errors()[:3])))
+    if problems:
+        raise InputError(problems)
+    counts = await state.memories.import_(records, workspace_id=body.workspace_id, source="http", reason=body.reason)
+    return _answer({"added": sum(counts.added.values()), "updated": sum(counts.updated.values())})
 
 
 @router.get(
@@ -242,6 +266,38 @@ async def clear_session(
     if not await state.memories.clear_session(session_id, user_id=user_id, workspace_id=workspace_id):
         raise NotFoundError(f"no chat session '{session_id}' of user '{user_id}' in workspace '{workspace_id}'")
     return _answer({"cleared": session_id})
+
+
+@router.post(
+    "/sessions/{session_id}/messages",
+    tags=["sessions"],
+    summary="Append an agent's messages to a chat session as given (the window flushes as a turn does)",
+    response_model=answers.ContextResponse,
+)
+async def append_to_session(session_id: SessionId, body: AppendBody, grant: Caller, state: State) -> Response:
+    grant.check(body.workspace_id, write=True)
+    result = await state.memories.add_to_session(
+        session_id, body.messages, user_id=body.user_id, workspace_id=body.workspace_id, token_limit=body.token_limit
+    )
+    return _answer(result.to_dict())
+
+
+@router.delete(
+    "/sessions/{session_id}/messages/last",
+    tags=["sessions"],
+    summary="Take the newest message out of a chat session's window",
+    response_model=answers.Popped,
+)
+async def pop_from_session(
+    session_id: SessionId,
+    user_id: SessionUser,
+    grant: Caller,
+    state: State,
+    workspace_id: Workspace = DEFAULT_WORKSPACE,
+) -> Response:
+    grant.check(workspace_id, write=True)
+    message = await state.memories.pop_from_session(session_id, user_id=user_id, workspace_id=workspace_id)
+    return _answer({"message": None if message is None else message.model_dump(mode="json")})
 
 
 @router.post("/flows/{name}/run", tags=["flows"], summary="Run a configured flow", response_model=answers.RunResponse)

@@ -15,6 +15,7 @@ from loguru import logger
 
 from flowmem.app import App
 from flowmem.server.auth import Keyring, check_bind, is_loopback
+from flowmem.server.tracing import export_spans
 
 
 def serve(app: App, host: str | None = None, port: int | None = None) -> None:
@@ -22,6 +23,7 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
 
     Raises:
         ConfigError: A non-loopback ``host`` without API keys.
+        BackendUnavailableError: ``tracing.exporter`` set and the OpenTelemetry SDK not installed.
     """
     import uvicorn
 
@@ -33,6 +35,7 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
     port = settings.port if port is None else port
     keyring = Keyring(settings.api_keys)
     check_bind(host, keyring)
+    stop_tracing = export_spans(app.config.tracing)  # before anything runs: a missing SDK refuses to start
     # The server's own lines (a 5xx answered, a stop) are its log, as uvicorn's are: on without -v.
     logger.enable("flowmem.server")
     if keyring.open:
@@ -53,7 +56,11 @@ def serve(app: App, host: str | None = None, port: int | None = None) -> None:
         lifespan="on",
         server_header=False,
     )
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        if stop_tracing is not None:
+            stop_tracing()  # the spans still batched, sent
 
 
 def serve_stdio(app: App, workspace_id: str, user_id: str | None) -> None:

@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Literal
 
 from flowmem.schema.timeparts import wall_clock
-from flowmem.timeexpr import common, en, fallback, holiday_rules, ranges, zh
+from flowmem.timeexpr import common, en, fallback, holiday_rules, period_parts, ranges, zh
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.compose import compose, select
 from flowmem.timeexpr.gate import has_time_words
@@ -164,7 +164,7 @@ def _find(
             if mention is not None:
                 mentions.append(_with_preposition(mention, text, languages))
     composed = compose(select(mentions), text, _CONNECTORS[languages], ctx.today, tense, _RANGE_JOINTS[languages])
-    found = [(m.start, m.end, span) for m, span in composed]
+    found = period_parts.narrow(text, [(m.start, m.end, span) for m, span in composed], now)
     for match in fallback.CANDIDATE.finditer(text) if DIGIT in words else ():
         if any(match.start() < end and start < match.end() for start, end, _ in found):
             continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from flowmem.timeexpr.asks import asks_when
 from flowmem.timeexpr.extract import extract_all
 from flowmem.timeexpr.model import ExtractedTime
 from flowmem.timeexpr.recency import RecencyAsk, recency_ask
@@ -22,11 +23,12 @@ class QueryTimes:
     now: datetime
     found: tuple[ExtractedTime, ...]
     recency: RecencyAsk | None = None
+    asks_when: bool = False  # it asks for the time of something (:mod:`flowmem.timeexpr.asks`)
 
     @classmethod
     def of(cls, text: str, now: datetime) -> QueryTimes:
         found = tuple(extract_all(text, now))
-        return cls(text, now, found, recency_ask(text, [t.expression for t in found]))
+        return cls(text, now, found, recency_ask(text, [t.expression for t in found]), asks_when(text))
 
 
 def times_in(text: str, now: datetime, known: QueryTimes | None) -> list[ExtractedTime]:

@@ -252,13 +252,13 @@ class WorkspaceIndex:
         rows = np.flatnonzero(keep)
         if len(rows) == 0:
             return []
-        # einsum, not `@`: `@` hands a matrix-vector product to the BLAS thread pool, whose spinning
-        # threads then fight the embedding model's own threads for the cores (measured on 2 cores: the
-        # next query embedding took twice as long). One thread computes this in about 0.8 ms per 10k rows.
-        if len(rows) * 4 < n:  # a narrow filter: score only the rows it keeps
-            scores = np.einsum("ij,j->i", self.vectors[rows], query)
-        else:
-            scores = np.einsum("ij,j->i", self.vectors[:n], query)[rows]
+        # vecdot, not `@`: `@` hands a matrix-vector product to the BLAS thread pool, whose spinning threads then
+        # fight the embedding model's own threads for the cores (measured on 2 cores: the next query embedding took
+        # twice as long). vecdot takes one BLAS dot per row on this thread: twice as fast as the einsum it replaced
+        # (10k rows 0.56 -> 0.24-0.43 ms, 100k 10.9 -> 5.9 ms), and each row's cosine is the same bits as
+        # np.dot(vector, query) gives elsewhere (recall_fuse_op's cosines), whether or not the row set is narrowed.
+        narrow = len(rows) * 4 < n  # a narrow filter: score only the rows it keeps
+        scores = np.vecdot(self.vectors[rows], query) if narrow else np.vecdot(self.vectors[:n], query)[rows]
         k = min(top_k, len(rows))
         best = np.argpartition(-scores, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
         best = best[np.argsort(-scores[best], kind="stable")]

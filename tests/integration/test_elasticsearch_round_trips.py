@@ -54,3 +54,31 @@ def test_a_time_scoped_search_is_one_msearch(es_url: str, index: str, requests: 
         assert plain.memories
 
     asyncio.run(main())
+
+
+def test_reads_around_several_places_are_one_msearch(es_url: str, index: str, requests: ClientRequests) -> None:
+    # neighbour_context_op reads around each of a query's best hits: one request for all of them, not one each
+    overrides = [
+        "vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={es_url}",
+        f"vector_store.default.params.index={index}", "embedding_model.default.backend=hash",
+    ]  # fmt: skip
+
+    async def main() -> None:
+        async with App(overrides=overrides) as app:
+            store = app.vector_store()
+            for day in (1, 2, 3):
+                for hour in range(10, 15):
+                    text = f"turn {hour} of day {day}"
+                    await app.memories.add(text=text, user_id="u", timestamp=datetime(2024, 5, day, hour))
+            turns = [m async for batch in store.iterate("default") for m in batch]
+            places = [(m.created_at, m.memory_id, None) for m in turns[2::5]]  # the middle turn of each day
+            alone = [await store.adjacent("default", at, i, before=2, after=1) for at, i, _ in places]
+            requests.lines.clear()
+            together = await store.adjacent_many("default", places, before=2, after=1)
+            sent = list(requests.lines)
+        assert [line.split(" ")[1].split("?")[0].rsplit("/", 1)[-1] for line in sent] == ["_msearch"]
+        ids = [([m.memory_id for m in before], [m.memory_id for m in after]) for before, after in together]
+        assert ids == [([m.memory_id for m in before], [m.memory_id for m in after]) for before, after in alone]
+        assert all(len(before) == 2 and len(after) == 1 for before, after in ids)
+
+    asyncio.run(main())

@@ -58,3 +58,11 @@ def test_installed_package_works_from_any_directory(tmp_path: Path) -> None:
     code = "from flowmem.core.tokens import count_tokens as c; print(c('hello world'), c('hi', 'cl100k_base'))"
     counted = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=elsewhere, capture_output=True, text=True)
     assert counted.stdout.split() == ["2", "1"], counted.stderr
+    # the licences of the Swagger UI and ReDoc files /docs serves ship beside them (flowmem.server.docs)
+    code = ("from flowmem.server.docs import LICENSES; "
+            "print(' '.join(sorted(p.name for p in LICENSES.iterdir())))")  # fmt: skip
+    shipped = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=elsewhere, capture_output=True, text=True)
+    assert shipped.stdout.split() == ["THIRD-PARTY-NOTICES.md", "fastapi-offline.LICENSE", "fastapi.LICENSE",
+                                      "redoc.LICENSE", "redoc.standalone.js.LICENSE.txt",
+                                      "swagger-ui-bundle.js.LICENSE.txt", "swagger-ui.LICENSE",
+                                      "swagger-ui.NOTICE"], shipped.stderr  # fmt: skip

@@ -41,6 +41,23 @@ export interface paths {
         patch: operations["update_memory_v1_memories__memory_id__patch"];
         trace?: never;
     };
+    "/v1/memories/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store ready-made memories as given (an id that exists is replaced) */
+        post: operations["import_memories_v1_memories_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/memories/{memory_id}/history": {
         parameters: {
             query?: never;
@@ -105,6 +122,40 @@ export interface paths {
         post?: never;
         /** Clear a chat session (unflushed messages go) */
         delete: operations["clear_session_v1_sessions__session_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{session_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Append an agent's messages to a chat session as given (the window flushes as a turn does) */
+        post: operations["append_to_session_v1_sessions__session_id__messages_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{session_id}/messages/last": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take the newest message out of a chat session's window */
+        delete: operations["pop_from_session_v1_sessions__session_id__messages_last_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -337,6 +388,38 @@ export interface components {
             warnings: string[];
             /** Degradations */
             degradations: components["schemas"]["Degradation"][];
+        };
+        /**
+         * AppendBody
+         * @description Messages an agent framework keeps, appended to a chat session's window as given (nothing is retrieved).
+         *
+         *     When the window passes its share of ``token_limit``, the oldest messages are flushed to long-term memory (the
+         *     user's own become memories), as a chat turn does.
+         */
+        AppendBody: {
+            /**
+             * Messages
+             * @description chat messages: {role, content, name?, message_id?, time_created?, metadata?}
+             */
+            messages: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * User Id
+             * @description whose session (and whose memories)
+             */
+            user_id: string;
+            /**
+             * Workspace Id
+             * @description the tenant
+             * @default default
+             */
+            workspace_id?: string;
+            /**
+             * Token Limit
+             * @description the prompt's token budget the window shares
+             */
+            token_limit?: number | null;
         };
         /**
          * ChatMessage
@@ -758,6 +841,48 @@ export interface components {
             reason: string;
         };
         /**
+         * ImportBody
+         * @description Ready-made memories (as ``GET /v1/memories`` lists them) stored as given: a memory whose id exists is
+         *     replaced (an ``update`` in its history), others are added; memories without a vector are embedded.
+         */
+        ImportBody: {
+            /**
+             * Memories
+             * @description memory records; each names this workspace (or none)
+             */
+            memories: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Workspace Id
+             * @description the tenant
+             * @default default
+             */
+            workspace_id?: string;
+            /**
+             * Reason
+             * @description the reason each history event gives
+             * @default imported
+             */
+            reason?: string;
+        };
+        /**
+         * Imported
+         * @description What an import wrote.
+         */
+        Imported: {
+            /**
+             * Added
+             * @description memories with new ids
+             */
+            added: number;
+            /**
+             * Updated
+             * @description memories replaced (their ids existed)
+             */
+            updated: number;
+        };
+        /**
          * MemoryPage
          * @description One page of a listing, oldest first, and how many memories match.
          */
@@ -885,6 +1010,11 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+        };
+        /** Popped */
+        Popped: {
+            /** @description the newest message, taken out (null: the window was empty) */
+            message: components["schemas"]["MessageRecord"] | null;
         };
         /** Problem */
         Problem: {
@@ -1364,6 +1494,8 @@ export interface operations {
             query?: {
                 /** @description the tenant */
                 workspace_id?: string;
+                /** @description what its history says */
+                reason?: string;
             };
             header?: never;
             path: {
@@ -1426,6 +1558,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MemoryRecord"];
+                };
+            };
+            /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 400 bad input, 401/403 the key, 404, 408 too slow to send, 409 a conflict, 413 too large, 421 unknown host, 422 not the documented JSON or a flow that cannot run */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 500 an op failed (or a bug: its type only), 503 the store or a model unreachable or too many connections, 504 over server.request_timeout */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    import_memories_v1_memories_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imported"];
                 };
             };
             /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 400 bad input, 401/403 the key, 404, 408 too slow to send, 409 a conflict, 413 too large, 421 unknown host, 422 not the documented JSON or a flow that cannot run */
@@ -1647,6 +1821,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Cleared"];
+                };
+            };
+            /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 400 bad input, 401/403 the key, 404, 408 too slow to send, 409 a conflict, 413 too large, 421 unknown host, 422 not the documented JSON or a flow that cannot run */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 500 an op failed (or a bug: its type only), 503 the store or a model unreachable or too many connections, 504 over server.request_timeout */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    append_to_session_v1_sessions__session_id__messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the chat session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppendBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextResponse"];
+                };
+            };
+            /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 400 bad input, 401/403 the key, 404, 408 too slow to send, 409 a conflict, 413 too large, 421 unknown host, 422 not the documented JSON or a flow that cannot run */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 500 an op failed (or a bug: its type only), 503 the store or a model unreachable or too many connections, 504 over server.request_timeout */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    pop_from_session_v1_sessions__session_id__messages_last_delete: {
+        parameters: {
+            query: {
+                /** @description whose session */
+                user_id: string;
+                /** @description the tenant */
+                workspace_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the chat session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Popped"];
                 };
             };
             /** @description every error has this body ({error: {type, message, problems}}); the status says which kind: 400 bad input, 401/403 the key, 404, 408 too slow to send, 409 a conflict, 413 too large, 421 unknown host, 422 not the documented JSON or a flow that cannot run */

@@ -27,28 +27,48 @@ if TYPE_CHECKING:
 
 async def get(store: ElasticsearchStore, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
     """The workspace's memories of these ids that exist (by ``_id``, checked again on the way out)."""
+    return [q.from_source(source) for _, source in await _mget(store, workspace_id, ids, with_vectors)]
+
+
+async def stored_vectors(store: ElasticsearchStore, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+    """The stored vectors of the workspace's memories of these ids: only the ids and vectors come back (recall_fuse_op
+    wants the cosines of the memories words alone found), no record is parsed — the same float32 values
+    :func:`get` with vectors gives (``np.asarray(..., float32)`` of the same numbers, as ``Memory.vector``)."""
+    found = await _mget(store, workspace_id, ids, True, includes=(q.VECTOR_FIELD,))
+    return {
+        i: np.asarray(source[q.VECTOR_FIELD], dtype=np.float32) for i, source in found if source.get(q.VECTOR_FIELD)
+    }
+
+
+async def _mget(
+    store: ElasticsearchStore, workspace_id: str, ids: list[str], with_vectors: bool, includes: tuple[str, ...] = ()
+) -> list[tuple[str, dict[str, Any]]]:
+    """``(id, _source)`` of the workspace's memories of these ids that exist, in the order asked (by ``_id``, the
+    workspace and id checked again on the way out); with ``includes``, only those fields (and the two checked)."""
     if not await store._has_index():
         return []
     client = await store._ready()
     doc_ids = [q.doc_id(workspace_id, i) for i in ids]
-    excludes = q.excluded_source(with_vectors)
+    kept = ["workspace_id", "memory_id", *includes] if includes else None
+    left_out = None if includes else q.excluded_source(with_vectors)
     if with_vectors and store._vectors_excluded:
         # Neither client's mget() knows the parameter that brings excluded vectors back (9.x's get()
         # and search() do), so this one request goes raw, with the same headers mget() sends.
+        fields = {"_source_includes": kept} if kept else {"_source_excludes": left_out or []}
         request = client.perform_request(
             "POST", f"/{quote(store.index, safe='')}/_mget",
-            params={"_source_excludes": ",".join(excludes), **q.KEEP_VECTORS},
+            params={name: ",".join(value) for name, value in fields.items()} | q.KEEP_VECTORS,
             headers={"accept": "application/json", "content-type": "application/json"},
             body={"ids": doc_ids}, endpoint_id="mget", path_parts={"index": store.index},
         )  # fmt: skip
     else:
-        request = client.mget(index=store.index, ids=doc_ids, source_excludes=excludes)
+        request = client.mget(index=store.index, ids=doc_ids, source_includes=kept, source_excludes=left_out)
     response = await store._call(request)
     found = []
     for wanted, doc in zip(ids, response["docs"], strict=True):
         source = doc.get("_source") if doc.get("found") else None
         if source and source.get("workspace_id") == workspace_id and source.get("memory_id") == wanted:
-            found.append(q.from_source(source))
+            found.append((wanted, source))
     return found
 
 
@@ -156,28 +176,39 @@ async def adjacent(
     """The memories just before and just after ``(at, memory_id)`` in :func:`iterate`'s order, nearest first:
     per side one search sorted away from that place (``search_after`` it), of ``size`` that side's count,
     both in one ``_msearch``."""
-    if not await store._has_index():
-        return [], []
+    return (await adjacent_many(store, workspace_id, [read]))[0]
+
+
+async def adjacent_many(
+    store: ElasticsearchStore, workspace_id: str, reads: list[AdjacentRead]
+) -> list[tuple[list[Memory], list[Memory]]]:
+    """:func:`adjacent` for each read, every side of every read in one ``_msearch``: one round trip for the places
+    around a query's hits (``neighbour_context_op`` reads around several), not one per place."""
+    if not reads or not await store._has_index():
+        return [([], []) for _ in reads]
     client = await store._ready()
-    place, sides = [q.epoch_millis(read.at), read.memory_id], (read.before, read.after)
     body: list[dict[str, Any]] = []
-    for count, direction in zip(sides, ("desc", "asc"), strict=True):
-        if count > 0:
-            body += [{"index": store.index}, {
-                "query": q.bool_query(workspace_id, read.filters),
-                "sort": [{"created_at": direction}, {"memory_id": direction}],
-                "search_after": place,
-                "size": count,
-                "track_total_hits": False,
-                "_source": q.search_source(read.with_vectors, store._vectors_excluded),
-            }]  # fmt: skip
-    response = await store._call(client.msearch(searches=body))
-    answers = iter(response["responses"])
-    found: list[list[Memory]] = []
-    for count in sides:
-        answer = answered(store, next(answers)) if count > 0 else {"hits": {"hits": []}}
-        found.append([q.from_source(hit["_source"]) for hit in answer["hits"]["hits"]])
-    return found[0], found[1]
+    for read in reads:
+        place = [q.epoch_millis(read.at), read.memory_id]
+        for count, direction in zip((read.before, read.after), ("desc", "asc"), strict=True):
+            if count > 0:
+                body += [{"index": store.index}, {
+                    "query": q.bool_query(workspace_id, read.filters),
+                    "sort": [{"created_at": direction}, {"memory_id": direction}],
+                    "search_after": place,
+                    "size": count,
+                    "track_total_hits": False,
+                    "_source": q.search_source(read.with_vectors, store._vectors_excluded),
+                }]  # fmt: skip
+    answers = iter((await store._call(client.msearch(searches=body)))["responses"] if body else [])
+    found: list[tuple[list[Memory], list[Memory]]] = []
+    for read in reads:
+        sides = []
+        for count in (read.before, read.after):
+            answer = answered(store, next(answers)) if count > 0 else {"hits": {"hits": []}}
+            sides.append([q.from_source(hit["_source"]) for hit in answer["hits"]["hits"]])
+        found.append((sides[0], sides[1]))
+    return found
 
 
 async def count(store: ElasticsearchStore, workspace_id: str, filters: MemoryFilter) -> int:

@@ -127,6 +127,23 @@ INSTALL_HINT = "pip install 'elasticsearch[async]>=8.19,<10' (for an 8.x server:
 FIRST_CONTACT_TIMEOUT = 5.0
 
 
+def _orjson_serializers() -> dict[str, Any]:
+    """orjson for JSON bodies and for NDJSON ones (``_msearch``): the client's NDJSON serializer uses the stdlib json
+    even when given an orjson one for JSON, and a time-scoped recall's ``_msearch`` (three kNN searches, each with the
+    384 floats of the query vector) took 1.4 ms to encode that way, 0.03 ms with orjson (the same bytes)."""
+    import orjson
+    from elasticsearch.serializer import NdjsonSerializer, OrjsonSerializer
+
+    class OrjsonNdjsonSerializer(NdjsonSerializer):
+        def json_dumps(self, data: Any) -> bytes:
+            return orjson.dumps(data, default=self.default, option=orjson.OPT_SERIALIZE_NUMPY)
+
+        def json_loads(self, data: bytes) -> Any:
+            return orjson.loads(data)
+
+    return {OrjsonSerializer.mimetype: OrjsonSerializer(), NdjsonSerializer.mimetype: OrjsonNdjsonSerializer()}
+
+
 @register_backend("vector_store", "elasticsearch")
 class ElasticsearchStore(VectorStore):
     """Memories in an Elasticsearch index, searched with kNN on a ``dense_vector`` field."""
@@ -190,9 +207,7 @@ class ElasticsearchStore(VectorStore):
         if self.params.username and self.params.password is not None:
             options["basic_auth"] = (self.params.username, self.params.password)
         try:
-            from elasticsearch.serializer import OrjsonSerializer
-
-            options["serializer"] = OrjsonSerializer()
+            options["serializers"] = _orjson_serializers()
         except ImportError:  # orjson is in the extra; without it writes are ~2× slower, nothing else changes
             logger.warning("orjson is not installed: Elasticsearch requests use the slower stdlib json")
         return AsyncElasticsearch(self.params.hosts, **options)
@@ -272,6 +287,9 @@ class ElasticsearchStore(VectorStore):
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         return await es_reads.get(self, workspace_id, ids, with_vectors)
 
+    async def _stored_vectors(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        return await es_reads.stored_vectors(self, workspace_id, ids)
+
     async def _delete(self, workspace_id: str, ids: list[str]) -> int:
         return await es_bulk.delete_memories(self, workspace_id, ids)
 
@@ -305,6 +323,11 @@ class ElasticsearchStore(VectorStore):
 
     async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
         return await es_reads.adjacent(self, workspace_id, read)
+
+    async def _adjacent_many(
+        self, workspace_id: str, reads: list[AdjacentRead]
+    ) -> list[tuple[list[Memory], list[Memory]]]:
+        return await es_reads.adjacent_many(self, workspace_id, reads)
 
     # -- the write path's history and message ledger -------------------------------------------
     async def _record_history(self, workspace_id: str, events: list[HistoryEvent]) -> None:

@@ -86,7 +86,7 @@ def test_unknown_section_lists_sections() -> None:
     problem = apply_override({}, parse_override("x.y=1"))
     assert problem is not None
     assert "unknown config section 'x'" in problem.message
-    assert "flow, limits, llm, op, server, vector_store" in problem.message
+    assert "flow, limits, llm, op, server, tracing, vector_store" in problem.message
 
 
 def test_unknown_op_lists_ops_and_suggests() -> None:

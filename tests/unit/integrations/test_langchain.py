@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -23,7 +23,6 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.runnables.history import RunnableWithMessageHistory
 
-from flowmem import App
 from flowmem.integrations.langchain import (
     MESSAGE_KEY,
     FlowmemChatMessageHistory,
@@ -32,7 +31,10 @@ from flowmem.integrations.langchain import (
     langchain_message,
 )
 from flowmem.schema.memory import Message
-from tests.unit.integrations import FAST, SMALL
+from tests.unit.integrations import FAST, SMALL, MakeApp
+
+if TYPE_CHECKING:
+    from flowmem.integrations import AnyApp
 
 FACTS = ["Tofu curry is my favourite vegetarian dish", "I play the cello in an orchestra",
          "I eat oatmeal for breakfast", "My sister Ana lives in Porto", "I eat salad for lunch",
@@ -46,14 +48,14 @@ TURN: list[BaseMessage] = [
 
 
 @pytest.fixture
-def app() -> Iterator[App]:
-    with App(overrides=FAST) as opened:
+def app(make_app: MakeApp) -> Iterator[AnyApp]:
+    with make_app(FAST) as opened:
         yield opened
 
 
 @pytest.fixture(scope="module")
-def seeded() -> Iterator[App]:
-    with App(overrides=FAST) as opened:
+def seeded(make_app: MakeApp) -> Iterator[AnyApp]:
+    with make_app(FAST) as opened:
         for fact in FACTS:
             opened.memories.sync.add([{"role": "user", "content": fact}], user_id="alice")
         yield opened
@@ -66,10 +68,10 @@ langchain_tests = pytest.importorskip("langchain_tests.integration_tests")
 class TestFlowmemRetrieverStandard(langchain_tests.RetrieversIntegrationTests):
     """langchain-tests' retriever suite: ``k`` in the constructor and per call, sync and async Documents."""
 
-    seeded_app: App | None = None
+    seeded_app: AnyApp | None = None
 
     @pytest.fixture(autouse=True)
-    def _seeded(self, seeded: App) -> None:
+    def _seeded(self, seeded: AnyApp) -> None:
         type(self).seeded_app = seeded
 
     @property
@@ -91,7 +93,7 @@ class TestFlowmemRetrieverStandard(langchain_tests.RetrieversIntegrationTests):
     )
 
 
-def test_documents_carry_the_memorys_id_type_time_and_score(seeded: App) -> None:
+def test_documents_carry_the_memorys_id_type_time_and_score(seeded: AnyApp) -> None:
     retriever = FlowmemRetriever(app=seeded, user_id="alice", k=2)
     docs = retriever.invoke("vegetarian tofu curry")
     assert len(docs) == 2 and docs[0].page_content == FACTS[0]
@@ -105,7 +107,7 @@ def test_documents_carry_the_memorys_id_type_time_and_score(seeded: App) -> None
 
 
 # -- the chat message history -------------------------------------------------------------------------
-def test_messages_round_trip_exactly_and_clear(app: App) -> None:
+def test_messages_round_trip_exactly_and_clear(app: AnyApp) -> None:
     history = FlowmemChatMessageHistory("trip", app, user_id="alice")
     assert isinstance(history, BaseChatMessageHistory)
     assert history.messages == []
@@ -123,9 +125,9 @@ def test_messages_round_trip_exactly_and_clear(app: App) -> None:
     history.clear()  # clearing what is gone is no error
 
 
-def test_async_calls() -> None:
+def test_async_calls(make_app: MakeApp) -> None:
     async def main() -> None:
-        async with App(overrides=FAST) as app:
+        async with make_app(FAST) as app:
             history = FlowmemChatMessageHistory("trip", app, user_id="alice")
             assert await history.aget_messages() == []
             await history.aadd_messages(TURN)
@@ -137,10 +139,10 @@ def test_async_calls() -> None:
     asyncio.run(main())
 
 
-def test_the_window_flushes_the_users_words_to_long_term_memory() -> None:
+def test_the_window_flushes_the_users_words_to_long_term_memory(make_app: MakeApp) -> None:
     said = ["I moved to Lisbon last week.", "My dog is called Rex.", "I work as a nurse at the city hospital.",
             "I play the cello on Sundays.", "My sister Ana lives in Porto."]  # fmt: skip
-    with App(overrides=[*FAST, *SMALL]) as app:
+    with make_app([*FAST, *SMALL]) as app:
         history = FlowmemChatMessageHistory("s1", app, user_id="alice", token_limit=120)
         for text in said:
             history.add_messages([HumanMessage(text), AIMessage("Noted!")])
@@ -183,7 +185,7 @@ class Spy:
         return prompt
 
 
-def test_runnable_with_message_history_keeps_the_conversation_in_flowmem(app: App) -> None:
+def test_runnable_with_message_history_keeps_the_conversation_in_flowmem(app: AnyApp) -> None:
     prompt = ChatPromptTemplate.from_messages(
         [("system", "You are helpful."), MessagesPlaceholder("history"), ("human", "{question}")]
     )
@@ -209,7 +211,7 @@ def test_runnable_with_message_history_keeps_the_conversation_in_flowmem(app: Ap
     assert [m.type for m in stored] == ["human", "ai"] * 3 and stored[-2].text == "My dog is Rex. His name?"
 
 
-def test_the_retriever_in_an_lcel_chain(seeded: App) -> None:
+def test_the_retriever_in_an_lcel_chain(seeded: AnyApp) -> None:
     prompt = ChatPromptTemplate.from_messages([("system", "Known about the user:\n{context}"), ("human", "{question}")])
     spy = Spy()
 

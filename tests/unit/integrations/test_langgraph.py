@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pytest
 
@@ -15,22 +15,24 @@ pytest.importorskip("langgraph")
 from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore, GetOp, Item, PutOp, SearchOp
 
-from flowmem import App
 from flowmem.core.errors import InputError
 from flowmem.integrations.langgraph import FlowmemStore, NamespaceScope, matches
-from tests.unit.integrations import FAST
+from tests.unit.integrations import FAST, MakeApp
+
+if TYPE_CHECKING:
+    from flowmem.integrations import AnyApp
 
 FOOD = {"text": "Alice is vegetarian and loves tofu curry", "kind": "food", "stars": 5, "tags": ["diet"]}
 MUSIC = {"text": "Alice plays the cello in an orchestra", "kind": "hobby", "stars": 3, "meta": {"since": 2019}}
 
 
 @pytest.fixture
-def app() -> Iterator[App]:
-    with App(overrides=FAST) as opened:
+def app(make_app: MakeApp) -> Iterator[AnyApp]:
+    with make_app(FAST) as opened:
         yield opened
 
 
-def test_put_get_update_delete(app: App) -> None:
+def test_put_get_update_delete(app: AnyApp) -> None:
     store = FlowmemStore(app)
     assert store.get(("memories", "alice"), "food") is None
     store.put(("memories", "alice"), "food", FOOD)
@@ -46,7 +48,7 @@ def test_put_get_update_delete(app: App) -> None:
     store.delete(("memories", "alice"), "food")  # deleting what is gone is no error
 
 
-def test_items_are_flowmem_memories_of_the_namespaces_user(app: App) -> None:
+def test_items_are_flowmem_memories_of_the_namespaces_user(app: AnyApp) -> None:
     store = FlowmemStore(app, scope=NamespaceScope(workspace_id="agents"))
     store.put(("memories", "alice"), "food", FOOD)
     store.put(("notes",), "n1", {"text": "a shared note"})
@@ -61,7 +63,7 @@ def test_items_are_flowmem_memories_of_the_namespaces_user(app: App) -> None:
     assert store.get(("memories", "alice"), "food") is None  # and flowmem's forget erases it
 
 
-def test_search_filters_pages_and_ranks(app: App) -> None:
+def test_search_filters_pages_and_ranks(app: AnyApp) -> None:
     store = FlowmemStore(app)
     store.put(("memories", "alice"), "food", FOOD)
     store.put(("memories", "alice"), "music", MUSIC)
@@ -91,7 +93,7 @@ def test_search_filters_pages_and_ranks(app: App) -> None:
     assert len(store.search(("memories",), query="tofu", limit=2)) == 2
 
 
-def test_an_item_put_with_index_false_is_never_ranked(app: App) -> None:
+def test_an_item_put_with_index_false_is_never_ranked(app: AnyApp) -> None:
     store = FlowmemStore(app, fields=["text"])
     store.put(("docs", "alice"), "secret", {"text": "tofu curry tofu curry", "code": "x"}, index=False)
     store.put(("docs", "alice"), "other", {"text": "the weather is mild", "code": "tofu curry"}, index=["code"])
@@ -99,7 +101,7 @@ def test_an_item_put_with_index_false_is_never_ranked(app: App) -> None:
     assert [(h.key, h.score is None) for h in hits] == [("other", False), ("secret", True)]
 
 
-def test_list_namespaces(app: App) -> None:
+def test_list_namespaces(app: AnyApp) -> None:
     store = FlowmemStore(app)
     for namespace in [("memories", "alice"), ("memories", "alice", "work"), ("memories", "bob"), ("docs", "x", "v1")]:
         store.put(namespace, "k", {"text": "something"})
@@ -113,7 +115,7 @@ def test_list_namespaces(app: App) -> None:
     assert store.list_namespaces(limit=2, offset=1) == [("memories", "alice"), ("memories", "alice", "work")]
 
 
-def test_a_batch_reads_before_it_writes_and_the_last_put_wins(app: App) -> None:
+def test_a_batch_reads_before_it_writes_and_the_last_put_wins(app: AnyApp) -> None:
     store = FlowmemStore(app)
     ns = ("memories", "alice")
     results = store.batch([PutOp(ns, "a", {"n": 1}), GetOp(ns, "a"), PutOp(ns, "a", {"n": 2}), SearchOp(ns)])
@@ -128,9 +130,9 @@ def test_filters_say_which_operators_exist() -> None:
         matches({"a": 1}, {"a": {"$greater": 0}})
 
 
-def test_the_async_api() -> None:
+def test_the_async_api(make_app: MakeApp) -> None:
     async def main() -> None:
-        async with App(overrides=FAST) as app:
+        async with make_app(FAST) as app:
             store = FlowmemStore(app)
             await store.aput(("memories", "alice"), "food", FOOD)
             item = await store.aget(("memories", "alice"), "food")
@@ -170,7 +172,7 @@ def graph(store: BaseStore) -> Any:
     return builder.compile(store=store)
 
 
-def test_a_langgraph_graph_remembers_through_the_store(app: App) -> None:
+def test_a_langgraph_graph_remembers_through_the_store(app: AnyApp) -> None:
     compiled = graph(FlowmemStore(app))
     compiled.invoke({"user": "alice", "message": "I am vegetarian and love tofu", "recalled": []})
     compiled.invoke({"user": "alice", "message": "I play the cello", "recalled": []})
@@ -180,9 +182,9 @@ def test_a_langgraph_graph_remembers_through_the_store(app: App) -> None:
     assert len(app.memories.sync.list(user_id="alice").memories) == 3  # flowmem memories of alice
 
 
-def test_sync_nodes_of_an_async_graph_use_the_running_loop() -> None:
+def test_sync_nodes_of_an_async_graph_use_the_running_loop(make_app: MakeApp) -> None:
     async def main() -> None:
-        async with App(overrides=FAST) as app:
+        async with make_app(FAST) as app:
             store = FlowmemStore(app)
             await store.aput(("memories", "bob"), "m0", {"text": "Bob lives in Porto"})  # the store meets the loop
             out = await graph(store).ainvoke({"user": "bob", "message": "where does Bob live? Porto", "recalled": []})

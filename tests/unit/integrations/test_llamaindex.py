@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -21,7 +21,6 @@ from llama_index.core.llms import ChatMessage, MessageRole, MockLLM
 from llama_index.core.memory import ChatMemoryBuffer, Memory
 from llama_index.core.storage.chat_store import BaseChatStore
 
-from flowmem import App
 from flowmem.core.errors import InputError
 from flowmem.integrations.llamaindex import (
     MESSAGE_KEY,
@@ -31,7 +30,10 @@ from flowmem.integrations.llamaindex import (
     llamaindex_message,
 )
 from flowmem.schema.memory import Message
-from tests.unit.integrations import FAST, SMALL
+from tests.unit.integrations import FAST, SMALL, MakeApp
+
+if TYPE_CHECKING:
+    from flowmem.integrations import AnyApp
 
 FACTS = ["Tofu curry is my favourite vegetarian dish", "I play the cello in an orchestra",
          "I eat salad for lunch", "My sister Ana lives in Porto"]  # fmt: skip
@@ -49,18 +51,27 @@ TURN = [
 
 @pytest.fixture(autouse=True)
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any connection LlamaIndex (or anything else) tries is a failure of the test."""
+    """Any connection LlamaIndex (or anything else) tries is a failure of the test — but to the loopback
+    ``flowmem serve`` of the remote runs."""
+    connect, getaddrinfo = socket.socket.connect, socket.getaddrinfo
 
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError(f"a network call was tried: {args[:2]}")
+    def loopback_only(real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            address = args[1] if real is connect else args[0]
+            host = address[0] if isinstance(address, tuple) else address
+            if host not in ("127.0.0.1", b"127.0.0.1"):
+                raise AssertionError(f"a network call was tried: {args[:2]}")
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+        return call
+
+    monkeypatch.setattr(socket.socket, "connect", loopback_only(connect))
+    monkeypatch.setattr(socket, "getaddrinfo", loopback_only(getaddrinfo))
 
 
 @pytest.fixture
-def app() -> Iterator[App]:
-    with App(overrides=FAST) as opened:
+def app(make_app: MakeApp) -> Iterator[AnyApp]:
+    with make_app(FAST) as opened:
         for fact in FACTS:
             # said at a fixed time: the recalled lines carry it, and a weekday's name changes their token count
             opened.memories.sync.add([{"role": "user", "content": fact, "time_created": SAID_AT}], user_id="alice")
@@ -68,7 +79,7 @@ def app() -> Iterator[App]:
 
 
 # -- the memory block ---------------------------------------------------------------------------------
-def test_memory_puts_what_flowmem_recalls_for_the_latest_user_message_in_the_prompt(app: App) -> None:
+def test_memory_puts_what_flowmem_recalls_for_the_latest_user_message_in_the_prompt(app: AnyApp) -> None:
     block = FlowmemMemoryBlock(app=app, user_id="alice", top_k=2)
     memory = Memory.from_defaults(session_id="s1", memory_blocks=[block])
     memory.put(ChatMessage(role="user", content="Which vegetarian dish do I like?"))
@@ -80,14 +91,14 @@ def test_memory_puts_what_flowmem_recalls_for_the_latest_user_message_in_the_pro
     assert FlowmemMemoryBlock(app=app, user_id="bob").name == "flowmem"
 
 
-def test_a_chat_engine_sends_the_recalled_memories_to_the_llm(app: App) -> None:
+def test_a_chat_engine_sends_the_recalled_memories_to_the_llm(app: AnyApp) -> None:
     memory = Memory.from_defaults(session_id="s1", memory_blocks=[FlowmemMemoryBlock(app=app, user_id="alice")])
     engine = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
     reply = str(engine.chat("What vegetarian dish should I cook tonight?"))
     assert FACTS[0] in reply  # MockLLM answers with the prompt it was given: the memory reached the model
 
 
-def test_priority_truncation_drops_the_lowest_ranked_memories_first(app: App) -> None:
+def test_priority_truncation_drops_the_lowest_ranked_memories_first(app: AnyApp) -> None:
     ranked = FlowmemMemoryBlock(app=app, user_id="alice", priority=1)
     content = asyncio.run(ranked.aget([ChatMessage(role="user", content="vegetarian dish")]))
     lines = content.splitlines()
@@ -105,8 +116,8 @@ def test_priority_truncation_drops_the_lowest_ranked_memories_first(app: App) ->
     assert FACTS[0] in system and 1 <= system.count("\n- [") < len(lines)
 
 
-def test_messages_ejected_from_the_queue_become_flowmem_memories() -> None:
-    with App(overrides=FAST) as app:
+def test_messages_ejected_from_the_queue_become_flowmem_memories(make_app: MakeApp) -> None:
+    with make_app(FAST) as app:
         block = FlowmemMemoryBlock(app=app, user_id="alice")
         memory = Memory.from_defaults(
             session_id="s1", memory_blocks=[block], token_limit=80, chat_history_token_ratio=0.5, token_flush_size=20
@@ -125,7 +136,7 @@ def test_messages_ejected_from_the_queue_become_flowmem_memories() -> None:
 
 
 # -- the chat store -----------------------------------------------------------------------------------
-def test_the_chat_store_contract(app: App) -> None:
+def test_the_chat_store_contract(app: AnyApp) -> None:
     store = FlowmemChatStore(app=app, user_id="alice")
     assert isinstance(store, BaseChatStore)
     assert store.get_messages("trip") == [] and store.get_keys() == []
@@ -145,12 +156,12 @@ def test_the_chat_store_contract(app: App) -> None:
     assert store.delete_messages("trip") == TURN[:1]
     assert store.get_messages("trip") == [] and store.delete_messages("trip") is None
     assert store.get_keys() == []  # the sessions it wrote that still exist
-    assert "app" not in store.to_dict()  # serialisable without the App
+    assert "app" not in store.to_dict()  # serialisable without the AnyApp
 
 
-def test_the_chat_store_async_calls() -> None:
+def test_the_chat_store_async_calls(make_app: MakeApp) -> None:
     async def main() -> None:
-        async with App(overrides=FAST) as app:
+        async with make_app(FAST) as app:
             store = FlowmemChatStore(app=app, user_id="alice")
             await store.aset_messages("trip", TURN[:2])
             await store.async_add_message("trip", TURN[2])
@@ -164,10 +175,10 @@ def test_the_chat_store_async_calls() -> None:
     asyncio.run(main())
 
 
-def test_a_chat_engine_keeps_its_history_in_flowmem_and_flushes_the_users_words() -> None:
+def test_a_chat_engine_keeps_its_history_in_flowmem_and_flushes_the_users_words(make_app: MakeApp) -> None:
     said = ["I moved to Lisbon last week.", "My dog is called Rex.", "I work as a nurse at the city hospital.",
             "I play the cello on Sundays."]  # fmt: skip
-    with App(overrides=[*FAST, *SMALL]) as app:
+    with make_app([*FAST, *SMALL]) as app:
         store = FlowmemChatStore(app=app, user_id="alice", token_limit=120)
         buffer = ChatMemoryBuffer.from_defaults(chat_store=store, chat_store_key="chat-1", token_limit=3000)
         engine = SimpleChatEngine.from_defaults(llm=MockLLM(max_tokens=3), memory=buffer)

@@ -13,10 +13,9 @@ agents = pytest.importorskip("agents")
 from agents import Agent, Runner, function_tool  # noqa: E402
 from agents.memory import Session, SessionSettings  # noqa: E402
 
-from flowmem import App  # noqa: E402
 from flowmem.integrations.openai_agents import FlowmemSession, item_message, message_item  # noqa: E402
 from flowmem.testing.openai_agents import ScriptedModel, ToolCall  # noqa: E402
-from tests.unit.integrations import FAST, SMALL  # noqa: E402
+from tests.unit.integrations import FAST, SMALL, MakeApp  # noqa: E402
 
 agents.set_tracing_disabled(True)
 
@@ -27,9 +26,9 @@ def get_weather(city: str) -> str:
     return f"Sunny in {city}, 24 C"
 
 
-def test_a_run_stores_every_item_and_the_next_run_sees_them() -> None:
+def test_a_run_stores_every_item_and_the_next_run_sees_them(make_app: MakeApp) -> None:
     async def main() -> None:
-        async with App(overrides=FAST) as app:
+        async with make_app(FAST) as app:
             session = FlowmemSession("trip", app, user_id="alice")
             assert isinstance(session, Session)  # the SDK's runtime-checkable protocol
             model = ScriptedModel([ToolCall("get_weather", {"city": "Lisbon"}), "Sunny, 24 C.", "Rex, your dog."])
@@ -59,12 +58,12 @@ def test_a_run_stores_every_item_and_the_next_run_sees_them() -> None:
     asyncio.run(main())
 
 
-def test_the_window_flushes_the_users_words_to_long_term_memory() -> None:
+def test_the_window_flushes_the_users_words_to_long_term_memory(make_app: MakeApp) -> None:
     said = ["I moved to Lisbon last week.", "My dog is called Rex.", "I work as a nurse at the city hospital.",
             "I play the cello on Sundays.", "My sister Ana lives in Porto."]  # fmt: skip
 
     async def main() -> None:
-        async with App(overrides=[*FAST, *SMALL]) as app:
+        async with make_app([*FAST, *SMALL]) as app:
             session = FlowmemSession("s1", app, user_id="alice", token_limit=120)
             agent = Agent(name="Assistant", model=ScriptedModel(["Noted!"] * len(said)))
             for text in said:

@@ -203,3 +203,35 @@ def test_explain_shows_the_type_shift_after_the_type_ratio(make_app: Maker) -> N
     block = text[text.index("id insight") :]
     assert block.index("   type_ratio ") < block.index("   type_shift ") < block.index("   final ")
     assert "type_shift   0.0" in block and "(σ · ln type_ratio)" in block
+
+
+def _when_band() -> list[Memory]:
+    dated = mem("dated", "went hiking at Mount Tam", event=SAT)
+    dated.set_score("recall", 0.80, "retrieve_memory_op")
+    undated = mem("undated", "I love hiking")
+    undated.set_score("recall", 0.81, "retrieve_memory_op")
+    return [dated, undated, *(scored(f"other{i}", "observation", 0.70 + 0.01 * i) for i in range(6))]
+
+
+@pytest.mark.parametrize(
+    ("query", "ratio", "first"),
+    [
+        ("when did I go hiking?", "2.0", "dated"),  # asks for a time: the memory that says when gains σ·ln 2
+        ("我是哪天去爬山的？", "2.0", "dated"),
+        ("what do I like doing?", "2.0", "undated"),  # asks for no time: relevance alone
+        ("when did I go hiking?", "1.0", "undated"),  # the prior off
+    ],
+)
+def test_a_when_question_prefers_a_memory_that_says_when(make_app: Maker, query: str, ratio: str, first: str) -> None:
+    from flowmem.timeexpr.query import QueryTimes
+
+    app = make_app(
+        "flow.fuse_only.flow_content=fuse_rerank_op",
+        "flow.fuse_only.inputs=[memories, query_times]",
+        f"op.fuse_rerank_op.params.when_ratio={ratio}",
+    )
+    known = QueryTimes.of(query, SAT + timedelta(days=3))
+    response = run(app, flow="fuse_only", memories=_when_band(), query_times=known)
+    assert ids(response)[0] == first
+    dated = next(m for m in response.memories if m.memory_id == "dated")
+    assert (dated.scores.get("when_shift", 0.0) > 0) == (known.asks_when and ratio != "1.0")

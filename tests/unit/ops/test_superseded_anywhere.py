@@ -66,7 +66,7 @@ def test_an_imported_memory_is_superseded_by_a_later_ingest(
     assert code == 0, err
     imported = store_list(capsys)
     assert imported["bob-1"]["metadata"]["slots"] == {"employer": "st mary's hospital", "job_title": "nurse"}
-    assert imported["bob-2"]["metadata"]["slots"] == {}  # the sister's employer is not Bob's
+    assert imported["bob-2"]["metadata"]["slots"] == {"employer@ann": "globex"}  # the sister's, not Bob's
 
     chat = tmp_path / "chat.jsonl"
     said = {"message_id": "m1", "role": "user", "name": "bob_smith", "time_created": "2024-03-01T09:00:00",

@@ -418,3 +418,17 @@ def test_a_near_duplicate_must_share_its_content_words_not_only_its_vector() -> 
     assert same_words(pottery, piano, 0.0)  # 0: the cosine alone decides, as before
     assert same_words(said("My sister Emma lives in Berlin."), said("Emma, my sister, is based in Berlin."), 0.5)
     assert same_words(said("我是素食者。"), said("我吃素。"), 0.5)
+
+    # Who says a turn and whom it is said to are no words it shares with another (LoCoMo's turns carry the speaker's
+    # label and call the listener by name); what it says still is.
+    def turn(text: str) -> Memory:
+        return Memory(workspace_id="w", content=text, metadata={"speaker": text.split(":")[0]})
+
+    assert same_words(said("Caroline: Hey Mel! Good to see you!"), said("Caroline: Wow, Mel. That was great!"), 0.5)
+    assert not same_words(turn("Caroline: Hey Mel! Good to see you!"), turn("Caroline: Wow, Mel. That was great!"), 0.5)
+    assert not same_words(said("Thanks, Melanie! You rock."), said("Wow, Melanie, that painting is lovely!"), 0.5)
+    assert same_words(
+        turn("Caroline: Yay! Next month I'm having an LGBTQ art show with my paintings - can't wait!"),
+        turn("Caroline: I'm putting together an LGBTQ art show next month and I'm gonna show my paintings."),
+        0.5,
+    )

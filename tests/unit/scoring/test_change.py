@@ -177,6 +177,16 @@ def test_a_change_expires_the_old_statement_and_keeps_it_true_in_its_other_words
     assert "on Monday in the church hall" in offline_key(add.memory)
 
 
+def test_an_ending_leaves_alone_what_already_told_of_that_ending() -> None:
+    # The older turn tells of the same ending: it agrees, nothing it says is current to end (LoCoMo's Jon, who mentions
+    # his lost job again and again); a statement of the job itself is still ended.
+    told = _memory("a", "Lost my job as a banker yesterday, so I'm gonna take a shot at starting my own business.", 3)
+    job = _memory("b", "My job at the bank downtown pays well", 2)
+    again = _memory("c", "It's been tough going since I lost my job, but my business will pay off eventually.", 20)
+    actions = apply_changes(again, changes_of(again), [told, job])
+    assert [(a.action, a.memory.memory_id) for a in actions if a.action == "expire"] == [("expire", "b")]
+
+
 def test_a_correction_corrects_the_latest_statement_it_fits_and_only_recent_ones() -> None:
     older = _memory("a", "dentist is on the 12th", 3)
     latest = _memory("b", "haircut is on the 14th", 10, 9)

@@ -65,7 +65,28 @@ from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
         ("I'm a big fan of the designer Rick Owens", {}),
         ("I am a big fan of jazz", {}),
         ("my dog loves the park", {}),  # no name: nothing single-valued said
-        ("My mom lives in Bari", {}),  # someone else's home
+        ("My mom lives in Bari", {"residence@mom": "bari"}),  # someone else's home: hers, never the user's
+        ("Nana moved into Rosehill, the assisted living place, last Sunday.", {"residence@nana": "rosehill"}),
+        ("Visited Nana at her house in Whitby today", {"residence@nana": "whitby"}),  # her: the one person named
+        ("my sister Cleo works at Riverside General now", {"employer@cleo": "riverside general"}),
+        ("Anna and Sam moved to Leeds", {}),  # two people: whose home is not one person's
+        ("Finally moved into our new flat in Alfama", {}),  # an adverb opening, not a name (residence@finally)
+        ("We live in Leeds and Nana moved into Rosehill", {"residence": "leeds"}),  # Nana inside: not read
+        ("外婆搬到了杭州", {"residence@外婆": "杭州"}),
+        ("Mum's moved to Cork", {"residence@mum": "cork"}),
+        # Chinese with English words in it: the borrowed words read as their Chinese, a Latin name kept whole.
+        ("我现在 based 在上海，做 consulting", {"residence": "上海"}),
+        ("下个月要 relocate 去 Singapore 了", {"residence": "singapore"}),
+        ("已经到了 暂时住 Tiong Bahru 的 serviced apartment", {"residence": "tiong bahru"}),
+        ("major 是 Statistics，其实不太喜欢", {"major": "statistics"}),
+        ("这学期转专业了，现在读 Data Science，课多了好多 coding", {"major": "data science"}),
+        ("I'm majoring in Economics now", {"major": "economics"}),
+        # Not working: the end of a job said without naming it, then a new employer ends that.
+        ("I got laid off today", {"employment": "not working"}),
+        ("I quit my job on Friday", {"employment": "not working"}),
+        ("家人们谁懂啊 今天被优化了 拿了n+1", {"employment": "not working"}),
+        ("我弟被裁了", {"employment@弟": "not working"}),
+        ("We broke up last month. It's ok, now I'm single again.", {"relationship_status": "single"}),
         (
             "I live in a one-bedroom apartment in Temescal, Oakland.",
             {"residence": "temescal"},
@@ -84,6 +105,18 @@ def test_superseded_compares_the_same_slot_only() -> None:
     assert superseded(old, slots_of("I still live in Milan")) == []
     assert superseded(old, slots_of("my cat Mimi")) == []  # another pet, not another name for the dog
     assert superseded(slots_of("I'm vegetarian"), slots_of("我吃素")) == []
+
+
+def test_a_state_ends_another_slot() -> None:
+    job = slots_of("I work as a product manager at Dell")
+    assert superseded(job, slots_of("I got laid off today")) == ["employer", "job_title"]
+    assert superseded(slots_of("我在一家游戏公司做测试"), slots_of("今天被优化了")) == ["employer", "job_title"]
+    assert superseded(slots_of("I got laid off today"), slots_of("I started at Lumen Health today")) == ["employment"]
+    assert superseded(slots_of("My girlfriend Yuki is from Osaka"), slots_of("We broke up last month")) == ["partner"]
+    assert superseded(slots_of("My girlfriend Yuki is from Osaka"), slots_of("We got engaged!")) == []
+    # Whose: a brother's lay-off ends the brother's job, never the user's.
+    assert superseded(slots_of("我弟在一家银行上班"), slots_of("我弟被裁了")) == ["employer@弟"]
+    assert superseded(job, slots_of("我弟被裁了")) == []
 
 
 def test_a_deployment_adds_slots() -> None:

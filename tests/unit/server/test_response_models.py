@@ -103,12 +103,17 @@ def calls() -> list[Call]:
                     await call("POST", "/v1/context", json={
                         "message": f"Turn {turn}: I like hiking in the Alps with my dog Bruno.", "user_id": "alice",
                         "session_id": "s1", "token_limit": 60, "explain": turn == 3, **W})  # fmt: skip
+                await call("POST", "/v1/sessions/s1/messages", json={"messages": CHAT, "user_id": "alice", **W})
+                await call("DELETE", "/v1/sessions/s1/messages/last", params={"user_id": "alice", **W})
+                await call("DELETE", "/v1/sessions/none/messages/last", params={"user_id": "alice", **W})  # null
+                record = (await call("GET", f"/v1/memories/{memory_id}", params=W)) | {"memory_id": "imported-1"}
+                await call("POST", "/v1/memories/import", json={"memories": [record], **W})
                 await call("GET", "/v1/sessions/s1", params={"user_id": "alice", **W})
                 await call("DELETE", "/v1/sessions/s1", params={"user_id": "alice", **W})
                 await call("GET", "/v1/flows")
                 await call("GET", "/healthz")
                 await call("GET", "/readyz")
-                await call("DELETE", f"/v1/memories/{memory_id}", params=W)
+                await call("DELETE", f"/v1/memories/{memory_id}", params={"reason": "gone", **W})
                 await call("DELETE", "/v1/users/alice", params={"dry_run": "true", **W})
                 await call("DELETE", "/v1/users/alice", params=W)
                 await call("DELETE", "/v1/workspaces/wa")

@@ -1,0 +1,89 @@
+"""The single-valued facts of the user's people: "Nana moved into Rosehill", "my sister Cleo works at Riverside
+General", "visited Nana at her house in Whitby", 外婆搬到了杭州.
+
+The slot table (:mod:`flowmem.scoring.slots`) is written in the first person. A person the user talks about has a
+home, an employer and a school as the user does, and they change the same way, so the same table reads them: a
+clause whose subject is another person is read with that person as its speaker, and the slots it fills are
+qualified by who (``residence@nana``), so one person's facts replace only that person's, never the user's. Who is
+read by structure: a capitalised name or "my" + a person noun (sister, roommate, …; 外婆, 我弟 in Chinese) opening a
+sentence, followed by a verb; or, in a sentence that names exactly one other person, a possessive his/her/their
+("at her house in Whitby" is Nana's house when Nana is the one named).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, ZH_KIN
+
+if TYPE_CHECKING:
+    from flowmem.scoring.slots import SlotMatch
+
+_NAME = r"(?-i:[A-Z][a-z][\w'-]*)"
+# A sentence opening with someone else and a verb: "Nana moved into", "my sister Cleo works at", "Jules has moved";
+# not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
+_OPENS = re.compile(
+    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:my|our)\s+(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
+    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:\s+(?:has|have|had|just|finally|now|still|officially|also|recently)){{0,2}}\s+"
+    r"(?=[a-z])",
+    re.IGNORECASE,
+)
+_ZH_OPENS = re.compile(rf"(?:^|(?<=[。！？；\n]))\s*(?:我的?)?(?P<who>{ZH_KIN})(?=[^，。！？；\s])")
+# A capitalised word inside a sentence, not after a word of place ("in Whitby", "at Brightwell"): a person's name.
+_NAMED = re.compile(rf"(?P<before>\b[A-Za-z]+),?\s+(?P<name>{_NAME})")
+_PLACE_WORDS = frozenset("in at to from near on into of for the".split())  # noqa: SIM905
+_POSSESSIVE = re.compile(r"\b(?:his|her|their)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?;\n。！？；]+[.!?;\n。！？；]*")
+# "Alice lives" → "I live": the verbs the slot patterns follow "I" with, in the third person.
+_THIRD = {"lives": "live", "works": "work", "studies": "study", "has": "have", "is": "am", "attends": "attend",
+          "goes": "go", "starts": "start", "joins": "join", "moves": "move", "gets": "get"}  # fmt: skip
+_THIRD_VERB = re.compile(rf"^(?P<verb>{'|'.join(_THIRD)})\b", re.IGNORECASE)
+
+
+def _may_name(word: str | None) -> bool:
+    """Whether a capitalised ``word`` may be a person's name: not a function word, an adverb or a verb that opens a
+    sentence ("Finally moved…", "Visited Nana…")."""
+    if word is None:
+        return True
+    plain = re.sub(r"['’]s$", "", word).lower()  # "It's", "Mum's"
+    return plain not in NOT_NAMES and not plain.endswith("ly")
+
+
+def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str, str]:
+    """``{slot@who: value}`` for the facts ``text`` states about people other than its speaker (``find``: the slot
+    table's matcher, :meth:`flowmem.scoring.slots.SlotRules.find`)."""
+    found: dict[str, str] = {}
+    for sentence in _SENTENCE.finditer(text):
+        said = sentence.group()
+        for who, reading, start in _readings(said):
+            for match in find(reading):
+                if match.end > start and f"{match.slot}@{who}" not in found:
+                    found[f"{match.slot}@{who}"] = match.value
+    return found
+
+
+def _readings(sentence: str) -> list[tuple[str, str, int]]:
+    """``sentence`` read as each other person it is about would say it: (who, the reading, where the person's
+    own words start in the reading — a slot must end after it)."""
+    readings: list[tuple[str, str, int]] = []
+    opens = _OPENS.match(sentence)
+    if opens and _may_name(opens.group("name")):
+        who = re.sub(r"['’]s$", "", opens.group("named") or opens.group("name") or opens.group("noun")).lower()
+        rest = sentence[opens.end() :]
+        rest = _THIRD_VERB.sub(lambda m: _THIRD[m.group("verb").lower()], rest, count=1)
+        readings.append((who, f"I {rest}", 1))
+    zh = _ZH_OPENS.match(sentence)
+    if zh:
+        readings.append((zh.group("who").removeprefix("我"), f"我{sentence[zh.end() :]}", 1))
+    named = {
+        match.group("name").lower()
+        for match in _NAMED.finditer(sentence)
+        if match.group("before").lower() not in _PLACE_WORDS and _may_name(match.group("name"))
+    }
+    possessive = _POSSESSIVE.search(sentence)
+    if possessive and len(named) == 1 and not readings:
+        reading = f"I {_POSSESSIVE.sub('my', sentence)}"
+        readings.append((named.pop(), reading, possessive.start() + 2))
+    return readings

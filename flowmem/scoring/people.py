@@ -1,0 +1,43 @@
+"""The one table of how a chat names people: the nouns that name someone by their tie to the speaker, the words a
+capitalised word must not be to count as a name, and the Chinese kin words.
+
+Read by :mod:`~flowmem.scoring.referents` (who "he" is), :mod:`~flowmem.scoring.change` (whom a changed value is
+said of), :mod:`~flowmem.scoring.others` (the slots of the user's people) and :mod:`~flowmem.scoring.values` (a
+name as a value). They are closed classes of the language, not anyone's phrasings.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Nouns that name a person by their tie to the speaker: "my sister", "her boss", "the coach".
+PERSON_WORDS: tuple[str, ...] = tuple(
+    " ".join(
+        (
+            "parents parent mom mum mother dad father sister brother sibling wife husband partner girlfriend boyfriend",
+            "fiance fiancee fiancé fiancée friend friends boss manager roommate flatmate housemate son daughter kid",
+            "kids child children baby grandma grandpa grandmother grandfather nana granny aunt uncle cousin niece",
+            "nephew coach teacher doctor therapist neighbour neighbor colleague coworker landlord ex bestie bff",
+        )
+    ).split()
+)
+PERSON_NOUN = rf"(?:{'|'.join(sorted(map(re.escape, PERSON_WORDS), key=len, reverse=True))})"
+THIRD_PERSON_PRONOUNS = frozenset(["he", "she", "him", "her", "his", "hers"])
+
+# Capitalised words that are no one's name: the speaker and the listener, function words, chat fillers, and the
+# verbs and adverbs a sentence opens with ("Visited Nana…", "Finally moved…").
+NOT_NAMES = frozenset(
+    " ".join(
+        (
+            "i im i'm i've i'd i'll ok okay lol omg hi hey yes no the a an my we you it this that so and but then",
+            "just also still well oh visited went got had made saw met called texted told asked took dropped picked",
+            "finally update today",
+        )
+    ).split()
+)
+
+# Chinese kin and person words, as a subject (外婆搬到了杭州, 我弟在读高三) or before 叫 and a name (男朋友叫小林).
+ZH_KIN = (
+    "外婆|外公|奶奶|爷爷|姥姥|姥爷|妈妈|爸爸|我妈|我爸|父母|姐姐|哥哥|弟弟|妹妹|我姐|我哥|我弟|我妹|老公|老婆|男朋友|女朋友|男友|女友|"
+    "对象|朋友|同事|老板|领导|室友|孩子|儿子|女儿|表姐|表哥|表妹|表弟"
+)

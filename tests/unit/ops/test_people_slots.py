@@ -1,0 +1,49 @@
+"""Issue 23 point 2: the facts of the user's people change like the user's own ("my sister is a nurse" → …), through
+the default write path: a person's new home expires their old one, keeps what else was said with it, and never
+touches the user's own home or another person's."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from flowmem import App
+from flowmem.schema.memory import Memory, Message
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _said(texts: list[tuple[str, str]]) -> list[Memory]:
+    messages = [
+        Message(message_id=f"m{i}", role="user", name="kim", content=text, time_created=datetime.fromisoformat(at))
+        for i, (at, text) in enumerate(texts)
+    ]
+    async with App(overrides=["vector_store.default.backend=memory"]) as app:
+        await app.memories.add(messages, user_id="kim", workspace_id="w", flow="personal_summary")
+        page = await app.memories.list(workspace_id="w", user_id="kim", limit=None)
+    return page.memories
+
+
+def _status(memories: list[Memory], *words: str) -> list[str]:
+    return [m.status for m in memories if all(w.lower() in m.content.lower() for w in words)]
+
+
+async def test_a_persons_new_home_expires_the_old_and_keeps_the_visit() -> None:
+    memories = await _said(
+        [
+            ("2025-03-30T18:00:00", "I live in Leeds, ten minutes from the station"),
+            ("2025-03-30T18:05:00", "Visited Nana at her house in Whitby today, she still does her own gardening"),
+            ("2025-04-02T09:00:00", "My mum lives in Cork"),
+            ("2025-09-10T20:00:00", "Nana moved into Rosehill, the assisted living place, last Sunday."),
+        ]
+    )  # fmt: skip
+    assert _status(memories, "whitby") == ["expired"]  # the old home of Nana's
+    [visit] = [m for m in memories if m.status == "valid" and "visited nana" in m.content.lower()]
+    assert "whitby" not in visit.content.lower() and "gardening" in visit.content  # what else was said stays
+    assert visit.event_time is not None and visit.event_time.date().isoformat() == "2025-03-30"
+    assert _status(memories, "rosehill") == ["valid"]
+    assert _status(memories, "leeds") == ["valid"]  # the user's home: someone else's move is not the user's
+    assert _status(memories, "cork") == ["valid"]  # another person's home
+    [rosehill] = [m for m in memories if "rosehill" in m.content.lower()]
+    assert rosehill.metadata["slots"] == {"residence@nana": "rosehill"}
