@@ -39,7 +39,8 @@ _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up"
     r"|broke\s+up(?:\s+with)?|split\s+up(?:\s+with)?|divorced|moved\s+out(?:\s+of)?|retired(?:\s+from)?"
     r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
-    r"(?:me\s+|him\s+|her\s+)?off|laid\s+off|lost\s+my|(?:not|n't)\s+(?:\w+\s+){0,2}?any\s?more"
+    # "took me off the apixaban" ends it; "I'm off to go swimming", "off work today" leave for something
+    r"(?:me\s+|him\s+|her\s+)?off(?!\s+(?:to|for|work|today|tonight|tomorrow|now)\b)|laid\s+off|lost\s+my|(?:not|n't)\s+(?:\w+\s+){0,2}?any\s?more"
 )
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
@@ -54,7 +55,8 @@ _CHANGE = re.compile(
     re.I,
 )
 _CORRECTION = re.compile(
-    r"\b(?:actually|sorry|typo|oops|wait\s*,?\s*no|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
+    # "sorry" apologises for a mistake; "sorry to hear that", "sorry about your dog" sympathise
+    r"\b(?:actually|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
     r"fat\s+fingers?|not\s+\w+\s*,)\b|更正|不对|说错|搞错|打错|写错|看错|应该是|其实是|纠正",
     re.I,
 )

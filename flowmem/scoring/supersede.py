@@ -34,6 +34,7 @@ from flowmem.scoring.change import (
 from flowmem.scoring.derive import SPEAKER, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.slots import SLOTS_KEY
+from flowmem.scoring.values import find_values
 
 CORRECTION_WINDOW = timedelta(hours=24)
 DERIVED_FROM, CHANGED_BY = "derived_from", "changed_by"
@@ -101,9 +102,17 @@ def ends_too(old_text: str, change: Change) -> bool:
     return any(c.kind == "ended" and c.about & change.about for c in read_changes(old_text))
 
 
+def _named_or_all(text: str, about: frozenset[str]) -> frozenset[str]:
+    """The terms of ``about`` that ``text`` says as a name, else all of them: "lost my job at Door Dash" ends what
+    names Door Dash, not every statement with the word "job" in it ("Searching for the perfect dance studio's a tough
+    job" — LoCoMo dev); "sold the car" has no name, and ends what holds "car"."""
+    named = frozenset(t for v in find_values(text) if v.kind == "name" for t in subject_terms(v.norm)) & about
+    return named or about
+
+
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     if change.kind == "ended":
-        if not holds(old.content, change.about) or ends_too(old.content, change):
+        if not holds(old.content, _named_or_all(memory.content, change.about)) or ends_too(old.content, change):
             return []
         kept = remainder(old.content, change.about)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"

@@ -126,10 +126,26 @@ def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
         "won't sell the car, it's too useful",
         "我不会辞职的",
         "should I cancel the gym?",
+        "I'm off to go swimming with the kids",  # leaving for something (LoCoMo dev: it ended "swamped with the kids")
+        "off work today, finally",
     ],
 )
 def test_an_ending_denied_wished_supposed_or_asked_ends_nothing(said: str) -> None:
     assert [c for c in read_changes(said) if c.kind == "ended"] == []
+
+
+@pytest.mark.parametrize("said", ["sorry to hear that! Pottery's a great way to relax", "so sorry about your dog, Mel"])
+def test_sympathy_is_no_correction(said: str) -> None:
+    assert [c for c in read_changes(said) if c.kind == "corrected"] == []
+
+
+def test_an_ending_that_names_its_thing_ends_what_names_it() -> None:
+    # "lost my job at Door Dash" ends the Door Dash job, not every statement with the word "job" (LoCoMo dev).
+    studio = _memory("a", "Searching for the perfect dance studio's a tough job", 2)
+    dash = _memory("b", "Started driving for Door Dash on weekends", 1)
+    lost = _memory("c", "I lost my job at Door Dash this month", 20)
+    actions = apply_changes(lost, changes_of(lost), [studio, dash])
+    assert [a.memory.memory_id for a in actions if a.action == "expire"] == ["b"]
 
 
 def test_what_else_an_ended_statement_said_stays() -> None:
