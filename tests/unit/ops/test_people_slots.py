@@ -4,14 +4,11 @@ touches the user's own home or another person's."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
-
-import pytest
 
 from flowmem import App
 from flowmem.schema.memory import Memory, Message
-
-pytestmark = pytest.mark.asyncio
 
 
 async def _said(texts: list[tuple[str, str]]) -> list[Memory]:
@@ -29,15 +26,16 @@ def _status(memories: list[Memory], *words: str) -> list[str]:
     return [m.status for m in memories if all(w.lower() in m.content.lower() for w in words)]
 
 
-async def test_a_persons_new_home_expires_the_old_and_keeps_the_visit() -> None:
-    memories = await _said(
-        [
-            ("2025-03-30T18:00:00", "I live in Leeds, ten minutes from the station"),
-            ("2025-03-30T18:05:00", "Visited Nana at her house in Whitby today, she still does her own gardening"),
-            ("2025-04-02T09:00:00", "My mum lives in Cork"),
-            ("2025-09-10T20:00:00", "Nana moved into Rosehill, the assisted living place, last Sunday."),
-        ]
-    )  # fmt: skip
+SAID = [
+    ("2025-03-30T18:00:00", "I live in Leeds, ten minutes from the station"),
+    ("2025-03-30T18:05:00", "Visited Nana at her house in Whitby today, she still does her own gardening"),
+    ("2025-04-02T09:00:00", "My mum lives in Cork"),
+    ("2025-09-10T20:00:00", "Nana moved into Rosehill, the assisted living place, last Sunday."),
+]
+
+
+def test_a_persons_new_home_expires_the_old_and_keeps_the_visit() -> None:
+    memories = asyncio.run(_said(SAID))
     assert _status(memories, "whitby") == ["expired"]  # the old home of Nana's
     [visit] = [m for m in memories if m.status == "valid" and "visited nana" in m.content.lower()]
     assert "whitby" not in visit.content.lower() and "gardening" in visit.content  # what else was said stays
