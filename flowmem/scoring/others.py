@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, ZH_KIN
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, THIRD_PERSON_VERBS, ZH_KIN
 
 if TYPE_CHECKING:
     from flowmem.scoring.slots import SlotMatch
@@ -36,9 +36,8 @@ _NAMED = re.compile(rf"(?P<before>\b[A-Za-z]+),?\s+(?P<name>{_NAME})")
 _PLACE_WORDS = frozenset("in at to from near on into of for the".split())  # noqa: SIM905
 _POSSESSIVE = re.compile(r"\b(?:his|her|their)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?;\n。！？；]+[.!?;\n。！？；]*")
-# "Alice lives" → "I live": the verbs the slot patterns follow "I" with, in the third person.
-_THIRD = {"lives": "live", "works": "work", "studies": "study", "has": "have", "is": "am", "attends": "attend",
-          "goes": "go", "starts": "start", "joins": "join", "moves": "move", "gets": "get"}  # fmt: skip
+# The verb after another person opening a sentence, as "I" would say it: the slot table's, and those of a start.
+_THIRD = {**THIRD_PERSON_VERBS, "starts": "start", "joins": "join", "moves": "move", "gets": "get"}
 _THIRD_VERB = re.compile(rf"^(?P<verb>{'|'.join(_THIRD)})\b", re.IGNORECASE)
 
 

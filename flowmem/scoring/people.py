@@ -36,6 +36,10 @@ NOT_NAMES = frozenset(
     ).split()
 )
 
+# "Alice lives" → "I live": the third-person verbs the first-person slot patterns follow "I" with.
+THIRD_PERSON_VERBS: dict[str, str] = {"lives": "live", "works": "work", "studies": "study", "has": "have", "is": "am",
+                                      "attends": "attend", "goes": "go", "eats": "eat"}  # fmt: skip
+
 # Chinese kin and person words, as a subject (外婆搬到了杭州, 我弟在读高三) or before 叫 and a name (男朋友叫小林).
 ZH_KIN = (
     "外婆|外公|奶奶|爷爷|姥姥|姥爷|妈妈|爸爸|我妈|我爸|父母|姐姐|哥哥|弟弟|妹妹|我姐|我哥|我弟|我妹|老公|老婆|男朋友|女朋友|男友|女友|"

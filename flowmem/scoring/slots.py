@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.others import people_slots
+from flowmem.scoring.people import THIRD_PERSON_VERBS
 
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
@@ -291,10 +292,7 @@ class SlotRules:
         return found
 
 
-# "Alice lives" → "I live": the verbs the slot patterns follow "I" with.
-_THIRD_PERSON_VERBS = {"lives": "live", "works": "work", "studies": "study", "has": "have", "is": "am",
-                       "attends": "attend", "goes": "go", "eats": "eat"}  # fmt: skip
-_VERBS = "|".join(_THIRD_PERSON_VERBS)
+_VERBS = "|".join(THIRD_PERSON_VERBS)
 _AS_I = re.compile(rf"\bI\s+(?P<verb>{_VERBS})\b")
 _CJK_NAME = re.compile(r"[\u4e00-\u9fff]")
 
@@ -321,7 +319,7 @@ def first_person(text: str, who: str | None) -> str:
     said = re.sub(rf"{alone[0]}(?:{subject}){alone[1]}", "I", said, flags=re.I)
     if said == text:
         return text
-    return _AS_I.sub(lambda m: f"I {_THIRD_PERSON_VERBS[m.group('verb')]}", said)
+    return _AS_I.sub(lambda m: f"I {THIRD_PERSON_VERBS[m.group('verb')]}", said)
 
 
 _CAPITAL = r"(?-i:[A-Z][a-z][\w'-]*)"  # a capitalised word: a name, or a surname after the user's name
