@@ -26,7 +26,7 @@ from flowmem.keys import (
 )
 from flowmem.llm.calls import ask
 from flowmem.schema.memory import Message
-from flowmem.schema.session import ChatSession, SessionFlush
+from flowmem.schema.session import SessionFlush
 
 # The end of a first sentence: Latin or CJK sentence punctuation, or a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|[。！？\n]")
@@ -36,11 +36,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s|[。！？\n]")
 class ShortTermMemoryOp(Op):
     """Append the new message to the session's window and flush the oldest to long-term memory when it is full.
 
-    The session (per workspace, user and ``session_id``) is read from the store, the assistant's
-    ``reply`` to the previous message (when given) and the new user message (``query``) are
-    appended — or, instead, ``session_messages`` as they are (any roles: an agent's tool calls and
-    results too; ``app.memories.add_to_session``) — and the window is stored at once, so a restart
-    never loses a turn. When the window's
+    The assistant's ``reply`` to the previous message (when given) and the new user message (``query``)
+    — or, instead, ``session_messages`` as they are (any roles: an agent's tool calls and results too;
+    ``app.memories.add_to_session``) — join the session's window (per workspace, user and ``session_id``)
+    in the store at once (:meth:`~flowmem.vector_store.sessions.SessionStore.append_to_session`, the one
+    rule of every session write), so a restart never loses a turn. When the window's
     tokens (OpenAI chat framing included, :func:`flowmem.core.tokens.count_message_tokens`) exceed
     ``chat_history_token_ratio`` × ``token_limit``, the oldest messages — at least
     ``token_flush_size`` tokens of them, and as many more as bring the window under the ratio, never
@@ -85,17 +85,15 @@ class ShortTermMemoryOp(Op):
         user, session_id = ctx[USER_ID], ctx[SESSION_ID]
         workspace = ctx.get(WORKSPACE_ID) or "default"
         when = ctx.get(TIMESTAMP) or datetime.now().replace(microsecond=0)
-        store = self.vector_store
-        read = await store.get_session(workspace, user, session_id)
-        session = read or ChatSession(workspace_id=workspace, user_id=user, session_id=session_id)
         added: list[Message] = list(ctx.get(SESSION_MESSAGES) or [])
         if not added:
             if ctx.get(REPLY):
                 added.append(Message(role="assistant", name="assistant", content=ctx[REPLY], time_created=when))
             added.append(Message(role="user", name=user, content=ctx[QUERY], time_created=when))
-        stored = session.next_version(messages=[*session.messages, *added])
-        # durable before anything else: a crash after this keeps the turn
-        await store.put_session(stored, fence=self.write_fence(ctx))
+        # durable before anything else: a crash after this keeps the turn (the store's one session write rule)
+        stored = await self.vector_store.append_to_session(
+            workspace, user, session_id, added, fence=self.write_fence(ctx)
+        )
 
         tokens = [message_tokens(_chat(m), self._tokenizer) for m in stored.messages]
         budget = int(self.params.token_limit * self.params.chat_history_token_ratio)

@@ -7,6 +7,11 @@ here, after the flow, through the write flow (:meth:`Memories.add`: facts extrac
 and time-stamped as for any add); only once that write is acknowledged are the messages trimmed
 from the stored window and the new summary stored. A write that fails leaves them in the window:
 the next turn flushes them again, and the message ledger skips those already memorized.
+
+The session itself is written only by the store's session writes
+(:class:`~flowmem.vector_store.sessions.SessionStore`: append, trim, pop, delete — one rule of versions,
+fences and retries); this module says when, and orders a session's turns, pops and clears in this
+process (:func:`_lock`).
 """
 
 from __future__ import annotations
@@ -29,16 +34,16 @@ from flowmem.memories.results import AddResult, _scored
 from flowmem.memories.writing import add_messages, fits
 from flowmem.schema.kinds import WRITE_FLOW
 from flowmem.schema.memory import Memory, Message
-from flowmem.schema.session import ChatSession, SessionFlush
+from flowmem.schema.session import ChatSession
 from flowmem.scoring.derive import SESSION
-from flowmem.vector_store.rules import SessionConflictError, check_scope
+from flowmem.vector_store.rules import check_scope
 
 if TYPE_CHECKING:
     from flowmem.memories.service import Memories
 
-# Turns of one session in another process: a write from a stale read is refused; the turn is run again on the
-# new state. (In this process, turns of one session wait for each other: _LOCKS.)
-ATTEMPTS = 3
+# Turns of one session in another process: a write from a stale read is refused and made again on the new state
+# (flowmem.vector_store.sessions.WRITE_ATTEMPTS). In this process, a session's turns, pops and clears wait for
+# each other (_LOCKS): a turn sees the one before it whole, its flush too, and a clear takes what a turn stored.
 _LOCKS: weakref.WeakValueDictionary[tuple[int, str, str, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
 
@@ -138,16 +143,7 @@ async def pop(core: Memories, session_id: str, user_id: str, workspace_id: str) 
     check_scope(workspace_id, user_id=user_id, session_id=session_id)
     async with _lock(core, workspace_id, user_id, session_id):
         fence = await core.store.fence(workspace_id, [user_id])
-        for _ in range(ATTEMPTS * 2):
-            current = await core.store.get_session(workspace_id, user_id, session_id)
-            if current is None or not current.messages:
-                return None
-            try:
-                await core.store.put_session(current.next_version(messages=current.messages[:-1]), fence=fence)
-            except SessionConflictError:
-                continue  # another process wrote it meanwhile: read again
-            return current.messages[-1]
-    raise SessionConflictError(f"chat session '{session_id}' kept changing while its newest message was taken out")
+        return await core.store.pop_from_session(workspace_id, user_id, session_id, fence=fence)
 
 
 def _lock(core: Memories, workspace_id: str, user_id: str, session_id: str) -> asyncio.Lock:
@@ -167,15 +163,9 @@ async def _turn(
     # One fence for the turn and its flush: the flushed messages were read from the session at the turn's start,
     # so a forget of the user since then refuses the flush too (flowmem.vector_store.erasure).
     fences = {core.store_name: await core.store.fence(workspace_id, [user_id])}
-    for attempt in range(1, ATTEMPTS + 1):
-        try:
-            response = await run_in_workspace(
-                core.app, flow, {**inputs, "write_fences": fences}, workspace_id=workspace_id, op_params=op_params
-            )
-            break
-        except SessionConflictError:
-            if attempt == ATTEMPTS:
-                raise
+    response = await run_in_workspace(
+        core.app, flow, {**inputs, "write_fences": fences}, workspace_id=workspace_id, op_params=op_params
+    )
     plan = response.output(SESSION_FLUSH)
     written = None
     warnings = list(response.warnings)
@@ -185,7 +175,9 @@ async def _turn(
         flushed = _of_session(plan.messages, session_id)
         written = await add_messages(core, flushed, user_id, workspace_id, WRITE_FLOW, BATCH, None, write_fences=fences)
         warnings += [w for w in written.warnings if w not in warnings]
-        await _trim(core, workspace_id, user_id, session_id, plan)  # only now: the write was acknowledged
+        # only now: the write was acknowledged
+        gone = {m.message_id for m in plan.messages}
+        await core.store.trim_session(workspace_id, user_id, session_id, gone, plan.summary)
     return ContextResult(
         messages=response.output(CONTEXT_MESSAGES) or [],
         chat_history=response.output(CHAT_HISTORY) or [],
@@ -216,7 +208,8 @@ async def show(core: Memories, session_id: str, user_id: str, workspace_id: str)
 
 async def clear(core: Memories, session_id: str, user_id: str, workspace_id: str) -> bool:
     check_scope(workspace_id, user_id=user_id, session_id=session_id)
-    return await core.store.delete_session(workspace_id, user_id, session_id)
+    async with _lock(core, workspace_id, user_id, session_id):  # after a turn under way, its messages too
+        return await core.store.delete_session(workspace_id, user_id, session_id)
 
 
 def _budget(core: Memories, flow: str, token_limit: int | None) -> dict[str, dict[str, Any]] | None:
@@ -239,24 +232,3 @@ def _budget(core: Memories, flow: str, token_limit: int | None) -> dict[str, dic
         why = f"must be a whole number of tokens, {least} or more (flow '{flow}'), got {token_limit!r}"
         raise InputError(Problem("token_limit", why))
     return {label: {"token_limit": token_limit} for label in fields}
-
-
-async def _trim(core: Memories, workspace_id: str, user_id: str, session_id: str, plan: SessionFlush) -> None:
-    """Take the flushed messages out of the stored window and store the new summary (again on a concurrent write)."""
-    gone = {m.message_id for m in plan.messages}
-    for _ in range(ATTEMPTS * 2):
-        current = await core.store.get_session(workspace_id, user_id, session_id)
-        if current is None:
-            return  # cleared or forgotten meanwhile: nothing left to trim
-        remaining = [m for m in current.messages if m.message_id not in gone]
-        if len(remaining) == len(current.messages):
-            return  # another turn trimmed them already
-        trimmed = current.next_version(
-            messages=remaining, summary=plan.summary, flushed=current.flushed + len(current.messages) - len(remaining)
-        )
-        try:
-            await core.store.put_session(trimmed)
-            return
-        except SessionConflictError:
-            continue
-    raise SessionConflictError(f"chat session '{session_id}' kept changing while its flushed messages were trimmed")

@@ -10,17 +10,31 @@ Writes are whole-record replaces with optimistic versioning: :meth:`put_session`
 ``session`` only if the stored version is ``session.version - 1`` (none stored: ``version`` 1);
 otherwise :class:`SessionConflictError` — two concurrent turns of one session never silently
 drop each other's message.
+
+Every change of a session's window is one of the writes here, and nothing outside the store calls
+:meth:`put_session` or :meth:`delete_session` (``tests/unit/test_one_writer.py``): a turn's new
+messages (:meth:`append_to_session`, ``short_term_memory_op``), the flushed messages leaving once
+their write was acknowledged (:meth:`trim_session`, the memory service), the newest message taken
+back (:meth:`pop_from_session`) and a clear (:meth:`delete_session`). Each reads the session, changes
+it and stores it one version on, and on a concurrent write reads it again (:data:`WRITE_ATTEMPTS`):
+one rule of versions, fences and retries for every writer.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Collection, Sequence
 
+from flowmem.schema.memory import Message
 from flowmem.schema.session import ChatSession
 from flowmem.vector_store.erasure import ErasureGate, Fence
 from flowmem.vector_store.rules import ScopeError, SessionConflictError, check_scope
 
-__all__ = ["ChatSession", "SessionConflictError", "SessionStore"]
+__all__ = ["WRITE_ATTEMPTS", "ChatSession", "SessionConflictError", "SessionStore"]
+
+# A session write from a stale read is refused (another turn, pop or clear wrote it meanwhile); it is read and
+# changed again, this many times at most.
+WRITE_ATTEMPTS = 6
 
 
 class SessionStore:
@@ -71,6 +85,81 @@ class SessionStore:
         """Delete the session; whether it existed."""
         _check(workspace_id, user_id, session_id)
         return await self._delete_session(workspace_id, user_id, session_id)
+
+    async def append_to_session(
+        self, workspace_id: str, user_id: str, session_id: str, messages: Sequence[Message], *, fence: Fence | None
+    ) -> ChatSession:
+        """Join ``messages`` to the end of the session's window (a new session when there is none); the stored session.
+
+        Raises:
+            WriteConflictError: The user was forgotten since ``fence`` was read (nothing stored).
+            SessionConflictError: Other writes of the session kept coming for :data:`WRITE_ATTEMPTS` reads.
+        """
+
+        def joined(current: ChatSession | None) -> ChatSession:
+            read = current or ChatSession(workspace_id=workspace_id, user_id=user_id, session_id=session_id)
+            return read.next_version(messages=[*read.messages, *messages])
+
+        stored = await self._change_session(workspace_id, user_id, session_id, joined, fence, "its messages were added")
+        assert stored is not None  # joined() always stores
+        return stored
+
+    async def trim_session(
+        self, workspace_id: str, user_id: str, session_id: str, flushed: Collection[str], summary: str
+    ) -> ChatSession | None:
+        """Take the messages of ids ``flushed`` out of the window, count them in ``flushed`` and store ``summary``:
+        what follows an acknowledged flush. Nothing when the session is gone or none of them is left in it (another
+        turn trimmed them); the stored session, else ``None``."""
+
+        def trimmed(current: ChatSession | None) -> ChatSession | None:
+            if current is None:
+                return None  # cleared or forgotten meanwhile: nothing left to trim
+            remaining = [m for m in current.messages if m.message_id not in flushed]
+            if len(remaining) == len(current.messages):
+                return None
+            gone = len(current.messages) - len(remaining)
+            return current.next_version(messages=remaining, summary=summary, flushed=current.flushed + gone)
+
+        why = "its flushed messages were trimmed"
+        return await self._change_session(workspace_id, user_id, session_id, trimmed, None, why)
+
+    async def pop_from_session(
+        self, workspace_id: str, user_id: str, session_id: str, *, fence: Fence | None
+    ) -> Message | None:
+        """Take the newest message out of the window and return it; ``None`` when there is none."""
+        taken: list[Message] = []
+
+        def popped(current: ChatSession | None) -> ChatSession | None:
+            taken.clear()
+            if current is None or not current.messages:
+                return None
+            taken.append(current.messages[-1])
+            return current.next_version(messages=current.messages[:-1])
+
+        why = "its newest message was taken out"
+        await self._change_session(workspace_id, user_id, session_id, popped, fence, why)
+        return taken[0] if taken else None
+
+    async def _change_session(
+        self,
+        workspace_id: str,
+        user_id: str,
+        session_id: str,
+        change: Callable[[ChatSession | None], ChatSession | None],
+        fence: Fence | None,
+        why: str,
+    ) -> ChatSession | None:
+        """Store ``change(stored session)`` (nothing when it gives ``None``), reading again on a concurrent write."""
+        for _ in range(WRITE_ATTEMPTS):
+            changed = change(await self.get_session(workspace_id, user_id, session_id))
+            if changed is None:
+                return None
+            try:
+                await self.put_session(changed, fence=fence)
+            except SessionConflictError:
+                continue  # another call wrote it since it was read: read it again
+            return changed
+        raise SessionConflictError(f"chat session '{session_id}' kept changing while {why}")
 
     # -- what backends implement ---------------------------------------------------------------
     async def _get_session(self, workspace_id: str, user_id: str, session_id: str) -> ChatSession | None:
