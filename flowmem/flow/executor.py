@@ -22,7 +22,7 @@ from flowmem.flow.compile import CompiledFlow, OpStep, ParStep, SeqStep, Step
 from flowmem.flow.context import Context, OpContext, describe_error
 from flowmem.flow.op import BackendResolver
 from flowmem.flow.response import Response
-from flowmem.flow.telemetry import RunTelemetry, op_span, run_ended
+from flowmem.flow.telemetry import RunTelemetry, run_ended
 
 
 async def run_flow(
@@ -103,7 +103,15 @@ class _Runner:
 
     async def run(self, step: Step) -> None:
         if type(step) is OpStep:
-            await self.run_op(step)
+            started = perf_counter()
+            offset = (started - self.started) * 1000.0
+            span = OpSpan(step.label, step.position, offset, step.via[-1] if step.via else "")
+            self.ctx.trace.spans.append(span)
+            if self.telemetry is None:  # no span context to enter and leave per op untraced (bench_engine)
+                await self.run_op(step, span, started)
+            else:
+                with self.telemetry.op(span):
+                    await self.run_op(step, span, started)
         elif type(step) is SeqStep:
             for child in step.steps:
                 await self.run(child)
@@ -111,14 +119,7 @@ class _Runner:
             assert isinstance(step, ParStep)
             await self.run_parallel(step)
 
-    async def run_op(self, step: OpStep) -> None:
-        started = perf_counter()
-        span = OpSpan(step.label, step.position, (started - self.started) * 1000.0, step.via[-1] if step.via else "")
-        self.ctx.trace.spans.append(span)
-        with op_span(self.telemetry, span):
-            await self._run_op(step, span, started)
-
-    async def _run_op(self, step: OpStep, span: OpSpan, started: float) -> None:
+    async def run_op(self, step: OpStep, span: OpSpan, started: float) -> None:
         setting = step.setting
         op = setting.op_cls(setting.params, label=step.label, backends=self.backends, backend_names=step.backend_names)
         view = OpContext(self.ctx, op, span)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -64,7 +65,14 @@ def _tracer() -> Tracer | None:
     trace = _api[0] if _api else _import_api()
     if trace is None:
         return None
-    provider = trace.get_tracer_provider()
+    # get_tracer_provider() looks up OTEL_PYTHON_TRACER_PROVIDER in os.environ on every call while no provider is
+    # set (~2 us, most of an untraced run's telemetry cost): with none set and no such variable when the api was
+    # imported, nobody collects spans. (An api without that global, or a get_tracer_provider replaced since, takes
+    # the public call.)
+    lookup = trace.get_tracer_provider
+    if getattr(trace, "_TRACER_PROVIDER", trace) is None and not _api[1] and lookup.__module__ == trace.__name__:
+        return None
+    provider = lookup()
     if isinstance(provider, trace.ProxyTracerProvider | trace.NoOpTracerProvider):
         return None
     if _cached[0] is not provider:  # getting a tracer costs ~20 µs: once per provider
@@ -74,7 +82,9 @@ def _tracer() -> Tracer | None:
 
 
 _cached: list[Any] = [None, None]  # [provider, its tracer]
-_api: list[Any] = []  # [opentelemetry.trace, or None without opentelemetry-api], imported at the first run
+# [opentelemetry.trace or None without opentelemetry-api, whether OTEL_PYTHON_TRACER_PROVIDER names a provider],
+# found at the first run
+_api: list[Any] = []
 
 
 def _import_api() -> Any:
@@ -82,7 +92,8 @@ def _import_api() -> Any:
         from opentelemetry import trace as api
     except ImportError:  # pragma: no cover - opentelemetry-api is optional
         api = None  # type: ignore[assignment]
-    _api[:] = [api]
+    # the api's own variable (opentelemetry.environment_variables): a provider it loads at the first lookup
+    _api[:] = [api, "OTEL_PYTHON_TRACER_PROVIDER" in os.environ]
     return api
 
 

@@ -90,6 +90,18 @@ def test_without_an_sdk_provider_no_spans_are_made() -> None:
     assert telemetry.RunTelemetry.start() is None
 
 
+def test_a_provider_set_after_the_first_run_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    # start() skips get_tracer_provider() while no provider is set (its environment lookup costs ~2 us a run): a
+    # provider the application sets later (trace.set_tracer_provider sets this global) must still be found.
+    assert telemetry.RunTelemetry.start() is None
+    provider = TracerProvider()
+    monkeypatch.setattr(trace, "_TRACER_PROVIDER", provider)
+    started = telemetry.RunTelemetry.start()
+    assert started is not None and telemetry._cached[0] is provider
+    monkeypatch.setattr(trace, "_TRACER_PROVIDER", None)
+    assert telemetry.RunTelemetry.start() is None
+
+
 def test_run_listeners_hear_every_run_with_its_trace() -> None:
     heard: list[tuple[Trace, str | None]] = []
     remove = telemetry.add_run_listener(lambda t, error: heard.append((t, error)))
