@@ -11,13 +11,13 @@ Writes are whole-record replaces with optimistic versioning: :meth:`put_session`
 otherwise :class:`SessionConflictError` — two concurrent turns of one session never silently
 drop each other's message.
 
-Every change of a session's window is one of the writes here, and nothing outside the store calls
-:meth:`put_session` or :meth:`delete_session` (``tests/unit/test_one_writer.py``): a turn's new
-messages (:meth:`append_to_session`, ``short_term_memory_op``), the flushed messages leaving once
-their write was acknowledged (:meth:`trim_session`, the memory service), the newest message taken
-back (:meth:`pop_from_session`) and a clear (:meth:`delete_session`). Each reads the session, changes
-it and stores it one version on, and on a concurrent write reads it again (:data:`WRITE_ATTEMPTS`):
-one rule of versions, fences and retries for every writer.
+Every change of a session's window is one of the writes here: a turn's new messages
+(:meth:`append_to_session`, ``short_term_memory_op``), the flushed messages leaving once their write
+was acknowledged (:meth:`trim_session`, the memory service), the newest message taken back
+(:meth:`pop_from_session`) and a clear (:meth:`delete_session`, the service's one direct call). Each
+reads the session, changes it and stores it one version on, and on a concurrent write reads it again
+(:data:`WRITE_ATTEMPTS`): one rule of versions, fences and retries for every writer. Nothing outside
+the store calls :meth:`put_session` (``tests/unit/memories/test_session_writer.py``).
 """
 
 from __future__ import annotations
