@@ -23,6 +23,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.acts import dialogue_act
 from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.derive import SPEAKER
+from flowmem.scoring.frames import analogous_slots
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, ended_slots, named, read_slots, superseded, with_slots
@@ -339,7 +340,13 @@ class ContraRepeatOp(Op):
         for old, _ in candidates:
             if set(old.source) & set(memory.source):
                 continue
-            slots = superseded(_slots(old, self.rules), mine)
+            theirs = _slots(old, self.rules)
+            slots = superseded(theirs, mine)
+            if not slots:  # "Long day at Brightwell Insurance" before "first day at Lumen Health": the same words
+                analogous = analogous_slots(memory.content, mine, old.content, theirs)
+                slots = superseded(analogous, mine)
+                if slots:
+                    old = old.model_copy(update={"metadata": {**old.metadata, SLOTS_KEY: {**theirs, **analogous}}})
             if slots:
                 found.append((old, slots[0]))
         return found

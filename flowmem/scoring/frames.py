@@ -1,0 +1,89 @@
+"""A slot stated in other words: another name in the same words as a slot's value.
+
+The slot patterns (:mod:`flowmem.scoring.slots`) know how a fact is usually stated, so "first day at Lumen Health
+tomorrow!" fills ``employer``; "Long day at Brightwell Insurance again", said weeks before, matches none of them
+and would stay current. But it holds another *name* in the *same words* the new value follows ("day at"): in a
+person's own chat the same frame before a different name is the same relation with an older value. So when a new
+memory fills a slot with a name, an older memory of the same speaker that holds a different name right after the
+same two words, said of the same person, is read as stating that slot with its name (:func:`analogous_slots`).
+
+Why it holds beyond the wordings it was tried on: it needs no list of phrasings — the frame is whatever words the
+slot pattern matched before the value, and the older statement is matched by those words alone. It is kept narrow
+so it does not turn every repeated preposition into a contradiction: the new value must be a name (capitalised,
+so English and other Latin-script text only) and so must the old one; the frame must hold a word that is not a
+function word ("day at", "moved to", "work for" — never "at the"); neither statement may say it of someone else
+(:func:`flowmem.scoring.change.subject_before`); and only the slots of the speaker themselves take part, not what
+they say of their people (``residence@nana``). Chinese has no capitals to mark a name, and is not read this way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from flowmem.scoring.change import subject_before
+from flowmem.scoring.values import Value, find_values
+from flowmem.timeexpr.clauses import CLAUSE_BREAK
+
+FRAME_WORDS = 2
+_WORD = re.compile(r"[\w'’-]+")
+# Words that alone say nothing of the relation: a frame of only these ("at the", "in my") is no frame.
+_FUNCTION = frozenset(
+    " ".join(
+        (
+            "a an the my our your his her their its this that at in on to for of with from by into onto and or",
+            "i we me us is am are was were be been it's i'm we're there here so",
+        )
+    ).split()
+)
+
+
+def _clause_start(text: str, offset: int) -> int:
+    starts = [match.end() for match in CLAUSE_BREAK.finditer(text, 0, offset)]
+    return starts[-1] if starts else 0
+
+
+def frame_of(text: str, value: str) -> tuple[str, ...] | None:
+    """The :data:`FRAME_WORDS` words right before ``value`` (lower case, spaces collapsed) in ``text``, when the value
+    is written there as a name (capitalised) and said of the speaker; None otherwise."""
+    found = next((v for v in find_values(text) if v.kind == "name" and v.norm == value), None)
+    if found is None:
+        return None
+    words = _WORD.findall(text[_clause_start(text, found.start) : found.start])[-FRAME_WORDS:]
+    frame = tuple(word.casefold() for word in words)
+    if len(frame) < FRAME_WORDS or all(word in _FUNCTION for word in frame):
+        return None
+    if subject_before(text, _clause_start(text, found.start), found) == "other":
+        return None
+    return frame
+
+
+def _names_in_frame(text: str, frame: tuple[str, ...]) -> list[Value]:
+    names = []
+    for value in find_values(text):
+        if value.kind != "name":
+            continue
+        start = _clause_start(text, value.start)
+        words = tuple(word.casefold() for word in _WORD.findall(text[start : value.start])[-FRAME_WORDS:])
+        if words == frame and subject_before(text, start, value) != "other":
+            names.append(value)
+    return names
+
+
+def analogous_slots(
+    new_text: str, new_slots: Mapping[str, str], old_text: str, old_slots: Mapping[str, str]
+) -> dict[str, str]:
+    """The slots ``old_text`` states by holding, in the words before one of ``new_text``'s slot values, another name
+    (``{"employer": "brightwell insurance"}``); the slots ``old_slots`` already holds are left as they are."""
+    found: dict[str, str] = {}
+    for slot, value in new_slots.items():
+        if "@" in slot or slot in old_slots:
+            continue
+        frame = frame_of(new_text, value)
+        if frame is None:
+            continue
+        for old in _names_in_frame(old_text, frame):
+            if old.norm != value:
+                found[slot] = old.norm
+                break
+    return found
