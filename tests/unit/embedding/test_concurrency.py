@@ -166,11 +166,14 @@ def test_simultaneous_calls_for_one_text_share_one_computation_and_later_ones_co
 
 
 def test_local_calls_allowed_at_once_run_on_their_own_threads_with_the_same_results() -> None:
-    from flowmem.embedding.local import LocalEmbedding
+    from flowmem.embedding.local import LocalEmbedding, LocalEmbeddingParams
 
     texts = [f"what did I do on day {i} with my sister?" for i in range(8)]
-    serial = LocalEmbedding()
-    parallel = LocalEmbedding()
+    engine_only = LocalEmbeddingParams(
+        numpy_queries_from=0
+    )  # the engine's own results (the numpy forward's: test_e5_numpy)
+    serial = LocalEmbedding(engine_only)
+    parallel = LocalEmbedding(engine_only)
     parallel.limit_concurrency(2)
     threads: set[str] = set()
     inner = parallel._embed_sync
