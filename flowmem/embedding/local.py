@@ -56,10 +56,10 @@ class LocalEmbeddingParams(EmbeddingParams):
     # short turns and a write path re-reads what it stored.
     remember: int = Field(4096, ge=0, description=EmbeddingParams.model_fields["remember"].description)
     numpy_queries_from: int = Field(
-        3,
+        2,
         ge=0,
         description="a batch of at least this many queries runs as float32 matrix products over the same weights "
-        "(flowmem.embedding.e5_numpy: ~25 % less CPU a query in batches of 8-16, the engine is cheaper for 1-2; "
+        "(flowmem.embedding.e5_numpy: CPU a query -9 % in a batch of 2, -19 % of 3, -30 % of 8-16, +20 % alone; "
         "vectors within float32 rounding of the engine's, cosine > 0.9998; 85 MB more memory); 0: always the engine",
     )
 
