@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import numpy as np
 from pydantic import Field, model_validator
 
 from flowmem.flow.context import OpContext
@@ -142,12 +141,12 @@ class RecallFuseOp(Op):
         query = ctx.get(QUERY_VECTOR)
         if not memories or query is None or not self.params.cosine_for_lexical_only:
             return
-        query = np.asarray(query, dtype=np.float32)
-        vectors = await self.vector_store.stored_vectors(ctx[WORKSPACE_ID], [m.memory_id for m in memories])
+        # Both unit length: the dot products are the cosines (Elasticsearch computes them on the node).
+        cosines = await self.vector_store.similarities(ctx[WORKSPACE_ID], query, [m.memory_id for m in memories])
         for memory in memories:
-            vector = vectors.get(memory.memory_id)
-            if vector is not None and len(vector) == len(query):
-                memory.set_score(COSINE, float(np.dot(vector, query)), self.label)  # both unit length
+            cosine = cosines.get(memory.memory_id)
+            if cosine is not None:
+                memory.set_score(COSINE, cosine, self.label)
 
 
 def _min_max(values: list[float | None]) -> list[float]:

@@ -181,10 +181,13 @@ async def synthetic(shape: str, n: int, model: EmbeddingModel, seed: int = 7) ->
 
 
 async def fill(app: App, memories: list[Memory]) -> float:
+    """Write the memories as ``store import`` does: in one bulk load, searchable when it ends (Elasticsearch: one
+    refresh, then, from ``merge_after_import`` memories on, the index merged into one segment — part of the rate)."""
     store = app.vector_store()
     started = time.perf_counter()
-    for i in range(0, len(memories), BATCH):
-        await store.upsert(WORKSPACE, memories[i : i + BATCH])
+    async with store.bulk_load():
+        for i in range(0, len(memories), BATCH):
+            await store.upsert(WORKSPACE, memories[i : i + BATCH])
     return len(memories) / (time.perf_counter() - started)
 
 
@@ -220,6 +223,47 @@ def delete_indices(url: str, index: str) -> None:
         except urllib.error.HTTPError as exc:
             if exc.code != 404:
                 raise
+
+
+class NodeRequests:
+    """The Elasticsearch requests a run sends and the node's own time for them (the ``took`` of each answer, an
+    ``_msearch``'s top-level one), counted at the client: counts and ``took`` hardly move with the load, a run's wall
+    time does (issue 24). Installed by :meth:`watch` on the client class, once per process."""
+
+    requests = 0
+    searches = 0  # searches inside them (an _msearch holds several)
+    took_ms = 0
+
+    @classmethod
+    def watch(cls) -> None:
+        from elasticsearch import AsyncElasticsearch
+
+        if getattr(AsyncElasticsearch, "_bench_counted", False):
+            return
+        send = AsyncElasticsearch.perform_request
+
+        async def counted(self: AsyncElasticsearch, method: str, path: str, **kwargs: object) -> object:
+            answer = await send(self, method, path, **kwargs)  # type: ignore[arg-type]
+            body = getattr(answer, "body", None)
+            cls.requests += 1
+            if isinstance(body, dict):
+                cls.searches += len(body["responses"]) if "responses" in body else 1
+                cls.took_ms += int(body.get("took") or 0)
+            return answer
+
+        AsyncElasticsearch.perform_request = counted  # type: ignore[method-assign, assignment]
+        AsyncElasticsearch._bench_counted = True  # type: ignore[attr-defined]
+
+    @classmethod
+    def snapshot(cls) -> tuple[int, int, int]:
+        return cls.requests, cls.searches, cls.took_ms
+
+
+def segments(url: str, index: str) -> int:
+    """The Lucene segments of an index (its primaries)."""
+    with urllib.request.urlopen(f"{url}/{index}/_segments", timeout=60) as answer:
+        shards = json.loads(answer.read())["indices"][index]["shards"]
+    return sum(len(copy["segments"]) for copies in shards.values() for copy in copies)
 
 
 async def retrieve(app: App, question: str) -> tuple[float, int, dict[str, float]]:
@@ -288,9 +332,11 @@ async def measure(
 ) -> dict[str, object]:
     spans = Tracing() if tracing != "off" else None
     arms = {"off": [False], "on": [True], "both": [False, True]}[tracing]
+    node: dict[str, list[int]] = defaultdict(list)  # Elasticsearch: per run, requests, searches and took (ms)
     async with fresh_app(store, embedder, es_url) as app:
         model = app.embedding_model()
         ingest = await fill(app, await synthetic(shape, n, model))
+        index_segments = segments(es_url, app.vector_store().index) if store == "elasticsearch" else None  # type: ignore[attr-defined]
         for question in QUESTIONS:  # warm up: model load, index load, caches
             await retrieve(app, question)
         flow_ms, cpu_ms, embed_ms, returned, traced_ms, traced_cpu_ms = [], [], [], [], [], []
@@ -303,7 +349,12 @@ async def measure(
             for on in arms if i % 2 else arms[::-1]:  # both: each arm first every other query
                 if spans is not None:
                     spans.switch(on)
+                before = NodeRequests.snapshot()
                 elapsed, cpu, count, ops = await retrieve_timed(app, question)
+                if store == "elasticsearch" and not (on and tracing == "both"):
+                    after = NodeRequests.snapshot()
+                    for key, was, now in zip(("requests", "searches", "took"), before, after, strict=True):
+                        node[key].append(now - was)
                 if on and tracing == "both":
                     traced_ms.append(elapsed)
                     traced_cpu_ms.append(cpu)
@@ -331,6 +382,13 @@ async def measure(
         "flow_without_embedding_ms": percentiles(without, 50, 95),
         "op_median_ms": {op: round(statistics.median(ms), 3) for op, ms in op_ms.items()},
     }
+    if node:
+        result["elasticsearch"] = {
+            "segments_after_fill": index_segments,
+            "requests_per_run_mean": round(statistics.fmean(node["requests"]), 2),
+            "searches_per_run_mean": round(statistics.fmean(node["searches"]), 2),
+            "node_took_ms_per_run": percentiles([float(t) for t in node["took"]], 50, 95),
+        }
     if tracing != "on":  # what the untraced runs paid for the instrumentation
         hooks = off_hooks_us(len(op_ms))
         result["tracing_off_hooks"] = {
@@ -381,6 +439,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     unknown = sorted(set(shapes) - set(SHAPES))
     if unknown:
         raise SystemExit(f"unknown shapes {unknown}; choose from {sorted(SHAPES)}")
+    if args.store == "elasticsearch":
+        NodeRequests.watch()
     results = []
     for shape in shapes:
         for n in sizes:

@@ -199,6 +199,7 @@ class RulesConformance(StoreHarness):
                     (store.get_session, (ws, "alice", bad)), (store.get, (ws, ["m", bad])), (store.history, (ws, bad)),
                     (store.memorized, (ws, bad, ["x"])), (store.delete, (ws, [bad])),
                     (store.stored_vectors, (bad, ["m"])), (store.stored_vectors, (ws, ["m", bad])),
+                    (store.similarities, (bad, unit(1), ["m"])), (store.similarities, (ws, unit(1), ["m", bad])),
                 ]  # fmt: skip
                 for read, args in reads:
                     with pytest.raises(InputError, match=rule):
@@ -222,6 +223,26 @@ class RulesConformance(StoreHarness):
             assert np.array_equal((await store.stored_vectors(a, ["m1"]))["m1"], got["m1"])
             assert await store.stored_vectors(a, []) == {}
             assert await store.stored_vectors(self.workspace(), ["m1"]) == {}
+
+        self.run_case(case)
+
+    def test_similarities_are_the_dot_products_of_the_stored_vectors_in_their_workspace(self) -> None:
+        async def case(store: VectorStore) -> None:
+            a, b = self.workspace(), self.workspace()
+            await store.upsert(a, [memory(a, f"m{i}", i, status="expired" if i == 2 else "valid") for i in range(1, 8)])
+            await store.upsert(b, [memory(b, "only-b", 40), memory(b, "m1", 41)])
+            query = unit(99)
+            asked = ["m2", "m1", "nowhere", "only-b", "m1", "m7", "m5"]
+            stored = await store.stored_vectors(a, asked)
+            found = await store.similarities(a, query, asked)
+            assert sorted(found) == ["m1", "m2", "m5", "m7"]  # any status; unknown ids and b's memories left out
+            for i, cosine in found.items():
+                assert isinstance(cosine, float)
+                assert cosine == pytest.approx(float(np.dot(stored[i], query)), abs=1e-6)
+            assert await store.similarities(a, query, []) == {}
+            assert await store.similarities(self.workspace(), query, ["m1"]) == {}
+            [other] = (await store.similarities(b, query, ["m1"])).values()  # b's m1, not a's
+            assert other == pytest.approx(float(np.dot(unit(41), query)), abs=1e-6)
 
         self.run_case(case)
 

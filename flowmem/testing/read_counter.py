@@ -20,8 +20,8 @@ from typing import Any
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import VectorStore
 
-PUBLIC_READS = ("get", "stored_vectors", "search", "search_many", "lexical_search", "iterate", "adjacent",
-                "adjacent_many")  # fmt: skip
+PUBLIC_READS = ("get", "stored_vectors", "similarities", "search", "search_many", "lexical_search", "iterate",
+                "adjacent", "adjacent_many")  # fmt: skip
 BACKEND_READS = ("_get", "_search", "_search_many", "_lexical_search", "_iterate", "_adjacent")
 
 

@@ -234,6 +234,16 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         check_ids("memory", ids)
         return await self._stored_vectors(workspace_id, list(dict.fromkeys(ids))) if ids else {}
 
+    async def similarities(self, workspace_id: str, vector: Any, ids: Sequence[str]) -> dict[str, float]:
+        """The dot product of ``vector`` (unit length, as a query embedding is) with the stored vector of each memory
+        of these ids in ``workspace_id`` — their cosine similarity; unknown ids, and vectors of another width, are
+        left out. What ``np.dot`` of :meth:`stored_vectors` with ``vector`` gives, computed where the vectors are:
+        Elasticsearch scores the ids on the node (a kNN search restricted to them), so no vector travels."""
+        check_scope(workspace_id)
+        check_ids("memory", ids)
+        query = np.asarray(vector, dtype=np.float32)
+        return await self._similarities(workspace_id, query, list(dict.fromkeys(ids))) if ids else {}
+
     async def delete(self, workspace_id: str, ids: Sequence[str]) -> int:
         """Delete these ids from ``workspace_id``; returns how many existed there."""
         # A write of deletes, scope-checked by write(). Its count cannot be post-filtered: every
@@ -482,6 +492,11 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         """The vectors of :meth:`stored_vectors`; this default reads the records (:meth:`_get`)."""
         found = await self._get(workspace_id, ids, True)
         return {m.memory_id: m.vector for m in found if m.workspace_id == workspace_id and m.vector is not None}
+
+    async def _similarities(self, workspace_id: str, query: np.ndarray, ids: list[str]) -> dict[str, float]:
+        """The cosines of :meth:`similarities`; this default takes the dot products of :meth:`_stored_vectors`."""
+        vectors = await self._stored_vectors(workspace_id, ids)
+        return {i: float(np.dot(v, query)) for i, v in vectors.items() if len(v) == len(query)}
 
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         raise NotImplementedError

@@ -470,6 +470,38 @@ class TestIndexLifecycle:
 
         _run(es_url, index, case)
 
+    def test_a_bulk_load_of_many_memories_ends_with_the_index_merged(self, es_url: str, index: str) -> None:
+        # es_index.merge_after_import: a load of at least merge_after_import memories leaves one segment (one HNSW
+        # graph per kNN search instead of one per segment); a smaller load leaves the segments as they are.
+        ws = "ws"
+
+        async def segments(store: ElasticsearchStore) -> int:
+            client = store._new_client()
+            try:
+                answer = await client.indices.segments(index=index)
+            finally:
+                await client.close()
+            return sum(
+                len(copy["segments"]) for copies in answer["indices"][index]["shards"].values() for copy in copies
+            )
+
+        async def case(store: ElasticsearchStore) -> None:
+            async with store.bulk_load():
+                for start in range(0, 40, 10):  # one refresh per upsert: a segment each
+                    await store.upsert(ws, [memory(ws, f"a{i}", i) for i in range(start, start + 10)])
+                    await store.refresh()
+            assert await segments(store) == 1
+            assert await store.count(ws) == 40
+            async with store.bulk_load():  # fewer than merge_after_import: left to the node's own merging
+                for start in range(40, 60, 10):
+                    await store.upsert(ws, [memory(ws, f"a{i}", i) for i in range(start, start + 10)])
+                    await store.refresh()
+            assert await segments(store) == 3
+            found = await store.search(ws, unit(7), 1)
+            assert [m.memory_id for m in found] == ["a7"]
+
+        _run(es_url, index, case, merge_after_import=30)
+
     def test_a_history_index_that_is_not_flowmems_is_refused(self, es_url: str, index: str) -> None:
         async def case(store: ElasticsearchStore) -> None:
             client = store._new_client()

@@ -171,6 +171,8 @@ async def upsert(
     items = list(zip(ids, memories, vectors, strict=True))
     names = {_id: m.memory_id for _id, m in zip(ids, memories, strict=True)}
     succeeded, failures = await bulk(store, items, index, names, index=store.index)
+    if store._in_bulk_load:
+        store._bulk_loaded += succeeded  # es_index.merge_after_import reads it when the load ends
     if failures:
         raise BulkWriteError("upsert", store.index, failures, succeeded)
 

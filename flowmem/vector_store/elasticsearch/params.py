@@ -63,6 +63,13 @@ class ElasticsearchStoreParams(BackendParams):
     )
     shards: int = Field(1, ge=1, description="number_of_shards of a new index")
     replicas: int = Field(0, ge=0, description="number_of_replicas of a new index")
+    merge_after_import: int = Field(
+        10_000,
+        ge=0,
+        description="after a bulk load (store import) that wrote at least this many memories, force-merge the "
+        "memories index into one segment and wait for it (every segment is an HNSW graph each kNN search walks; a "
+        "large load leaves tens); 0: never",
+    )
     bulk_chunk_size: int = Field(1000, ge=1, description="documents per bulk request")
     bulk_concurrency: int = Field(2, ge=1, description="bulk requests of one write in flight at once")
 

@@ -39,6 +39,11 @@ Design choices, and why:
   one every ``refresh_spacing`` seconds (:mod:`~flowmem.vector_store.elasticsearch.refresh`). The index's
   ``refresh_interval`` is never changed: that would stall every other writer's ``wait_for``. A partly failed bulk
   raises :class:`BulkWriteError` naming each failed memory and why; the rest stay written.
+* **A large import ends merged.** A bulk load (``store import``) of at least ``merge_after_import`` memories
+  (10,000) force-merges the memories index into one segment before it returns: every segment is an HNSW graph
+  each kNN search walks, and a large load leaves tens (:func:`.index.merge_after_import`).
+* **Similarities computed by the node.** :meth:`similarities` (the cosines of memories word recall alone found) is
+  a kNN search filtered to those ids, exact for so few; no vector is rendered as JSON or parsed.
 * **The write path's history and message ledger live in two more indices** beside the memories
   index and named from it, ``<index>-history`` and ``<index>-messages`` (``dynamic: strict`` too,
   same shards and replicas), created by their first write; an index made before they existed
@@ -185,6 +190,7 @@ class ElasticsearchStore(VectorStore):
             settings=es_guard.INTENT_SETTINGS,
         )  # fmt: skip
         self._last_seq = 0
+        self._bulk_loaded = 0  # memories upserted by the bulk loads under way (es_index.merge_after_import)
         self._ledger_migrated = False  # legacy ledger entries looked for (and migrated) by this store object
         self._lexical_pending: dict[str, Any] | None = None  # the index's mapping _meta, while its lexical text is due
         # the refreshes ending writes, shared and spaced (es_refresh)
@@ -289,6 +295,9 @@ class ElasticsearchStore(VectorStore):
 
     async def _stored_vectors(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
         return await es_reads.stored_vectors(self, workspace_id, ids)
+
+    async def _similarities(self, workspace_id: str, query: np.ndarray, ids: list[str]) -> dict[str, float]:
+        return await es_reads.similarities(self, workspace_id, query, ids)
 
     async def _delete(self, workspace_id: str, ids: list[str]) -> int:
         return await es_bulk.delete_memories(self, workspace_id, ids)
@@ -405,6 +414,8 @@ class ElasticsearchStore(VectorStore):
             names = [self.index] if self._exists else []
             sides = (self._events, self._ledger, self._sessions)
             await self._refresh(names + [side.name for side in sides if side.exists])
+            loaded, self._bulk_loaded = self._bulk_loaded, 0
+            await es_index.merge_after_import(self, loaded)
 
     async def refresh(self) -> None:
         """Make every write so far searchable now (a forced refresh of the memories, history and message indices).
