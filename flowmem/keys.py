@@ -6,6 +6,12 @@ working; it also carries the value's type, which :class:`~flowmem.flow.context.O
 must accept the type of whatever provides the key before it, an op or a flow input
 (:func:`accepts`; the message names both ops and both types).
 
+A key has one type. An op that declares its own :class:`Key` under a catalogue name agrees with the catalogue (it
+writes a type the catalogue's accepts, reads one that accepts the catalogue's; ``tests/unit/flow/test_compile_types.py``
+checks every built-in op), and flow compilation refuses an output written as another type, since a caller reads it
+with the catalogue's key (``response.output(KEY)``). A value of another type gets a key of its own; a flow may still
+return it under an older name (``outputs: [{context_messages: recent_messages}]``).
+
 The keys here are the built-in ops' and the standard flow inputs' (their types are the inputs', defined once in
 :mod:`flowmem.flow.inputs`). A plugin op declares its own with :func:`define_key`, or puts a :class:`Key` in its
 ``reads``/``writes`` without listing it; a plain string names the catalogue's key of that name (untyped when
@@ -233,9 +239,11 @@ TRIPLES: Key[list[dict[str, Any]]] = define_key(
     "triples", list[dict[str, Any]], "(subject, relation, object) facts with their validity, as dicts"
 )
 FACTS: Key[list[str]] = define_key("facts", list[str], "the user's facts, as sentences")
-# read_message_op writes its Messages under this name too, declaring its own Key: no op reads them, a flow returns them.
 CONTEXT_MESSAGES: Key[list[dict[str, str]]] = define_key(
     "context_messages", list[dict[str, str]], "the messages for a chat call, role and content (context_assemble_op)"
+)
+RECENT_MESSAGES: Key[list[Message]] = define_key(
+    "recent_messages", list[Message], "the user's recent messages not yet memorized (read_message_op)"
 )
 CHAT_HISTORY: Key[list[Message]] = define_key(
     "chat_history", list[Message], "the chat session's messages, oldest first"

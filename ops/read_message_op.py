@@ -6,14 +6,8 @@ from pydantic import Field
 
 from flowmem.flow.context import OpContext
 from flowmem.flow.op import Op, OpParams, register_op
-from flowmem.keys import MESSAGES, USER_ID, Key
+from flowmem.keys import MESSAGES, RECENT_MESSAGES, USER_ID
 from flowmem.schema.memory import Message
-
-# Messages, not the {role, content} dicts context_assemble_op writes under this name (flowmem.keys.CONTEXT_MESSAGES):
-# no op reads them; personal_retrieve returns them as an output.
-RECENT_MESSAGES: Key[list[Message]] = Key(
-    "context_messages", list[Message], "the recent messages not yet memorized that involve the user"
-)
 
 
 @register_op
@@ -26,8 +20,8 @@ class ReadMessageOp(Op):
     gave ``al`` Bob's "My salary is 250k", and even a whole-word mention of Alice in Bob's message
     is Bob's to share, not Alice's. So messages without a name, and the assistant's replies, are
     left out: name the user's messages to have them considered. An empty user id is refused
-    before the flow runs (the ``user_id`` input). Written to ``context_messages``, beside the
-    recalled memories.
+    before the flow runs (the ``user_id`` input). Written to ``recent_messages``, beside the
+    recalled memories; ``personal_context`` returns them as its output ``context_messages``.
     """
 
     class Params(OpParams):

@@ -52,9 +52,39 @@ class FlowEntry(_Strict):
     )
     description: str = Field("", description="one line for `flowmem flows`")
     inputs: list[str] = Field(default_factory=list, description="inputs accepted beyond the standard ones")
-    outputs: list[str] = Field(
-        default_factory=list, description="context keys returned in the response's `outputs` (besides answer/memories)"
+    outputs: list[str | dict[str, str]] = Field(
+        default_factory=list,
+        description=(
+            "context keys returned in the response's `outputs` (besides answer/memories), each under its own name or "
+            "renamed by a one-entry mapping {name: key}"
+        ),
     )
+
+    @field_validator("outputs")
+    @classmethod
+    def _one_name_each(cls, value: list[str | dict[str, str]]) -> list[str | dict[str, str]]:
+        names: list[str] = []
+        for item in value:
+            if isinstance(item, dict) and len(item) != 1:
+                raise ValueError(f"an output renamed is a mapping of one entry, {{name: key}}; got {item}")
+            names += [item] if isinstance(item, str) else list(item)
+        doubled = sorted({n for n in names if names.count(n) > 1})
+        if doubled:
+            raise ValueError(f"output names must be unique; given twice: {', '.join(doubled)}")
+        return value
+
+    @property
+    def output_keys(self) -> dict[str, str]:
+        """Each output's name in the response → the context key it returns (the same, unless renamed).
+
+        A rename keeps a response's field stable when the key behind it is another: ``personal_context`` returns
+        ``read_message_op``'s ``recent_messages`` (``list[Message]``) as ``context_messages``, as it always has,
+        while the catalogue's ``context_messages`` is ``context_assemble_op``'s ``{role, content}`` dicts.
+        """
+        pairs: dict[str, str] = {}
+        for item in self.outputs:
+            pairs.update({item: item} if isinstance(item, str) else item)
+        return pairs
 
 
 class OpEntry(_Strict):

@@ -5,7 +5,8 @@ Checked before anything runs, and reported together, on the flow with the flows 
 params; backends an op uses that are not configured; reads that no upstream op writes and no input
 provides; a read whose type (:mod:`flowmem.keys`) does not accept the type of the op or input providing the key;
 two parallel branches writing one key, or one branch reading a key another branch writes at the same time;
-outputs nobody writes.
+outputs nobody writes, and an output an op writes as a type the catalogue's key does not accept (a caller reads
+it with that key: ``response.output(MEMORY_ACTIONS)``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from flowmem.flow.expr import Node, OpRef, Parallel, Sequence, format_flow, op_r
 from flowmem.flow.include import Expansion, expand_flow
 from flowmem.flow.inputs import STANDARD_INPUTS, InputSpec
 from flowmem.flow.op import OPS
-from flowmem.keys import accepts
+from flowmem.keys import accepts, key_named
 
 
 class OpStep:
@@ -85,7 +86,8 @@ class CompiledFlow:
         accepted_inputs: Every input the flow takes, standard and declared.
         required_inputs: Inputs a run must give (reads no upstream op writes, without a default).
         writers: For each context key, the ops that write it (used in messages).
-        outputs: Extra context keys returned in ``Response.outputs``.
+        outputs: The names of the extra outputs in ``Response.outputs``.
+        output_keys: Each output's name → the context key it returns (``flow.<name>.outputs`` may rename one).
         secrets: The config's secret values, redacted from every warning and error of a run.
         stores_written: The vector stores its ops write to (``writes_store``), by config name: each run of the
             flow reads their erasure fences first (:func:`flowmem.flow.executor.fence_writes`).
@@ -99,6 +101,7 @@ class CompiledFlow:
     required_inputs: tuple[str, ...]
     writers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     outputs: tuple[str, ...] = ()
+    output_keys: dict[str, str] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
     written: Node | None = None
     includes: tuple[str, ...] = ()
@@ -187,9 +190,14 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
     analysis = _Analysis(where, expansion, settings, accepted)
     root = analysis.build(expression)
     written = analysis.walk(expression, {})[0]
-    for output in entry.outputs:
-        if output not in written and output not in accepted:
-            problems.append(Problem(where, f"output '{output}' is written by no op of the flow and is not an input"))
+    output_keys = entry.output_keys
+    for output, key in output_keys.items():
+        if key not in written and key not in accepted:
+            problems.append(
+                Problem(where, f"{_output(output, key)} is written by no op of the flow and is not an input")
+            )
+        elif key in written:
+            problems += analysis.output_problems(output, key, written[key])
     problems = analysis.problems + problems
     if problems:
         return None, problems
@@ -202,7 +210,8 @@ def check_flow(name: str, entry: FlowEntry, resolved: ResolvedConfig) -> tuple[C
         accepted_inputs=accepted,
         required_inputs=required,
         writers={k: tuple(v) for k, v in analysis.writers.items()},
-        outputs=tuple(entry.outputs),
+        outputs=tuple(output_keys),
+        output_keys=output_keys,
         limits=resolved.config.limits,
         written=expansion.written,
         includes=expansion.includes,
@@ -311,6 +320,19 @@ class _Analysis:
             )
             self.problems.append(self.expansion.locate(Problem(self.where, message), ref))
 
+    def output_problems(self, name: str, key: str, writer: str) -> list[Problem]:
+        """A problem when the op ``writer`` writes the output ``key`` (returned as ``name``) as a type the catalogue's
+        key does not accept: a caller reads an output with that key (``response.output(MEMORY_ACTIONS)``)."""
+        catalogued, given = key_named(key).type, self.keys[writer].typed(key, written=True).type
+        if accepts(catalogued, given):
+            return []
+        message = (
+            f"{_output(name, key)} is {type_name(catalogued)} in the catalogue of keys (flowmem.keys), but op "
+            f"'{writer}' writes it as {type_name(given)}; write it under a key of its own and return that as '{name}' "
+            f"(outputs: [{{{name}: the_key}}])"
+        )
+        return [Problem(self.where, message)]
+
     def _check_branches(self, node: Parallel, results: list[tuple[dict[str, str], dict[str, str]]]) -> None:
         for i, (writes_i, _) in enumerate(results):
             for j, (writes_j, reads_j) in enumerate(results):
@@ -334,6 +356,10 @@ class _Analysis:
                             f"({_describe(node.branches[i])}) writes it at the same time",
                         )
                     )
+
+
+def _output(name: str, key: str) -> str:
+    return f"output '{name}'" + (f" (the key '{key}')" if key != name else "")
 
 
 def _describe(node: Node) -> str:

@@ -62,7 +62,7 @@ async def run_flow(
     finally:
         ctx.trace.duration_ms = (perf_counter() - runner.started) * 1000.0
         run_ended(ctx.trace, error)
-    return Response.from_context(ctx, flow.outputs)
+    return Response.from_context(ctx, flow.output_keys)
 
 
 WRITE_FENCES = "write_fences"

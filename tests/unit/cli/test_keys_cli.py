@@ -32,8 +32,11 @@ def test_keys_lists_types_writers_and_readers(capsys: pytest.CaptureFixture[str]
     code, out, _ = run_cli(capsys, "keys")
     assert code == 0
     assert "memories: list[Memory] — the memories a flow returns, best first" in out
-    # read_message_op writes Messages under the name whose catalogue type is context_assemble_op's dicts
-    assert "written by: context_assemble_op, read_message_op (list[Message])" in out
+    # One type a key: read_message_op's Messages have a key of their own (personal_context renames the output).
+    assert "context_messages: list[dict[str, str]] — the messages for a chat call" in out
+    assert "recent_messages: list[Message] — the user's recent messages not yet memorized" in out
+    assert "    written by: read_message_op · read by: -" in out
+    assert "    written by: context_assemble_op · read by: -" in out
     code, out, _ = run_cli(capsys, "keys", "--json")
     rows = {row["name"]: row for row in json.loads(out)}
     assert rows["user_id"]["input"] is True and rows["user_id"]["type"] == "str"

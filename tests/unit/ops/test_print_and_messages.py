@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from flowmem.core.errors import InputError
+from flowmem.keys import CONTEXT_MESSAGES, RECENT_MESSAGES
 from tests.unit.cli.test_cli import run_cli
 from tests.unit.ops.conftest import FAST, NOW, Maker, mem, put, run
 
@@ -41,6 +42,12 @@ def test_personal_context_returns_recent_unmemorized_messages(make_app: Maker) -
     # alice's own (name "Alice" too), never a reply that merely mentions her
     assert [m.content for m in response.outputs["context_messages"]] == ["second", "newest"]
     assert [m.memory_id for m in response.memories] == ["m1"]
+    # read_message_op's key is recent_messages (list[Message]); the flow returns it as context_messages, as always
+    assert response.output(RECENT_MESSAGES) is response.outputs["context_messages"]
+    assert response.output(CONTEXT_MESSAGES) is None  # chat_context's {role, content} dicts, not these
+    [wire] = response.to_dict()["outputs"]["context_messages"][1:]
+    assert set(wire) >= {"message_id", "role", "name", "content", "time_created", "memorized"}
+    assert (wire["name"], wire["content"]) == ("Alice", "newest")
 
 
 SHARED_CHAT = [
