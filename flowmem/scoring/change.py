@@ -50,8 +50,11 @@ _ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_END_ZH}", re.I)
 _NOT_ANYMORE = re.compile(r"\b(?:not|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
-    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record)\b"
-    r"|改|换|调|挪|现在|新|变成|涨|升|纪录|刷新",
+    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record"
+    # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
+    r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
+    r"|adjust(?:ed)?)\b"
+    r"|改|换|调|挪|现在|新|变成|涨|升|降|减到|加到|纪录|刷新",
     re.I,
 )
 _CORRECTION = re.compile(
@@ -222,6 +225,12 @@ def holds(text: str, about: frozenset[str]) -> bool:
     return bool(about & subject_terms(text))
 
 
+# Kinds of value that say by their form what they are of — a phone number is the phone, an e-mail address the e-mail
+# — so a new one replaces an older one of the same person whatever words are around either ("new phone new number
+# lol. 555-0187 now", "… is the one to use from now on").
+SELF_NAMED = frozenset({"phone", "email"})
+
+
 def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     """The values in ``old_text`` that ``change`` replaces, each with its replacement: a value of the same kind,
     with another content, in a clause of ``old_text`` that speaks of the same thing (a correction may leave out
@@ -252,7 +261,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     and (
                         bool(_context(old_text, o, olds) & beside)
                         if named
-                        else about_it or _beside(old_text, o) & change.beside
+                        else about_it or o.kind in SELF_NAMED or _beside(old_text, o) & change.beside
                     )
                     and (not change.negated or any(same(o, n) for n in change.negated))
                     and (not change.subjects or _same_subject_at(old_text, start, o, change.subjects[index]))

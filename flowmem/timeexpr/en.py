@@ -56,6 +56,7 @@ from flowmem.timeexpr.calendar import Season, Span
 from flowmem.timeexpr.common import clock_time
 from flowmem.timeexpr.mention import DIGIT, Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
 from flowmem.timeexpr.numerals import EN_CARDINAL, EN_DAY_OF_MONTH, en_number
+from flowmem.timeexpr.texting import TEXTING_DAYS
 
 _I = re.IGNORECASE
 _WEEKDAYS: dict[str, int] = {
@@ -117,7 +118,7 @@ def direction_of(text: str | None) -> Direction | None:
 
 _DAY_WORDS = re.compile(
     r"\b(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday|today|tomorrow"
-    r"|tonight|tonite|last\s+night|this\s+(?:morning|afternoon|evening))\b",
+    rf"|tonight|tonite|last\s+night|this\s+(?:morning|afternoon|evening)|{'|'.join(TEXTING_DAYS)})\b",
     _I,
 )
 _DAY_OFFSETS: dict[str, tuple[int, PartOfDay | None]] = {
@@ -130,7 +131,7 @@ _DAY_OFFSETS: dict[str, tuple[int, PartOfDay | None]] = {
 
 def _day_word(match: re.Match[str], ctx: Context) -> Mention | None:
     key = " ".join(match["w"].lower().split()).removeprefix("the ")
-    offset, part = _DAY_OFFSETS[key]
+    offset, part = _DAY_OFFSETS[TEXTING_DAYS.get(key, key)]
     tod = TimeOfDay(part=part) if part else None
     return Mention(match.start(), match.end(), anchor=cal.day_span(ctx.today + timedelta(days=offset)), tod=tod)
 
@@ -382,7 +383,7 @@ RULES: tuple[Rule, ...] = (
         "en_day_word",
         _DAY_WORDS,
         _day_word,
-        frozenset({"yesterday", "today", "tomorrow", "tonight", "tonite"}) | _PART_WORDS,
+        frozenset({"yesterday", "today", "tomorrow", "tonight", "tonite", *TEXTING_DAYS}) | _PART_WORDS,
     ),
     Rule("en_part_of_day", _PART_OF_DAY, _part_of_day, _PART_WORDS),
     Rule("en_meridiem_clock", _MERIDIEM_CLOCK, _meridiem_clock, _DIGITS),

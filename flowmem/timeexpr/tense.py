@@ -46,6 +46,7 @@ import re
 from typing import Literal
 
 from flowmem.timeexpr import clauses
+from flowmem.timeexpr.texting import shortened
 
 Tense = Literal["past", "future", "neutral"]
 TENSES: tuple[Tense, ...] = ("past", "future", "neutral")
@@ -56,7 +57,7 @@ _EN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _EN_FUTURE_WORDS = frozenset(
     {"will", "won't", "shall", "gonna", "wanna", "upcoming", "tomorrow", "soon", "booked", "scheduled", "reserved",
      "planned", "invited", "let's", "plans", "happening", "agenda", "what's"}
-)  # fmt: skip
+) | shortened("tomorrow")  # fmt: skip
 _EN_FUTURE_PAIRS = frozenset(
     {("going", "to"), ("plan", "to"), ("planning", "to"), ("plans", "to"), ("want", "to"), ("wants", "to"),
      ("hope", "to"), ("hoping", "to"), ("about", "to"), ("need", "to"), ("have", "to"), ("has", "to"),
@@ -74,7 +75,7 @@ _EN_PAST_WORDS = frozenset(
      "flew", "spent", "found", "felt", "began", "won", "lost", "heard", "wrote", "sent", "caught", "brought",
      "slept", "paid", "wore", "kept", "sang", "swam", "rode", "fell", "broke", "forgot", "taught", "thought",
      "sold", "threw", "drank", "knew"}
-)  # fmt: skip
+) | shortened("yesterday")  # fmt: skip
 # Adjectives in -ed say nothing about when: "excited about Saturday", "tired on Monday".
 _EN_NOT_PAST = frozenset(
     {"excited", "interested", "tired", "bored", "scared", "worried", "supposed", "based", "related", "red",

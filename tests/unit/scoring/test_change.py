@@ -25,6 +25,8 @@ from flowmem.scoring.values import differ, find_values
         ("on the 21st", "date", "?-21"),
         ("4月2号去体检", "date", "4-2"),
         ("deadlift 140kg", "amount", "140 kg"),
+        ("metformin 500mg twice a day", "amount", "500 mg"),
+        ("10 units of insulin at night", "amount", "10 units"),
         ("paid $1,250 for it", "amount", "1250 money"),
         ("月薪两万三", "amount", "23000 money"),
         ("write to sam.lee@example.org", "email", "sam.lee@example.org"),
@@ -77,6 +79,19 @@ def test_a_value_in_an_email_is_not_cut_by_its_dots() -> None:
             "Eli's practice is Wednesdays at 5pm",
             "practice moved to Thursdays this term",
             "Eli's practice is Thursdays at 5pm",
+        ),
+        # a dose: the unit says it is the same kind of amount
+        ("on metformin 500mg with dinner", "gp upped the metformin to 1000mg", "on metformin 1000mg with dinner"),
+        # a phone number or an e-mail address is what it is by its form: no word around it need say "phone"
+        (
+            "my number is 555-0161, call whenever",
+            "got a new phone. 555-0199 now",
+            "my number is 555-0199, call whenever",
+        ),
+        (
+            "invoices go to pat.reyes@example.com please",
+            "pat.r@example.net is the one to use from now on",
+            "invoices go to pat.r@example.net please",
         ),
     ],
 )

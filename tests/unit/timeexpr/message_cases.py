@@ -244,6 +244,10 @@ EN: list[MessageCase] = [
     C("parts-of-day", "I slept badly last night.", WED, "2025-03-25 18-24"),
     C("parts-of-day", "I went for a run this morning.", WED, "2025-03-26 06-12"),
     C("parts-of-day", "We're going out tonight.", WED, "2025-03-26 18-24"),
+    # texting's day words: read as the words they shorten
+    C("texting", "dentist tmrw at 9, ugh", WED, "2025-03-27T09"),
+    C("texting", "yday was a write-off, flat tire on the ring road", WED, "2025-03-25"),
+    C("texting", "picking up the keys tmr", WED, "2025-03-27"),
     C("parts-of-day", "I have a meeting this afternoon.", WED, "2025-03-26 12-18"),
     C("parts-of-day", "I called mom yesterday morning.", WED, "2025-03-25 06-12"),
     C("parts-of-day", "Let's meet tomorrow evening.", WED, "2025-03-27 18-24"),
