@@ -60,7 +60,9 @@ _CHANGE = re.compile(
 _CORRECTION = re.compile(
     # "sorry" apologises for a mistake; "sorry to hear that", "sorry about your dog" sympathise
     r"\b(?:actually|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
-    r"fat\s+fingers?|not\s+\w+\s*,)\b|更正|不对|说错|搞错|打错|写错|看错|应该是|其实是|纠正",
+    r"fat\s+fingers?|not\s+\w+\s*,|got\s+(?:that|it)\s+wrong|i\s+was\s+wrong|misspoke|my\s+mistake)\b"
+    # a value denied at the end of the message: "it's the 19th, not the 12th"
+    r"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|更正|不对|说错|搞错|打错|写错|看错|弄错|应该是|其实是|纠正",
     re.I,
 )
 # A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
@@ -68,9 +70,18 @@ _NEGATED = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)\s+(?:on\s+|at\s+
 # A correction that names no value must say outright that something was wrong ("actually", "sorry" alone are
 # everyday words): then what it names, said last, is what was wrong.
 _SAID_WRONG = re.compile(
-    r"\b(?:correction|typo|misread|misspoke|scratch\s+that|i\s+was\s+wrong)\b|更正|纠正|说错|搞错|记错|打错|写错|看错",
+    r"\b(?:correction|typo|misread|misspoke|scratch\s+that|i\s+was\s+wrong|got\s+(?:that|it)\s+wrong)\b"
+    r"|更正|纠正|说错|搞错|记错|打错|写错|看错|弄错",
     re.I,
 )
+
+
+def says_wrong(text: str) -> bool:
+    """Whether ``text`` says outright that something said was wrong ("I got that wrong", "typo", 看错了), not only
+    "actually" or "sorry", which everyday talk is full of."""
+    return _SAID_WRONG.search(text) is not None
+
+
 # Words that say when or how, not what: never the thing a change is about.
 _NOT_SUBJECT = frozenset(
     " ".join(

@@ -7,7 +7,8 @@ For each change a new memory states and each older valid memory of the same pers
 - ``replaced`` / ``corrected``: the older memory is expired and its words with the new value written in
   become a memory of their own ("Eli's soccer practice is Thursdays 5pm at Lakeview fields"), with the event
   time read again from those words as of when the older one was said. A correction applies to the latest
-  older memory holding a value of its kind, said within :data:`CORRECTION_WINDOW` before it.
+  older memory holding a value of its kind, said within :data:`CORRECTION_WINDOW` before it (a week, :data:`SAID_WRONG_WINDOW`, when it says
+  outright that something was wrong or names the wrong value).
 
 An older memory that is itself newer than the change, already expired, or from the same message is left alone.
 Each derived memory names what it came from (``metadata["derived_from"]``) and what changed it
@@ -29,6 +30,7 @@ from flowmem.scoring.change import (
     remainder,
     replaced_names,
     rewrite,
+    says_wrong,
     subject_terms,
 )
 from flowmem.scoring.derive import SPEAKER, keywords_of, with_event_time
@@ -37,6 +39,7 @@ from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.scoring.values import find_values
 
 CORRECTION_WINDOW = timedelta(hours=24)
+SAID_WRONG_WINDOW = timedelta(days=7)
 DERIVED_FROM, CHANGED_BY = "derived_from", "changed_by"
 
 
@@ -122,7 +125,7 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
             return []
         reason = f"corrected: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, None, reason)
-    if change.kind == "corrected" and memory.created_at - old.created_at > CORRECTION_WINDOW:
+    if change.kind == "corrected" and memory.created_at - old.created_at > _window(memory, change):
         return []
     written = rewrite(old.content, memory.content, change)
     if written is None:
@@ -133,6 +136,13 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         return supersede(memory, old, remainder(old.content, names, whole=True), reason)
     reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
     return supersede(memory, old, written, reason)
+
+
+def _window(memory: Memory, change: Change) -> timedelta:
+    """How long after a statement a correction may still correct it: a day when it only says "actually" or "sorry"; a
+    week when it says outright that something was wrong ("Wait, I got that wrong, it's the first Thursday", 看错日历了)
+    or names the wrong value ("not Monday") — then what it corrects is named, not guessed from being the last said."""
+    return SAID_WRONG_WINDOW if change.negated or says_wrong(memory.content) else CORRECTION_WINDOW
 
 
 def supersede(memory: Memory, old: Memory, kept: str | None, reason: str) -> list[MemoryAction]:

@@ -227,6 +227,18 @@ def test_a_correction_corrects_the_latest_statement_it_fits_and_only_recent_ones
     assert apply_changes(_memory("d", "oops, the 15th", 20), changes_of(fix), [latest]) == []  # ten days later
 
 
+def test_a_correction_that_says_it_was_wrong_or_names_the_wrong_value_reaches_back_a_week() -> None:
+    said = _memory("a", "the allotment meeting is on the 12th", 3)
+    for text in ("hmm I got that wrong, it's the 19th", "it's the 19th, not the 12th"):
+        fix = _memory("b", text, 6)  # three days later
+        assert [a.memory.memory_id for a in apply_changes(fix, changes_of(fix), [said]) if a.action == "expire"] == [
+            "a"
+        ]
+    assert apply_changes(_memory("c", "oops, the 19th", 6), changes_of(_memory("c", "oops, the 19th", 6)), [said]) == []
+    late = _memory("d", "hmm I got that wrong, it's the 19th", 12)  # nine days later: too far back
+    assert apply_changes(late, changes_of(late), [said]) == []
+
+
 def test_a_newer_or_expired_or_same_message_memory_is_left_alone() -> None:
     new = _memory("b", "sold the motorbike", 10)
     later = _memory("c", "my motorbike is red", 12)
