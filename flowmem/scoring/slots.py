@@ -57,6 +57,12 @@ _ZH_JOB = (
     r"顾问|分析师|记者|编辑|厨师|服务员|药剂师|司机|销售|助理|实习生|研究员|科学家|摄影师|兽医)"
 )
 _ZH_ORG = r"(?:公司|集团|银行|医院|学校|大学|工厂|工作室|店|事务所)"  # 一家游戏公司: where one works is an organisation
+# What one does at work, as Chinese names a job by its function (在华通物流做数据分析, 在一家电商做运营):
+# "在 X 做 <function>" says where one works only with one of these after it (在健身房做有氧 is a workout).
+_ZH_FUNCTION = (
+    r"(?:数据分析|分析|运营|产品|销售|设计|开发|研发|测试|市场|财务|会计|人事|行政|客服|法务|采购|编辑|翻译|咨询|"
+    r"技术|算法|前端|后端|运维|项目|管理|策划|审计|投资|教研)"
+)
 _EMAIL = r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 _PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 
@@ -86,6 +92,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
         rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG})(?:做|当|上班|工作)",
         rf"(?<![他她它])(?:我|，|^){_ZH_WHEN}是(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)的{_ZH_JOB}",
+        rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{2,12}}?)(?:做|干|搞)(?={_ZH_FUNCTION}|{_ZH_JOB})",
+        # 启明能源第一天报到: the first day at a place of work (a sentence leaves out its speaker)
+        r"(?:^|[，。！？；\s]|我)(?:今天|明天)?(?:去|在)?(?P<v>[^，。！？；,.!?;\s]{2,12}?)第一天(?:报到|上班|入职)",
     ),
     "job_title": (
         rf"\bi\s+{_ADV}work\s+as\s+(?:a|an)\s+{_V}",
@@ -158,6 +167,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
         rf"我{_ZH_WHEN}(?P<v>离职|辞职|失业)了",
+        # 今天跟领导提了离职: handed in one's notice (the speaker left out, as chats do)
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:跟[^，。！？；,.!?;\s]{{1,4}})?(?:提了?|递了?|交了?)(?P<v>离职|辞职)",
     ),
     "diet": (
         rf"\b(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been)|being)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",

@@ -202,6 +202,12 @@ def test_a_memory_about_the_user_states_their_slots(text: str, who: str, slots: 
         ("自己在酒仙桥租了个一居", {"residence": "酒仙桥"}),
         ("他住在上海", {}),  # someone else
         ("我在家做饭", {}),  # a home is no employer
+        # where one works, named by what one does there (a job's function), with or without 我
+        ("在远帆物流做数据分析，干了两年", {"employer": "远帆物流"}),
+        ("我在健身房做有氧", {}),  # a workout, not a job
+        ("青禾科技第一天报到，同事都挺好", {"employer": "青禾科技"}),  # the first day at a place of work
+        ("上周跟老板提了辞职", {"employment": "not working"}),  # handed in one's notice
+        ("我妈在医院做护士", {"employer@妈": "医院"}),  # someone else's
     ],
 )
 def test_chinese_slots_without_their_subject(text: str, slots: dict[str, str]) -> None:
