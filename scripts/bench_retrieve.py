@@ -13,7 +13,8 @@
    Reports per shape and size p50/p95 of the whole flow (wall time, and the process's CPU time: on a shared
    machine the wall time also counts waits for a core), of the query embedding alone (measured apart, same
    questions), of the flow without it, and each op's median (from the run's trace), with the machine and the
-   embedder beside them.
+   embedder beside them. On Elasticsearch also the index's segments after the fill (which writes as ``store import``
+   does, so a large fill ends merged) and, per run, the requests sent, the searches in them and the node's ``took``.
 
    Tracing (``--tracing``, issue 26): ``off`` (the default: no OpenTelemetry SDK provider, so flowmem makes no
    spans) also reports what the instrumentation costs a run when off — its hooks (``RunTelemetry.start``, one
