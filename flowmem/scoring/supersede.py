@@ -7,8 +7,9 @@ For each change a new memory states and each older valid memory of the same pers
 - ``replaced`` / ``corrected``: the older memory is expired and its words with the new value written in
   become a memory of their own ("Eli's soccer practice is Thursdays 5pm at Lakeview fields"), with the event
   time read again from those words as of when the older one was said. A correction applies to the latest
-  older memory holding a value of its kind, said within :data:`CORRECTION_WINDOW` before it (a week, :data:`SAID_WRONG_WINDOW`, when it says
-  outright that something was wrong or names the wrong value).
+  older memory holding a value of its kind, said within :data:`CORRECTION_WINDOW` before it (a week,
+  :data:`SAID_WRONG_WINDOW`, when it says outright that something was wrong or names the wrong value), and to the
+  ones before that which said the same wrong value (an assistant's echo of the user's words).
 
 An older memory that is itself newer than the change, already expired, or from the same message is left alone.
 Each derived memory names what it came from (``metadata["derived_from"]``) and what changed it
@@ -18,6 +19,7 @@ Each derived memory names what it came from (``metadata["derived_from"]``) and w
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -29,6 +31,7 @@ from flowmem.scoring.change import (
     read_changes,
     remainder,
     replaced_names,
+    replaced_values,
     rewrite,
     says_wrong,
     subject_terms,
@@ -85,16 +88,28 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
     actions: list[MemoryAction] = []
     done: set[str] = set()
     for change in changes:
+        wrong: set[tuple[str, str]] | None = None  # the values a correction found wrong in the latest statement
         for old in latest_first:
             if old.memory_id in done:
+                continue
+            if wrong is not None and not wrong >= (_wrong_values(old.content, change) or {("", "")}):
                 continue
             decided = _apply(memory, change, old)
             if decided:
                 actions.extend(decided)
                 done.add(old.memory_id)
                 if change.kind == "corrected":
-                    break  # a correction corrects one statement: the latest it fits
+                    # A correction corrects the latest statement it fits, and the ones before it that said the same
+                    # wrong value (the user's own words and the assistant's echo of them: "Noted: half a cup twice a
+                    # day" then "oops, one cup"); nothing else.
+                    wrong = _wrong_values(old.content, change)
+                    if not wrong:
+                        break
     return actions
+
+
+def _wrong_values(old_text: str, change: Change) -> set[tuple[str, str]]:
+    return {(old.kind, old.norm) for old, _ in replaced_values(old_text, change)} if change.values else set()
 
 
 def ends_too(old_text: str, change: Change) -> bool:
@@ -102,7 +117,16 @@ def ends_too(old_text: str, change: Change) -> bool:
     to end ("Lost my job as a banker yesterday, so I'm gonna start my own business", then "since I lost my job, it's
     been tough" — LoCoMo dev, summary ingest: 3 turns telling of a lost job were expired by a later mention of it,
     one of them the evidence of "How long did it take for Jon to open his studio?")."""
-    return any(c.kind == "ended" and c.about & change.about for c in read_changes(old_text))
+    if any(c.kind == "ended" and c.about & change.about for c in read_changes(old_text)):
+        return True
+    # "Losing my job was hard", "After losing my job, I…": the loss told as a thing that happened (not feared: "scared
+    # of losing my job"); LoCoMo dev's summary ingest expired three such turns by a later "since I lost my job".
+    return any(m.group("what").lower() in change.about for m in _LOSING.finditer(old_text))
+
+
+_LOSING = re.compile(
+    r"(?<!\bof )(?<!\babout )(?<!\bto )(?<!\bwithout )\blosing\s+(?:my|his|her|their|our)\s+(?P<what>\w+)", re.I
+)
 
 
 def _named_or_all(text: str, about: frozenset[str]) -> frozenset[str]:

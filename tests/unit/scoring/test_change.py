@@ -218,6 +218,19 @@ def test_an_ending_leaves_alone_what_already_told_of_that_ending() -> None:
     assert [(a.action, a.memory.memory_id) for a in actions if a.action == "expire"] == [("expire", "b")]
 
 
+def test_a_loss_told_as_what_happened_is_no_statement_the_same_loss_ends() -> None:
+    # "Losing my job was hard" tells of that ending as "Lost my job" does (LoCoMo dev's Jon and Gina: three such turns
+    # were expired by a later "since I lost my job"); a loss only feared is no such telling: the job is still current.
+    again = _memory("c", "It's been tough going since I lost my job, but my business will pay off eventually.", 20)
+    told = [
+        _memory("a", "Losing my job gave me the push to finally start my dream business: my own dance studio!", 3),
+        _memory("b", "After losing my job, I wanted to take control of my own destiny.", 4),
+    ]
+    feared = _memory("d", "I'm scared of losing my job at the bank, they're cutting staff", 5)
+    actions = apply_changes(again, changes_of(again), [*told, feared])
+    assert [a.memory.memory_id for a in actions if a.action == "expire"] == ["d"]
+
+
 def test_a_correction_corrects_the_latest_statement_it_fits_and_only_recent_ones() -> None:
     older = _memory("a", "dentist is on the 12th", 3)
     latest = _memory("b", "haircut is on the 14th", 10, 9)
@@ -225,6 +238,17 @@ def test_a_correction_corrects_the_latest_statement_it_fits_and_only_recent_ones
     actions = apply_changes(fix, changes_of(fix), [older, latest])
     assert [a.memory.memory_id for a in actions if a.action == "expire"] == ["b"]
     assert apply_changes(_memory("d", "oops, the 15th", 20), changes_of(fix), [latest]) == []  # ten days later
+
+
+def test_a_correction_corrects_the_echo_and_what_it_echoed_and_nothing_else() -> None:
+    other = _memory("a", "the plumber comes on the 9th", 3, 8)
+    said = _memory("b", "parents evening is on the 12th", 3, 9)
+    echo = _memory("c", "Noted: parents evening on the 12th.", 3, 10)
+    fix = _memory("d", "oops, the 14th, I misread the letter", 3, 12)
+    expired = [
+        a.memory.memory_id for a in apply_changes(fix, changes_of(fix), [other, said, echo]) if a.action == "expire"
+    ]
+    assert expired == ["c", "b"]  # the plumber's day is another value: not corrected
 
 
 def test_a_correction_that_says_it_was_wrong_or_names_the_wrong_value_reaches_back_a_week() -> None:
