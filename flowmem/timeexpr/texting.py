@@ -1,6 +1,6 @@
 """How texting writes the day words ("refill pickup tmrw", "yday was rough"): each stands for the word it shortens,
-and is read as that word (forms that start with a digit, "2moro", are not: the time gate reads words of letters) — by the day rules (:mod:`flowmem.timeexpr.en`) and by the tense of a clause
-(:mod:`flowmem.timeexpr.tense`)."""
+and is read as that word (forms that start with a digit, "2moro", are not: the time gate reads words of letters) —
+by the day rules (:mod:`flowmem.timeexpr.en`) and by the tense of a clause (:mod:`flowmem.timeexpr.tense`)."""
 
 from __future__ import annotations
 
