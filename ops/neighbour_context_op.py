@@ -20,6 +20,10 @@ RANK = "rank"
 RECALL = "recall"
 CONTEXT = "context"
 TURN_TYPES: tuple[MemoryType, ...] = ("conversation",)  # memories said in turns, one per message
+# How many memories one turn may be: a message that states single-valued facts is one memory per fact
+# (get_observation_op's split_facts; LoCoMo dev's summary ingest: up to 4). The read per side is this many times the
+# turns wanted, so the turns said around a hit are reached past its own turn's other memories.
+PER_TURN = 4
 
 
 @register_op
@@ -29,10 +33,11 @@ class NeighbourContextOp(Op):
     The answer to a question is often said one turn after the turn that matches it ("What did you
     do on Saturday?" → "I went hiking"), and a question can be split over two turns; neither
     neighbour shares words with the query. For each of the ``top_n`` best memories of the types in
-    ``memory_types`` (by rank score, else recall score), the ``before`` memories said just before it
+    ``memory_types`` (by rank score, else recall score), the ``before`` turns said just before it
     and the ``after`` said just after it in the same conversation are read from the store (see
     :func:`flowmem.vector_store.neighbours.said_around`: same scope, target and status; a pause over
-    ``max_gap_minutes`` or another ``metadata.session`` ends the conversation).
+    ``max_gap_minutes`` or another ``metadata.session`` ends the conversation). A message kept as several
+    memories (split into facts) is one turn, and the hit's own turn is none of its neighbours (:func:`by_turns`).
 
     A neighbour's score moves part of the way from its own toward its hit's:
     ``context = own + pull × decay^(turns − 1) × (hit − own)`` when the hit scores higher, and its
@@ -82,9 +87,11 @@ class NeighbourContextOp(Op):
             return
         flt = MemoryFilter(target=ctx[USER_ID], status="valid", memory_type=tuple(p.memory_types))
         gap = timedelta(minutes=p.max_gap_minutes)
-        # Every hit's neighbours in one read (the local store: one hop to its thread, one records query).
-        around = await said_around_many(self.vector_store, ctx[WORKSPACE_ID], hits, flt, before=p.before,
-                                        after=p.after, max_gap=gap, with_vectors=True)  # fmt: skip
+        # Every hit's neighbours in one read (the local store: one hop to its thread, one records query); read in
+        # memories, counted in turns (a turn may be several memories: by_turns).
+        read = await said_around_many(self.vector_store, ctx[WORKSPACE_ID], hits, flt, before=p.before * PER_TURN,
+                                      after=p.after * PER_TURN, max_gap=gap, with_vectors=True)  # fmt: skip
+        around = [by_turns(hit, neighbours, p.before, p.after) for hit, neighbours in zip(hits, read, strict=True)]
         pool = {m.memory_id: m for m in memories}
         # Scores before any lift: a memory lifted by one hit is lifted by another from where it started.
         own = {m.memory_id: base_score(m) for m in memories}
@@ -136,3 +143,34 @@ class NeighbourContextOp(Op):
             f"{own:.3f} → {score:.3f}"
         )
         return {"memory_id": memory.memory_id, "hit": hit.memory_id, "offset": neighbour.offset, "score": score}
+
+
+def by_turns(hit: Memory, neighbours: list[Neighbour], before: int, after: int) -> list[Neighbour]:
+    """``neighbours`` (offsets in memories) as turns: the memories of the hit's own turn (from the same message: a
+    source in common) are no neighbours of it, the memories of one message are one turn, and at most ``before`` turns
+    before and ``after`` after are kept, each memory with its turn's offset.
+
+    A message split into facts is several memories said at one time; counted one by one they took the places of the
+    turns said after it: on LoCoMo dev's summary ingest, Melanie's turn ending "Any fun plans for the summer?" was four
+    memories, the question's three sibling facts were its "next turns", and Caroline's answer ("Researching adoption
+    agencies…", the evidence of "What are Caroline's plans for the summer?", first with every turn stored as said)
+    was never lifted from it."""
+    own = set(hit.source)
+    sides: dict[int, list[Neighbour]] = {-1: [], 1: []}
+    for step, limit in ((-1, before), (1, after)):
+        turn: set[str] = set()
+        count = 0
+        for neighbour in sorted((n for n in neighbours if n.offset * step > 0), key=lambda n: abs(n.offset)):
+            sources = set(neighbour.memory.source) or {neighbour.memory.memory_id}
+            if sources & own:
+                continue
+            if not sources & turn:
+                count += 1
+                turn = set(sources)
+            if count > limit:
+                break
+            sides[step].append(Neighbour(neighbour.memory, step * count))
+    sooner, later = sides[-1], sides[1]
+    paired = [n for pair in zip(sooner, later, strict=False) for n in pair]
+    longer = sooner if len(sooner) > len(later) else later
+    return paired + longer[min(len(sooner), len(later)) :]

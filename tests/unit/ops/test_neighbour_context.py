@@ -121,3 +121,26 @@ def test_off_when_no_turns(make_app: Maker) -> None:
     put(app, [t.model_copy(update={"memory_type": "observation"}) for t in CHAT])  # not said in turns
     response = run(app, query=QUERY)
     assert "context" not in {k for m in response.memories for k in m.scores}
+
+
+def test_a_message_kept_as_several_memories_is_one_turn(make_app: Maker) -> None:
+    """A message split into facts is several memories said at one time: the hit's own facts are no neighbours of it,
+    and the turn said after the message is its next turn (LoCoMo dev's summary ingest: Caroline's answer to a
+    question split from Melanie's turn was never lifted, its three sibling facts taking both 'next' places)."""
+    said = ["Melanie: my kids love summer break", "we're going camping next month", CHAT[1].content]
+    facts = [turn(f"f{i}", text, 1, source=["m2"]) for i, text in enumerate(said)]
+    chat = [
+        turn("t1", CHAT[0].content, 0, source=["m1"]),
+        *facts,
+        turn("t3", CHAT[2].content, 2, source=["m3"]),
+        turn("t4", CHAT[3].content, 3, source=["m4"]),
+    ]
+    app = flow_app(make_app, WITH, "op.neighbour_context_op.params.top_n=1")
+    put(app, chat)
+    response = run(app, query=QUERY)
+    found = {m.memory_id: m for m in response.memories}
+    assert ids(response)[0] == "f2", ids(response)
+    assert "said 1 turn after f2" in found["t3"].explain["context"]
+    assert "said 2 turns after f2" in found["t4"].explain["context"]
+    assert "said 1 turn before f2" in found["t1"].explain["context"]
+    assert not any("f2" in found[f].explain.get("context", "") for f in ("f0", "f1") if f in found)  # its own turn
