@@ -30,6 +30,7 @@ from flowmem.scoring.slots import SLOTS_KEY, SlotRules, ended_slots, named, read
 from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, same_speaker, supersede
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import differ as values_differ
+from flowmem.scoring.values import find_values
 from flowmem.vector_store.filters import UNREAD_SLOTS, MemoryFilter
 
 Candidate = tuple[Memory, float]
@@ -317,6 +318,8 @@ class ContraRepeatOp(Op):
         mine = _slots(memory, self.rules)
         for old, similarity in same_time:
             theirs = _slots(old, self.rules)
+            if records(memory, old) and not fact_in_common(memory, mine, old, theirs):
+                continue  # two turns that only sound alike: each kept as said
             if mine and theirs and mine.keys() != theirs.keys():
                 continue  # a hamster's name and a rabbit's: alike in words, two facts
             if (
@@ -449,6 +452,32 @@ _ADDRESS = re.compile(
     rf"\b(?i:hey|hi|hello|thanks|thank you|bye|congrats|wow|yeah|yes|oh|go),?\s+{_NAME}(?=\s*[,!?.…]|$)"
     rf"|,\s*{_NAME}(?=\s*[,!?])"
 )
+
+
+def records(a: Memory, b: Memory) -> bool:
+    """Whether ``a`` and ``b`` are both the record of a turn: a ``conversation`` memory, the words a message said."""
+    return a.memory_type == "conversation" and b.memory_type == "conversation"
+
+
+def fact_in_common(a: Memory, slots_a: dict[str, str], b: Memory, slots_b: dict[str, str]) -> bool:
+    """Whether two turns state one fact the write path reads: a slot of the same kind ("I'm vegetarian" and "I don't
+    eat meat, I'm a vegetarian": the diet), an event on the same days (both have an event time; the caller has left out
+    events on other days), or a value both name (:func:`flowmem.scoring.values.find_values`: a name, a place, an
+    e-mail address, a number — not the name of the one spoken to). Issue 23 point 1: the turn is the record, the facts
+    are its keys. A near-duplicate merge puts one turn's words in place of the other's, the earlier turn kept only in
+    the merged memory's key: right for one fact said twice, wrong for two turns that only sound alike. On LoCoMo dev's
+    summary ingest such merges folded 31 turns into 23 others, one fact said again among them (an LGBTQ art show
+    next month), the others turns that only sound alike ("Researching adoption agencies — it's been a dream to have a
+    family…" into "My goal is to give kids a loving home…", said two turns later: the evidence of 'What did Caroline
+    research?' was then found by neither its vector nor its words; most of the others thanks and encouragement), each
+    merged memory taking the places of all its turns at the rank of one."""
+    if slots_a.keys() & slots_b.keys() or (a.event_time is not None and b.event_time is not None):
+        return True
+    return bool(_values(_unaddressed(a)) & _values(_unaddressed(b)))
+
+
+def _values(text: str) -> set[tuple[str, str]]:
+    return {(value.kind, value.norm) for value in find_values(text)}
 
 
 def tells(memory: Memory) -> bool:

@@ -73,46 +73,76 @@ def test_a_memory_keeps_who_said_its_turn_in_which_session_and_what_its_image_sh
     assert "crm_ticket" not in memory.metadata  # the caller's other keys stay on the message
 
 
-def test_near_duplicate_updates_and_same_again_adds_nothing() -> None:
+def test_two_turns_stay_two_records_and_the_same_words_again_add_nothing() -> None:
+    """Issue 23 point 1, the turn is the record: a turn that sounds like an earlier one is its own memory, in its own
+    words; the same words again add nothing new (the turn joins the sources of the memory that holds them)."""
     with App(overrides=EPHEMERAL) as app:
         summarize(app, [message("a", "I love hiking, it's my favourite way to spend a weekend.", T0)])
         second = summarize(app, [message("b", "Hiking is honestly my favourite thing.", T0 + timedelta(days=9))])
         third = summarize(app, [message("c", "Hiking is honestly my favourite thing.", T0 + timedelta(days=10))])
-        memories = all_memories(app)
+        memories = {m.source[0]: m for m in all_memories(app)}
         history = app.run_coroutine(app.vector_store().history("w"))
-    assert "updated 1" in second.answer and "updated 1" in third.answer
-    [memory] = memories
-    assert memory.content == "Hiking is honestly my favourite thing."
-    assert memory.source == ["a", "b", "c"]
-    assert [e.event for e in history] == ["add", "update", "update"]
-    assert "near-duplicate" in history[1].reason and history[1].old["content"].startswith("I love hiking")
+    assert "added 1" in second.answer and "updated 1" in third.answer
+    assert memories["a"].content == "I love hiking, it's my favourite way to spend a weekend."
+    assert memories["b"].content == "Hiking is honestly my favourite thing." and memories["b"].source == ["b", "c"]
+    assert [e.event for e in history] == ["add", "add", "update"] and "the same again" in history[2].reason
 
 
-def test_a_merged_turn_keeps_its_words_findable() -> None:
-    """A near-duplicate merge keeps one memory with the newer wording and every turn among its sources, and the words
-    it replaced stay in its key (said_before): a question in the earlier turn's words still finds the memory. The
-    same words again add nothing; wording that comes back leaves the list; a replaced image caption joins it. (Said
-    within one week: "a weekend" is the same coming weekend each time, so one event.)"""
+MINUTE = timedelta(minutes=1)
+
+
+def test_turns_that_only_sound_alike_stay_two_and_one_fact_said_again_is_one() -> None:
+    """Two turns that sound alike and state no fact in common (no slot, event or value both name) are two records;
+    a paraphrase naming the same person and place is one fact said again: one memory (LoCoMo dev's research into
+    adoption agencies was folded into the next thing Caroline said, two turns later, and lost)."""
+    research, goal = (
+        message("a", "Caroline: Researching adoption agencies — it's been a dream to have a family and give a loving "
+                "home to kids who need it.", T0),
+        message("b", "Caroline: Thanks, Mel! My goal is to give kids a loving home. I'm truly grateful for all the "
+                "support I've got from friends and mentors. Now the hard work starts to turn my dream into a reality. "
+                "And here's the adoption agency I'm looking at.", T0 + MINUTE),
+    )  # fmt: skip
+    for said in (research, goal):
+        said["metadata"] = {"speaker": "Caroline", "session": 2}
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [research, goal])
+        summarize(app, [message("c", "My sister Emma lives in Berlin.", T0 + timedelta(days=1)),
+                        message("d", "Emma, my sister, is based in Berlin.", T0 + timedelta(days=30))])  # fmt: skip
+        sources = sorted(m.source for m in all_memories(app))
+    assert sources == [["a"], ["b"], ["c", "d"]]
+
+
+def test_a_near_duplicate_fact_updates_and_keeps_the_words_it_replaced_findable() -> None:
+    """A fact said again in other words (an observation: `flowmem add`, an LLM's fact) is one memory with the newer
+    wording and both messages among its sources, and the words it replaced stay in its key (said_before): a question
+    in the earlier words still finds it. The same words again add nothing; wording that comes back leaves the list; a
+    replaced image caption joins it. (Said within one week: "a weekend" is the same coming weekend each time.)"""
+    from flowmem.schema.memory import Message
+    from flowmem.scoring.derive import memory_from_message
     from flowmem.vector_store.filters import MemoryFilter
 
-    first = message("a", "I love hiking, it's my favourite way to spend a weekend.", T0)
-    first["metadata"] = {"caption": "a trail through a pine forest"}
-    again = message("c", first["content"], T0 + timedelta(days=3))
+    def fact(message_id: str, content: str, when: datetime, caption: str = "") -> Memory:
+        said = Message(message_id=message_id, role="user", name="alice", content=content, time_created=when,
+                       metadata={"caption": caption} if caption else {})  # fmt: skip
+        return memory_from_message(said, workspace_id="w", target="alice", memory_type="observation")
+
+    def add(memory: Memory) -> None:
+        app.run_sync("personal_add", new_memories=[memory], user_id="alice", workspace_id="w", messages=[])
+
+    first = "I love hiking, it's my favourite way to spend a weekend."
     with App(overrides=EPHEMERAL) as app:
-        summarize(app, [first])
-        second = message("b", "Hiking is honestly my favourite thing.", T0 + timedelta(days=1))
-        second["metadata"] = {"caption": "boots on a summit cairn"}
-        summarize(app, [second])
+        add(fact("a", first, T0, "a trail through a pine forest"))
+        add(fact("b", "Hiking is honestly my favourite thing.", T0 + timedelta(days=1), "boots on a summit cairn"))
         [merged] = all_memories(app)
         found = app.run_coroutine(app.vector_store().lexical_search("w", "weekend pine", 5, MemoryFilter()))
-        summarize(app, [message("b2", "Hiking is honestly my favourite thing.", T0 + timedelta(days=2))])
-        summarize(app, [again])
+        add(fact("b2", "Hiking is honestly my favourite thing.", T0 + timedelta(days=2)))
+        add(fact("c", first, T0 + timedelta(days=3)))
         [back] = all_memories(app)
     assert merged.content == "Hiking is honestly my favourite thing." and merged.source == ["a", "b"]
-    assert merged.metadata["said_before"] == [first["content"], "a trail through a pine forest"]
+    assert merged.metadata["said_before"] == [first, "a trail through a pine forest"]
     assert merged.metadata["caption"] == "boots on a summit cairn"
     assert "spend a weekend" in merged.expanded_key and [m.memory_id for m in found] == [merged.memory_id]
-    assert back.content == again["content"] and back.source == ["a", "b", "b2", "c"]
+    assert back.content == first and back.source == ["a", "b", "b2", "c"]
     assert back.metadata["said_before"] == ["a trail through a pine forest", "Hiking is honestly my favourite thing."]
 
 
