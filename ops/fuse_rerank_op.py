@@ -13,7 +13,7 @@ from flowmem.keys import ANSWER, EXTRACTED_TIME, MEMORIES, QUERY_TIMES, TOP_K
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
 from flowmem.scoring.priors import prior_shift, spread
-from flowmem.scoring.recency import RECENCY_RANK, order_by_recency, when_of
+from flowmem.scoring.recency import RECENCY_RANK, changed_first, order_by_recency, when_of
 from flowmem.scoring.stages import base_score
 from flowmem.timeexpr.model import ExtractedTime
 from flowmem.timeexpr.query import QueryTimes
@@ -62,6 +62,11 @@ class FuseRerankOp(Op):
     before the cut, the memories whose final score is within ``recency_margin`` σ of the best (σ: the spread of
     the finals) are put first, latest (earliest) event first, else by when they were said
     (:mod:`flowmem.scoring.recency`; ``scores["recency_rank"]``, and the trace's ``recency`` note).
+
+    A memory said later that states a change (an ending, a new value, a correction: :mod:`flowmem.scoring.change`)
+    about what a better-ranked, older memory speaks of goes just above it when within ``changed_margin`` σ of it
+    ("Leah left teaching!! She's a sales rep now" above "She teaches chemistry at Westbrook High"): what the write
+    path did not expire still does not outrank what replaced it (``scores["changed_first"]``, ``explain``).
     """
 
     class Params(OpParams):
@@ -87,6 +92,13 @@ class FuseRerankOp(Op):
             ge=0,
             description="a query asking for the latest/earliest ('when did I last…'): order the memories within "
             "this many σ of the best final score by when (None: off)",
+        )
+        changed_margin: float | None = Field(
+            0.5,
+            ge=0,
+            description="a memory said later that states a change about what a better-ranked one speaks of ('Leah "
+            "left teaching, she's a sales rep now' below 'She teaches chemistry') goes above it, when within this "
+            "many σ of it (None: off)",
         )
 
     params: Params
@@ -136,6 +148,8 @@ class FuseRerankOp(Op):
         # said of two days ("went climbing with Marcus") score the same.
         shared = {score for score, times in Counter(m.scores["final"] for m in kept).items() if times > 1}
         kept.sort(key=lambda m: (m.scores["final"], when_of(m) if m.scores["final"] in shared else 0.0), reverse=True)
+        if p.changed_margin is not None and (known is None or known.recency is None):
+            kept = changed_first(kept, p.changed_margin * spread([m.scores["final"] for m in kept]), self.label)
         kept = self._recency_order(ctx, kept)
         for memory in kept[limit:]:
             reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"

@@ -14,10 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from flowmem.schema.memory import Memory
+from flowmem.scoring.change import read_changes, subject_terms
 from flowmem.scoring.priors import spread
 from flowmem.timeexpr.recency import RecencyAsk
 
 RECENCY_RANK = "recency_rank"
+CHANGED_FIRST = "changed_first"
 
 
 def when_of(memory: Memory) -> float:
@@ -51,3 +53,29 @@ def order_by_recency(
         )
     note = {"words": ask.words, "order": ask.order, "margin": margin, "floor": round(floor, 4), "ordered": len(within)}
     return within + rest, note
+
+
+def changed_first(ranked: list[Memory], margin: float, label: str, *, among: int = 10) -> list[Memory]:
+    """``ranked`` (best first) with each memory of the first ``among`` that states a change about what a better-ranked,
+    older memory speaks of moved just above it, when its final score is within ``margin`` of that one's: "Leah left
+    teaching!! She's a sales rep now" goes above "She teaches chemistry at Westbrook High" for "what does my sister
+    do?" even when the write path did not expire the older one. A change is read by
+    :func:`flowmem.scoring.change.read_changes` (an ending, a new value, a correction: closed classes of words, not
+    phrasings), and what it is about must be a term of the older memory; each move is said in ``explain``."""
+    order = list(ranked)
+    for newer in ranked[:among]:
+        about = frozenset().union(*(change.about for change in read_changes(newer.content)))
+        if not about:
+            continue
+        at = order.index(newer)
+        for i, older in enumerate(order[:at]):
+            shared = about & subject_terms(older.content)
+            if when_of(older) < when_of(newer) and older.scores["final"] - newer.scores["final"] <= margin and shared:
+                order.insert(i, order.pop(at))
+                newer.explain[CHANGED_FIRST] = (
+                    f"said later, states a change about {', '.join(sorted(shared))}: above {older.memory_id} "
+                    f"(within {margin:.3f} of it)"
+                )
+                newer.set_score(CHANGED_FIRST, 1.0, label)
+                break
+    return order

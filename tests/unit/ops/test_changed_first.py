@@ -1,0 +1,51 @@
+"""fuse_rerank_op's changed_margin: a memory said later that states a change about what a better-ranked, older memory
+speaks of goes just above it when close in score — and nothing moves for a later memory that changes something else,
+one far below, one said earlier, or with the margin off."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flowmem.schema.memory import Memory
+from tests.unit.ops.conftest import Maker, ids, mem, run
+
+FLOW = "set_query_op >> fuse_rerank_op"
+FEB, SEP = datetime(2025, 2, 18, 19), datetime(2025, 9, 9, 20)
+
+
+def scored(memory_id: str, content: str, recall: float, said: datetime) -> Memory:
+    memory = mem(memory_id, content, memory_type="conversation", said=said)
+    memory.set_score("recall", recall, "retrieve_memory_op")
+    return memory
+
+
+def fuse(make_app: Maker, memories: list[Memory], *overrides: str) -> Any:
+    app = make_app(f"flow.t.flow_content={FLOW}", "flow.t.inputs=[memories]", *overrides)
+    return run(app, "t", query="what does Maya do for work?", memories=[m.model_copy(deep=True) for m in memories])
+
+
+OLD = scored("old", "my cousin Maya is a paramedic, works nights at St Jude's", 0.62, FEB)
+NEW = scored("new", "Maya quit the paramedic job, she trains dogs now", 0.60, SEP)
+FILLER = [scored(f"f{i}", f"memory about the garden {i}", 0.40 - i / 100, FEB) for i in range(4)]
+
+
+def test_a_later_change_about_the_same_thing_goes_above_it(make_app: Maker) -> None:
+    response = fuse(make_app, [OLD, NEW, *FILLER])
+    assert ids(response)[:2] == ["new", "old"]
+    moved = response.memories[0]
+    assert moved.scores["changed_first"] == 1.0
+    assert "above old" in moved.explain["changed_first"] and "paramed" in moved.explain["changed_first"]
+
+
+def test_nothing_moves_without_a_change_about_it_or_far_below_or_said_earlier_or_off(make_app: Maker) -> None:
+    other = scored("other", "the garden centre moved to Fridays now", 0.60, SEP)  # a change of something else
+    assert ids(fuse(make_app, [OLD, other, *FILLER]))[:2] == ["old", "other"]
+    far = scored("new", NEW.content, 0.30, SEP)  # well below: not within the margin
+    assert ids(fuse(make_app, [OLD, far, *FILLER]))[0] == "old"
+    earlier = scored("new", NEW.content, 0.60, datetime(2025, 1, 2))  # said before the other: no change of it
+    assert ids(fuse(make_app, [OLD, earlier, *FILLER]))[:2] == ["old", "new"]
+    assert ids(fuse(make_app, [OLD, NEW, *FILLER], "op.fuse_rerank_op.params.changed_margin=null"))[:2] == [
+        "old",
+        "new",
+    ]
