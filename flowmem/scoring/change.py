@@ -41,6 +41,8 @@ _END_EN = (
     r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
     # "took me off the apixaban" ends it; "I'm off to go swimming", "off work today" leave for something
     r"(?:me\s+|him\s+|her\s+)?off(?!\s+(?:to|for|work|today|tonight|tomorrow|now)\b)|laid\s+off|lost\s+my|(?:not|n't)\s+(?:\w+\s+){0,2}?any\s?more"
+    # "Leah left teaching", "I left nursing": leaving an occupation, said by its -ing (not "left for work")
+    r"|left(?=\s+[a-z]{3,}ing(?:\s*[.!?,;]|\s+(?:and|to|for|in|at|after|last|this|because|so|two|a)\b|\s*$))"
 )
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
@@ -453,6 +455,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if between is not None and between.group("what").strip():
         return _first_terms(between.group("what"))
     rest = clause[ending.end() :]
+    if ending.group().lower() == "left":  # "left banking to start a bakery": the occupation left, not what follows
+        return frozenset(list(_first_terms_in_order(rest))[:1])
     before = _first_terms(clause[: ending.start()], last=True)
     after = frozenset() if _NO_OBJECT.match(rest) else _first_terms(rest)
     if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了
@@ -468,8 +472,12 @@ _NO_OBJECT = re.compile(
 
 def _first_terms(text: str, *, last: bool = False) -> frozenset[str]:
     """The first (or last) few subject terms of ``text``: an object is a short phrase."""
-    terms = [stem(t) for t in query_terms(text) if _names_something(t)]
+    terms = _first_terms_in_order(text)
     return frozenset(terms[-3:] if last else terms[:3])
+
+
+def _first_terms_in_order(text: str) -> list[str]:
+    return [stem(t) for t in query_terms(text) if _names_something(t)]
 
 
 def _spans(text: str, breaks: re.Pattern[str], values: list[Value]) -> list[tuple[int, int]]:

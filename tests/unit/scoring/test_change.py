@@ -123,11 +123,18 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
         ("Omar retired on Friday", {"omar"}),
         ("小米手机卖了", {"小米", "米手", "手机"}),
         ("Lena 辞职了", {"lena"}),
+        ("my brother left banking to open a bakery", {"bank"}),  # an occupation left, by its -ing
     ],
 )
 def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
     [change] = read_changes(new)
     assert change.kind == "ended" and about <= change.about
+
+
+def test_leaving_an_occupation_ends_only_the_occupation() -> None:
+    [change] = read_changes("my brother left banking to open a bakery")
+    assert change.about == {"bank"}  # not the bakery it goes on to
+    assert read_changes("we left morning traffic behind") == []  # a noun after the -ing word: no occupation
 
 
 @pytest.mark.parametrize(
