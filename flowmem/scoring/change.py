@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN
@@ -122,9 +123,17 @@ class Change:
 
 
 def read_changes(text: str) -> list[Change]:
-    """The changes ``text`` states, clause by clause."""
-    changes: list[Change] = []
+    """The changes ``text`` states, clause by clause (remembered for the last texts read: a search reads those of
+    the memories it ranks, and the same memories come back query after query)."""
+    return list(_read_changes(text))
+
+
+@lru_cache(maxsize=4096)
+def _read_changes(text: str) -> tuple[Change, ...]:
     correction = _CORRECTION.search(text)
+    if correction is None and _ENDING.search(text) is None and _CHANGE.search(text) is None:
+        return ()  # no word of a change: most statements, read without splitting them into clauses
+    changes: list[Change] = []
     every_value = find_values(text)
     for start, end in _spans(text, CLAUSE_BREAK, every_value):
         clause = text[start:end]
@@ -150,7 +159,7 @@ def read_changes(text: str) -> list[Change]:
             changes.append(Change(kind, about, values, cue.group(), chars, negated, subjects, around))
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
-    return changes
+    return tuple(changes)
 
 
 _FUNCTION_CHARS = frozenset(
