@@ -704,13 +704,17 @@ class TestWritePath:
         assert "added 0" in again.answer  # the same messages again: nothing new
         assert len(all_memories(es_app)) == len(memories)
 
-    def test_near_duplicate_updates(self, es_app: Any) -> None:
+    def test_two_turns_that_sound_alike_stay_two_records(self, es_app: Any) -> None:
+        # as on the local store (tests/unit/ops/test_write_path.py): turns that state no fact in common are not merged
+        # (0c6636c), and the same words again join the memory that holds them
         from tests.unit.ops.test_write_path import T0, all_memories, message, summarize
 
         summarize(es_app, [message("a", "I love hiking, it's my favourite way to spend a weekend.", T0)])
         summarize(es_app, [message("b", "Hiking is honestly my favourite thing.", T0 + timedelta(days=9))])
-        [memory] = all_memories(es_app)
-        assert memory.source == ["a", "b"] and memory.content == "Hiking is honestly my favourite thing."
+        summarize(es_app, [message("c", "Hiking is honestly my favourite thing.", T0 + timedelta(days=10))])
+        memories = {m.source[0]: m for m in all_memories(es_app)}
+        assert memories["a"].content == "I love hiking, it's my favourite way to spend a weekend."
+        assert memories["b"].content == "Hiking is honestly my favourite thing." and memories["b"].source == ["b", "c"]
 
     def test_killed_ingest_then_rerun_loses_nothing_and_duplicates_nothing(self, es_url: str) -> None:
         import signal
