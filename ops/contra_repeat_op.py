@@ -23,7 +23,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.acts import dialogue_act
 from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.derive import SPEAKER
-from flowmem.scoring.frames import analogous_slots
+from flowmem.scoring.frames import analogous_slots, slot_frames
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import SLOTS_KEY, SlotRules, ended_slots, named, read_slots, superseded, with_slots
@@ -339,14 +339,15 @@ class ContraRepeatOp(Op):
         """The candidates holding one of ``memory``'s slots with another value, with the first such slot. Facts of
         one message never contradict each other: "We moved to Lisbon, we live in Alfama now" says both at once."""
         mine = _slots(memory, self.rules)
+        frames = slot_frames(memory.content, mine)
         found = []
         for old, _ in candidates:
             if set(old.source) & set(memory.source):
                 continue
             theirs = _slots(old, self.rules)
             slots = superseded(theirs, mine)
-            if not slots:  # "Long day at Brightwell Insurance" before "first day at Lumen Health": the same words
-                analogous = analogous_slots(memory.content, mine, old.content, theirs)
+            if not slots and frames:  # "Long day at Brightwell Insurance" before "first day at Lumen Health"
+                analogous = analogous_slots(frames, old.content, theirs)
                 slots = superseded(analogous, mine)
                 if slots:
                     old = old.model_copy(update={"metadata": {**old.metadata, SLOTS_KEY: {**theirs, **analogous}}})

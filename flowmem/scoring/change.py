@@ -465,7 +465,7 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
         return _first_terms(between.group("what"))
     rest = clause[ending.end() :]
     if ending.group().lower() == "left":  # "left banking to start a bakery": the occupation left, not what follows
-        return frozenset(list(_first_terms_in_order(rest))[:1])
+        return frozenset(_first_terms_in_order(rest)[:1])
     before = _first_terms(clause[: ending.start()], last=True)
     after = frozenset() if _NO_OBJECT.match(rest) else _first_terms(rest)
     if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了

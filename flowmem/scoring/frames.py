@@ -43,47 +43,47 @@ def _clause_start(text: str, offset: int) -> int:
     return starts[-1] if starts else 0
 
 
-def frame_of(text: str, value: str) -> tuple[str, ...] | None:
-    """The :data:`FRAME_WORDS` words right before ``value`` (lower case, spaces collapsed) in ``text``, when the value
-    is written there as a name (capitalised) and said of the speaker; None otherwise."""
-    found = next((v for v in find_values(text) if v.kind == "name" and v.norm == value), None)
-    if found is None:
-        return None
-    words = _WORD.findall(text[_clause_start(text, found.start) : found.start])[-FRAME_WORDS:]
-    frame = tuple(word.casefold() for word in words)
+def _frame(text: str, value: Value) -> tuple[str, ...] | None:
+    """The :data:`FRAME_WORDS` words right before ``value`` in its clause of ``text`` (lower case), when they hold a
+    word that is not a function word and the clause does not say it of someone else; None otherwise."""
+    start = _clause_start(text, value.start)
+    frame = tuple(word.casefold() for word in _WORD.findall(text[start : value.start])[-FRAME_WORDS:])
     if len(frame) < FRAME_WORDS or all(word in _FUNCTION for word in frame):
         return None
-    if subject_before(text, _clause_start(text, found.start), found) == "other":
-        return None
-    return frame
+    return None if subject_before(text, start, value) == "other" else frame
 
 
-def _names_in_frame(text: str, frame: tuple[str, ...]) -> list[Value]:
-    names = []
-    for value in find_values(text):
-        if value.kind != "name":
-            continue
-        start = _clause_start(text, value.start)
-        words = tuple(word.casefold() for word in _WORD.findall(text[start : value.start])[-FRAME_WORDS:])
-        if words == frame and subject_before(text, start, value) != "other":
-            names.append(value)
-    return names
+def frame_of(text: str, value: str) -> tuple[str, ...] | None:
+    """The frame (:func:`_frame`) of ``value`` (lower case, spaces collapsed) in ``text``, when the value is written
+    there as a name (capitalised); None otherwise."""
+    found = next((v for v in find_values(text) if v.kind == "name" and v.norm == value), None)
+    return None if found is None else _frame(text, found)
+
+
+def slot_frames(text: str, slots: Mapping[str, str]) -> dict[str, tuple[tuple[str, ...], str]]:
+    """``{slot: (frame, value)}`` of the speaker's own slots of ``text`` whose value is a name with a frame: what
+    :func:`analogous_slots` compares older statements with (read once per new memory)."""
+    found = {}
+    for slot, value in slots.items():
+        frame = frame_of(text, value) if "@" not in slot else None
+        if frame is not None:
+            found[slot] = (frame, value)
+    return found
 
 
 def analogous_slots(
-    new_text: str, new_slots: Mapping[str, str], old_text: str, old_slots: Mapping[str, str]
+    frames: Mapping[str, tuple[tuple[str, ...], str]], old_text: str, old_slots: Mapping[str, str]
 ) -> dict[str, str]:
-    """The slots ``old_text`` states by holding, in the words before one of ``new_text``'s slot values, another name
-    (``{"employer": "brightwell insurance"}``); the slots ``old_slots`` already holds are left as they are."""
+    """The slots ``old_text`` states by holding another name after the words of one of ``frames`` (a new memory's
+    :func:`slot_frames`): ``{"employer": "brightwell insurance"}``; the slots ``old_slots`` already holds are left
+    as they are."""
+    wanted = {slot: framed for slot, framed in frames.items() if slot not in old_slots}
+    if not wanted:
+        return {}
+    names = [v for v in find_values(old_text) if v.kind == "name"]
     found: dict[str, str] = {}
-    for slot, value in new_slots.items():
-        if "@" in slot or slot in old_slots:
-            continue
-        frame = frame_of(new_text, value)
-        if frame is None:
-            continue
-        for old in _names_in_frame(old_text, frame):
-            if old.norm != value:
-                found[slot] = old.norm
-                break
+    for slot, (frame, value) in wanted.items():
+        other = next((n for n in names if n.norm != value and _frame(old_text, n) == frame), None)
+        if other is not None:
+            found[slot] = other.norm
     return found

@@ -92,8 +92,10 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
         for old in latest_first:
             if old.memory_id in done:
                 continue
-            if wrong is not None and not wrong >= (_wrong_values(old.content, change) or {("", "")}):
-                continue
+            if wrong is not None:  # after the latest: only a statement of the same wrong value
+                said = _wrong_values(old.content, change)
+                if not said or not said <= wrong:
+                    continue
             decided = _apply(memory, change, old)
             if decided:
                 actions.extend(decided)
