@@ -14,7 +14,9 @@ the text exposition format a Prometheus server scrapes:
   ``flowmem_embedding_queued{model}``: embed calls waiting for their turn (``server.embedding_calls``) now;
   ``flowmem_embedding_texts_computed{model}``, ``flowmem_embedding_model_calls{model}`` (waiting calls joined are
   one) and ``flowmem_embedding_cpu_seconds{model}`` (the local model's engine calls' CPU; 0 for the others), each
-  since the start.
+  since the start;
+- ``flowmem_gc_frozen_objects``: the objects ``flowmem serve`` left out of garbage collection when it started
+  (:func:`flowmem.server.run.freeze_startup`).
 
 No label names a workspace, a user or an API key: ``/metrics`` needs no key (like ``/healthz``), so it says how
 much and how fast, never whose.
@@ -22,6 +24,7 @@ much and how fast, never whose.
 
 from __future__ import annotations
 
+import gc
 from time import perf_counter
 from typing import Any
 
@@ -74,6 +77,9 @@ class Metrics:
             "cpu_seconds": Gauge("flowmem_embedding_cpu_seconds", "CPU seconds of a model computing in process "
                                  "since the start", ["model"], registry=registry),
         }  # fmt: skip
+        self.gc_frozen = Gauge(
+            "flowmem_gc_frozen_objects", "Objects left out of garbage collection at start-up", registry=registry
+        )
 
     def observe_run(self, trace: Trace, error: str | None) -> None:
         """A flow run ended (a :func:`~flowmem.flow.telemetry.add_run_listener` listener)."""
@@ -98,6 +104,7 @@ class Metrics:
             self.embedding_queued.labels(name).set(model.queued)
             for attribute, gauge in self.embedding_work.items():
                 gauge.labels(name).set(getattr(model, attribute))
+        self.gc_frozen.set(gc.get_freeze_count())
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -58,6 +58,8 @@ def test_metrics_after_requests(tmp_path: Path) -> None:
     assert value("flowmem_http_requests_total", **one) == 1
     assert memory_id not in text
     assert value("flowmem_http_requests_total", method="GET", route="(unmatched)", status="404") == 1
+    # What start-up built is out of every full collection (flowmem.server.run.freeze_startup): ~140,000 objects.
+    assert value("flowmem_gc_frozen_objects") > 10_000
     # Flows and ops: three searches ran personal_retrieve, each op of it timed.
     assert value("flowmem_flow_runs_total", flow="personal_retrieve", outcome="ok") == 3
     assert value("flowmem_op_duration_seconds_count", op="retrieve_memory_op", status="ok") == 3
