@@ -190,17 +190,25 @@ def _work_totals(scraped: str) -> dict[tuple[str, str], float]:
 
 def _server_work(before: str, after: str, requests: int) -> dict[str, Any]:
     """What the server did during the load (the seeding left out): the embedding model's work (texts per model
-    call, its CPU per request) and each op's mean time per run (a search's retrieve_memory_op includes its wait
-    for the query vector)."""
+    call, its CPU per request, the wait of a call for its turn and the wall time of a model call) and each op's
+    mean time per run (a search's retrieve_memory_op includes its wait for the query vector)."""
     start, end = _work_totals(before), _work_totals(after)
     done = {key: value - start.get(key, 0.0) for key, value in end.items()}
     texts, calls = done.get(("embedding", "texts_computed"), 0), done.get(("embedding", "model_calls"), 0)
+    turns = done.get(("embedding", "turns"), 0)
     ops = sorted({op for op, _ in done if op != "embedding" and done.get((op, "count"))})
     return {
         "embedding_texts_computed": texts,
         "embedding_model_calls": calls,
         "embedding_texts_per_model_call": round(texts / calls, 2) if calls else None,
         "embedding_cpu_ms_per_request": round(done.get(("embedding", "cpu_seconds"), 0) * 1000 / max(requests, 1), 2),
+        # wall clock: an embed call's wait for its turn, and a model call's time from its turn to its rows
+        "embedding_wait_ms_per_call": round(done.get(("embedding", "wait_seconds"), 0) * 1000 / turns, 2)
+        if turns
+        else None,
+        "embedding_compute_ms_per_model_call": round(done.get(("embedding", "compute_seconds"), 0) * 1000 / calls, 2)
+        if calls
+        else None,
         "op_mean_ms": {op: round(done[(op, "sum")] * 1000 / done[(op, "count")], 2) for op in ops},
     }
 

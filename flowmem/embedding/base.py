@@ -68,6 +68,21 @@ class EmbeddingModel(Backend):
         """How many :meth:`embed` calls are waiting for their turn (:meth:`limit_concurrency`) right now."""
         return self._turns.waiting if self._turns is not None else 0
 
+    @property
+    def turns_taken(self) -> int:
+        """How many :meth:`embed` calls have had their turn (:meth:`limit_concurrency`) since the start."""
+        return self._turns.turns_taken if self._turns is not None else 0
+
+    @property
+    def waited_seconds(self) -> float:
+        """The seconds those calls waited for their turn, summed (wall clock)."""
+        return self._turns.waited if self._turns is not None else 0.0
+
+    @property
+    def computing_seconds(self) -> float:
+        """The seconds the model's computations took at their turns, summed (wall clock, from the turn to the rows)."""
+        return self._turns.computing if self._turns is not None else 0.0
+
     def _share_cores(self, calls: int) -> None:
         """Hook for models that compute on this machine: use fewer threads per call when ``calls`` run at once
         beside a server's other work (override; remote models ignore it)."""

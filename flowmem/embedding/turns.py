@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ class _Call(Generic[Kind]):
     texts: list[str]
     kind: Kind
     rows: asyncio.Future[np.ndarray]
+    arrived: float = field(default_factory=time.perf_counter)
     group: list[_Call[Kind]] = field(default_factory=list)  # the calls computed with it, once it has its turn
     task: asyncio.Task[None] | None = None  # their computation
 
@@ -36,6 +38,9 @@ class Turns(Generic[Kind]):
 
     A call cancelled while it waits leaves the queue; one cancelled during its computation leaves it to the
     others of its group, and the computation is cancelled when none of them waits any more.
+
+    Counted since the start (wall clock): the calls that had a turn (``turns_taken``), the seconds they
+    ``waited`` for it, and the seconds computations ran (``computing``, summed over those running at once).
     """
 
     def __init__(
@@ -46,6 +51,7 @@ class Turns(Generic[Kind]):
         self.calls, self.batch_size, self._compute = calls, batch_size, compute
         self._waiting: deque[_Call[Kind]] = deque()
         self._running = 0
+        self.turns_taken, self.waited, self.computing = 0, 0.0, 0.0
 
     @property
     def waiting(self) -> int:
@@ -77,11 +83,15 @@ class Turns(Generic[Kind]):
                     group.append(other)
                     size += len(other.texts)
             self._running += 1
+            now = time.perf_counter()
+            self.turns_taken += len(group)
+            self.waited += sum(now - call.arrived for call in group)
             task = asyncio.ensure_future(self._run(group))
             for call in group:
                 call.group, call.task = group, task
 
     async def _run(self, group: list[_Call[Kind]]) -> None:
+        started = time.perf_counter()
         try:
             texts = list(dict.fromkeys(text for call in group for text in call.texts))
             computed = await self._compute(texts, group[0].kind)
@@ -98,6 +108,7 @@ class Turns(Generic[Kind]):
                 if not call.rows.done():
                     call.rows.set_exception(error)
         finally:
+            self.computing += time.perf_counter() - started
             self._running -= 1
             with contextlib.suppress(RuntimeError):  # the loop is closing: nothing more starts
                 self._start()

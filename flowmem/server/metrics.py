@@ -13,8 +13,10 @@ the text exposition format a Prometheus server scrapes:
 - ``flowmem_store_memories`` and ``flowmem_store_workspaces``, read from the store at each scrape;
   ``flowmem_embedding_queued{model}``: embed calls waiting for their turn (``server.embedding_calls``) now;
   ``flowmem_embedding_texts_computed{model}``, ``flowmem_embedding_model_calls{model}`` (waiting calls joined are
-  one) and ``flowmem_embedding_cpu_seconds{model}`` (the local model's engine calls' CPU; 0 for the others), each
-  since the start;
+  one) and ``flowmem_embedding_cpu_seconds{model}`` (the local model's engine calls' CPU; 0 for the others),
+  ``flowmem_embedding_turns{model}`` (embed calls that had their turn), ``flowmem_embedding_wait_seconds{model}``
+  (the time they waited for it) and ``flowmem_embedding_compute_seconds{model}`` (the computations' wall time),
+  each since the start;
 - ``flowmem_gc_frozen_objects``: the objects ``flowmem serve`` left out of garbage collection when it started
   (:func:`flowmem.server.run.freeze_startup`).
 
@@ -76,6 +78,12 @@ class Metrics:
                                   registry=registry),
             "cpu_seconds": Gauge("flowmem_embedding_cpu_seconds", "CPU seconds of a model computing in process "
                                  "since the start", ["model"], registry=registry),
+            "turns_taken": Gauge("flowmem_embedding_turns", "Embed calls that had their turn since the start",
+                                 ["model"], registry=registry),
+            "waited_seconds": Gauge("flowmem_embedding_wait_seconds", "Seconds embed calls waited for their turn "
+                                    "since the start (summed)", ["model"], registry=registry),
+            "computing_seconds": Gauge("flowmem_embedding_compute_seconds", "Wall seconds of the model's "
+                                       "computations since the start (summed)", ["model"], registry=registry),
         }  # fmt: skip
         self.gc_frozen = Gauge(
             "flowmem_gc_frozen_objects", "Objects left out of garbage collection at start-up", registry=registry

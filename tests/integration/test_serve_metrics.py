@@ -71,4 +71,8 @@ def test_metrics_after_requests(tmp_path: Path) -> None:
     computed = value("flowmem_embedding_texts_computed", model="default")
     assert computed >= 5 and 5 <= value("flowmem_embedding_model_calls", model="default") <= computed
     assert ("flowmem_embedding_cpu_seconds", frozenset({("model", "default")})) in samples  # 0: hash does not count
+    # Each of those calls had its turn (server.embedding_calls), and the computations took some wall time.
+    assert value("flowmem_embedding_turns", model="default") >= 5
+    assert ("flowmem_embedding_wait_seconds", frozenset({("model", "default")})) in samples
+    assert value("flowmem_embedding_compute_seconds", model="default") > 0
     assert "priya" not in text and "bees" not in text  # nobody's name or words

@@ -76,6 +76,11 @@ def test_queued_counts_the_calls_waiting_for_their_turn_and_those_waiting_are_co
     assert seen == [(5, ["text 0"]), (1, ["text 1", "text 2", "text 5"]), (0, ["a query"])]
     assert model.queued == 0
     assert isinstance(results[3], asyncio.CancelledError)
+    # Five calls had a turn (the cancelled one never did); four of them waited ~20 ms for it, behind the first
+    # computation, which ran until released.
+    assert model.turns_taken == 5
+    assert 0.06 < model.waited_seconds < 1
+    assert model.computing_seconds > 0.015
     alone = HashEmbedding()
     for texts, kind, rows in [(["text 2"], "document", results[2]), (["a query"], "query", results[4]),
                               (["text 1", "text 5"], "document", results[5])]:  # fmt: skip
