@@ -45,8 +45,16 @@ _END_EN = (
     # "Leah left teaching", "I left nursing": leaving an occupation, said by its -ing (not "left for work")
     r"|left(?=\s+[a-z]{3,}ing(?:\s*[.!?,;]|\s+(?:and|to|for|in|at|after|last|this|because|so|two|a)\b|\s*$))"
 )
+_STOPPED_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff]了"
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
+    # a place or business that is gone: 乐动健身跑路了, 那家店倒闭了
+    r"|跑路了|倒闭了?|关门了|黄了"
+    # what is no longer done, by the aspect of a changed state (不 + verb + 了: 酒已经不喝了, 健身房不去了) — not
+    # what cannot or need not be (不行了, 不对了, 不会了, 不想了: a verb of ability, rightness or wish)
+    rf"|{_STOPPED_ZH}"
+    # a new value, said without a typed one (班主任换成了李老师): what had the old value is over
+    r"|换成了?|改成了?"
 )
 _ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_END_ZH}", re.I)
 # "not seeing Jonah anymore": the thing ended sits between "not" and "anymore".
@@ -139,10 +147,12 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         clause = text[start:end]
         values = tuple(v for v in every_value if start <= v.start < end)
         ending = _ENDING.search(clause)
+        if ending is not None and values and _NEW_VALUE_ZH.fullmatch(ending.group()):
+            ending = None  # 改成了周四: a typed value, replaced below (and written into what held the old one)
         if ending is not None:
-            about = _ended_terms(clause, ending)
-            if about and _asserted(text, start, ending):
-                changes.append(Change("ended", about, (), ending.group()))
+            about, chars = _ended_terms(clause, ending), _stopped_chars(clause, ending)
+            if (about or chars) and _asserted(text, start, ending):
+                changes.append(Change("ended", about, (), ending.group(), chars))
             continue
         cue = correction or _CHANGE.search(clause)
         if cue is None:
@@ -466,11 +476,39 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     rest = clause[ending.end() :]
     if ending.group().lower() == "left":  # "left banking to start a bakery": the occupation left, not what follows
         return frozenset(_first_terms_in_order(rest)[:1])
-    before = _first_terms(clause[: ending.start()], last=True)
+    said_before = clause[: ending.start()]
+    if not ending.group().isascii():  # a Chinese clause runs on past its commas: what ended is after the last one
+        said_before = re.split(r"[，、]", said_before)[-1]
+    before = _first_terms(_without_adverbs(said_before), last=True)
+    if re.fullmatch(_STOPPED_ZH, ending.group()):
+        return before  # 不喝了 closes what it says: nothing after it is what stopped
+    before = before or frozenset(t for t in _first_terms(said_before, last=True) if not _ZH_ADVERBS.search(t))
     after = frozenset() if _NO_OBJECT.match(rest) else _first_terms(rest)
     if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了
         return before or after
     return after or before
+
+
+_NEW_VALUE_ZH = re.compile(r"换成了?|改成了?")
+# Words of when and how around what ended (现在班主任换成了…, 酒已经不喝了, 车早就卖了): never what ended.
+_ZH_ADVERBS = re.compile(r"已经|早就|现在|最近|终于|暂时|彻底|(?:也|都|就|还|再|又)+$")
+
+
+def _without_adverbs(text: str) -> str:
+    return _ZH_ADVERBS.sub("", _ZH_ADVERBS.sub("", text))
+
+
+def _stopped_chars(clause: str, ending: re.Match[str]) -> frozenset[str]:
+    """For 不 + verb + 了 (酒已经不喝了): the verb and the characters of what is no longer done (喝, 酒). Chinese
+    says the thing and the verb apart and in either order (每天晚上喝一小杯红酒), so an older statement speaks of it
+    when it holds all of them, not when it shares a two-character term; empty for any other ending."""
+    if not re.fullmatch(_STOPPED_ZH, ending.group()):
+        return frozenset()
+    before = _without_adverbs(clause[: ending.start()])
+    last = [c for c in before if c in _content_chars(before)][-2:]
+    if not last:
+        return frozenset()
+    return frozenset([*last, ending.group()[1]])
 
 
 # "Omar retired on Friday": what follows the verb is when or where, not what ended.
@@ -507,3 +545,9 @@ def _without(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + " " + text[end:]
     return text
+
+
+def holds_chars(text: str, change: Change) -> bool:
+    """Whether ``text`` holds every character of an ended thing that is read by its characters (:func:`_stopped_chars`:
+    喝 and 酒 of 酒已经不喝了); False for a change read by its terms."""
+    return change.kind == "ended" and bool(change.beside) and change.beside <= _content_chars(text)

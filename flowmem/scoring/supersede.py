@@ -28,6 +28,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.change import (
     Change,
     holds,
+    holds_chars,
     read_changes,
     remainder,
     replaced_names,
@@ -141,7 +142,8 @@ def _named_or_all(text: str, about: frozenset[str]) -> frozenset[str]:
 
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     if change.kind == "ended":
-        if not holds(old.content, _named_or_all(memory.content, change.about)) or ends_too(old.content, change):
+        said_of = holds(old.content, _named_or_all(memory.content, change.about)) or holds_chars(old.content, change)
+        if not said_of or ends_too(old.content, change):
             return []
         kept = remainder(old.content, change.about)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"

@@ -350,3 +350,39 @@ def test_a_name_pairs_with_the_old_name_of_the_same_thing_not_with_a_neighbour()
     old = "I've got Leo's swimming on Saturdays at 9 and Ava's got netball after school on Thursdays."
     new = "We've moved Leo to St Anselm's, Maple Grove just wasn't working"
     assert all(rewrite(old, new, c) is None and not replaced_names(old, c) for c in read_changes(new))
+
+
+def test_chinese_says_what_is_no_longer_done_by_bu_verb_le_and_it_ends_what_holds_both() -> None:
+    # 不 + verb + 了: a changed state. The thing and its verb are said apart and in either order, so an older statement
+    # holding both characters (喝 and 酒) speaks of it; one holding only the verb, or only the thing, does not.
+    [change] = read_changes("酒已经不喝了，体检说转氨酶高")
+    assert change.kind == "ended" and change.beside == {"喝", "酒"} and "体检" not in change.about
+    wine = _memory("a", "每天晚上喝一小杯红酒，十一点前睡", 3)
+    tea = _memory("b", "早上喝一杯绿茶", 3)
+    bar = _memory("c", "楼下新开了一家酒吧", 3)
+    new = _memory("d", "酒已经不喝了，体检说转氨酶高", 20)
+    actions = apply_changes(new, changes_of(new), [wine, tea, bar])
+    assert [a.memory.memory_id for a in actions if a.action == "expire"] == ["a"]
+    # what cannot, need not or must not be is no ending: 不行了, 不对了, 不会了, 不想了
+    for said in ("我累得不行了", "这个说法不对了", "我不会了", "今天不想了"):
+        assert read_changes(said) == [], said
+
+
+@pytest.mark.parametrize(
+    ("new", "about"),
+    [
+        ("周老师调去别的学校了，现在班主任换成了李老师", {"班主", "主任"}),  # what changed, not the clause before it
+        ("乐动健身跑路了 年卡白办", {"乐动", "健身"}),  # a business gone
+        ("那家店倒闭了", {"那家", "家店"}),
+    ],
+)
+def test_chinese_endings_of_a_place_and_a_value_replaced_without_a_typed_one(new: str, about: set[str]) -> None:
+    [change] = read_changes(new)
+    assert change.kind == "ended" and about <= change.about
+    assert not {"现在", "已经", "校了"} & change.about  # words of when are never what ended
+
+
+def test_a_typed_value_after_gaicheng_is_a_replacement_written_in() -> None:
+    [change] = read_changes("standup 改成周四了")
+    assert change.kind == "replaced" and [v.kind for v in change.values] == ["weekday"]
+    assert read_changes("车已经卖了")[0].about == {"车已"}  # 已经 alone names nothing that ended
