@@ -20,10 +20,6 @@ RANK = "rank"
 RECALL = "recall"
 CONTEXT = "context"
 TURN_TYPES: tuple[MemoryType, ...] = ("conversation",)  # memories said in turns, one per message
-# How many memories one turn may be: a message that states single-valued facts is one memory per fact
-# (get_observation_op's split_facts; LoCoMo dev's summary ingest: up to 4). The read per side is this many times the
-# turns wanted, so the turns said around a hit are reached past its own turn's other memories.
-PER_TURN = 4
 
 
 @register_op
@@ -35,9 +31,17 @@ class NeighbourContextOp(Op):
     neighbour shares words with the query. For each of the ``top_n`` best memories of the types in
     ``memory_types`` (by rank score, else recall score), the ``before`` turns said just before it
     and the ``after`` said just after it in the same conversation are read from the store (see
-    :func:`flowmem.vector_store.neighbours.said_around`: same scope, target and status; a pause over
+    :func:`flowmem.vector_store.neighbours.said_around_many`: same scope, target and status; a pause over
     ``max_gap_minutes`` or another ``metadata.session`` ends the conversation). A message kept as several
-    memories (split into facts) is one turn, and the hit's own turn is none of its neighbours (:func:`by_turns`).
+    memories (split into facts) is one turn, and the hit's own turn is none of its neighbours: the store counts
+    turns (:meth:`VectorStore.turns_around <flowmem.vector_store.base.VectorStore.turns_around>`), so it reads the
+    turns wanted, not a guess of memories per turn.
+
+    Why turns: a message split into facts is several memories said at one time; counted one by one they took the
+    places of the turns said after it. On LoCoMo dev's summary ingest, Melanie's turn ending "Any fun plans for the
+    summer?" was four memories, the question's three sibling facts were its "next turns", and Caroline's answer
+    ("Researching adoption agencies…", the evidence of "What are Caroline's plans for the summer?") was never
+    lifted from it.
 
     A neighbour's score moves part of the way from its own toward its hit's:
     ``context = own + pull × decay^(turns − 1) × (hit − own)`` when the hit scores higher, and its
@@ -56,8 +60,8 @@ class NeighbourContextOp(Op):
     # 0.5, halfway — an adjacent turn is as likely the wanted one as not — and halved again per turn.
     class Params(OpParams):
         top_n: int = Field(3, ge=0, description="how many of the best memories to look around")
-        before: int = Field(1, ge=0, le=10, description="how many memories said before a hit to look at")
-        after: int = Field(2, ge=0, le=10, description="how many memories said after a hit to look at")
+        before: int = Field(1, ge=0, le=10, description="how many turns said before a hit to look at")
+        after: int = Field(2, ge=0, le=10, description="how many turns said after a hit to look at")
         max_gap_minutes: float = Field(
             30.0, gt=0, description="a longer pause between two memories ends the conversation"
         )
@@ -87,11 +91,9 @@ class NeighbourContextOp(Op):
             return
         flt = MemoryFilter(target=ctx[USER_ID], status="valid", memory_type=tuple(p.memory_types))
         gap = timedelta(minutes=p.max_gap_minutes)
-        # Every hit's neighbours in one read (the local store: one hop to its thread, one records query); read in
-        # memories, counted in turns (a turn may be several memories: by_turns).
-        read = await said_around_many(self.vector_store, ctx[WORKSPACE_ID], hits, flt, before=p.before * PER_TURN,
-                                      after=p.after * PER_TURN, max_gap=gap, with_vectors=True)  # fmt: skip
-        around = [by_turns(hit, neighbours, p.before, p.after) for hit, neighbours in zip(hits, read, strict=True)]
+        # Every hit's neighbouring turns in one read (the local store: one hop to its thread, one records query).
+        around = await said_around_many(self.vector_store, ctx[WORKSPACE_ID], hits, flt, before=p.before,
+                                        after=p.after, max_gap=gap, with_vectors=True, in_turns=True)  # fmt: skip
         pool = {m.memory_id: m for m in memories}
         # Scores before any lift: a memory lifted by one hit is lifted by another from where it started.
         own = {m.memory_id: base_score(m) for m in memories}
@@ -143,34 +145,3 @@ class NeighbourContextOp(Op):
             f"{own:.3f} → {score:.3f}"
         )
         return {"memory_id": memory.memory_id, "hit": hit.memory_id, "offset": neighbour.offset, "score": score}
-
-
-def by_turns(hit: Memory, neighbours: list[Neighbour], before: int, after: int) -> list[Neighbour]:
-    """``neighbours`` (offsets in memories) as turns: the memories of the hit's own turn (from the same message: a
-    source in common) are no neighbours of it, the memories of one message are one turn, and at most ``before`` turns
-    before and ``after`` after are kept, each memory with its turn's offset.
-
-    A message split into facts is several memories said at one time; counted one by one they took the places of the
-    turns said after it: on LoCoMo dev's summary ingest, Melanie's turn ending "Any fun plans for the summer?" was four
-    memories, the question's three sibling facts were its "next turns", and Caroline's answer ("Researching adoption
-    agencies…", the evidence of "What are Caroline's plans for the summer?", first with every turn stored as said)
-    was never lifted from it."""
-    own = set(hit.source)
-    sides: dict[int, list[Neighbour]] = {-1: [], 1: []}
-    for step, limit in ((-1, before), (1, after)):
-        turn: set[str] = set()
-        count = 0
-        for neighbour in sorted((n for n in neighbours if n.offset * step > 0), key=lambda n: abs(n.offset)):
-            sources = set(neighbour.memory.source) or {neighbour.memory.memory_id}
-            if sources & own:
-                continue
-            if not sources & turn:
-                count += 1
-                turn = set(sources)
-            if count > limit:
-                break
-            sides[step].append(Neighbour(neighbour.memory, step * count))
-    sooner, later = sides[-1], sides[1]
-    paired = [n for pair in zip(sooner, later, strict=False) for n in pair]
-    longer = sooner if len(sooner) > len(later) else later
-    return paired + longer[min(len(sooner), len(later)) :]

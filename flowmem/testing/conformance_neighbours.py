@@ -158,6 +158,67 @@ class NeighbourConformance(StoreHarness):
 
         self.run_case(case)
 
+    def test_turns_around_count_messages_not_memories(self) -> None:
+        # A message split into facts is several memories said at one time (one source): one turn. The hit's own
+        # message's other facts are no turn around it; a memory without sources is a turn of its own.
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            await store.upsert(ws, [
+                turn(ws, "a", 0, 1, source=["m1"]),
+                turn(ws, "b1", 60, 2, source=["m2"]), turn(ws, "b2", 60, 3, source=["m2"]),
+                turn(ws, "b3", 60, 4, source=["m2"]),
+                turn(ws, "h1", 120, 5, source=["m3"]), turn(ws, "hit", 120, 6, source=["m3"]),
+                turn(ws, "h2", 120, 7, source=["m3"]),
+                turn(ws, "c", 180, 8, source=["m4"]), turn(ws, "bob", 200, 9, target="bob", source=["m9"]),
+                turn(ws, "d1", 240, 10, source=["m5"]), turn(ws, "d2", 240, 11, source=["m5"], status="expired"),
+                turn(ws, "d3", 240, 12, source=["m5"]), turn(ws, "e", 300, 13), turn(ws, "f", 360, 14),
+                turn(ws, "later", 360 + 3_600, 15, source=["m8"]),  # an hour's pause: another conversation
+            ])  # fmt: skip
+            hit, e = await store.get(ws, ["hit", "e"])
+            flt = MemoryFilter(target="alice", status="valid")
+            places = [(hit.created_at, hit.memory_id, hit.source, flt), (e.created_at, e.memory_id, e.source, flt)]
+            with count_reads(store, BACKEND_READS) as reads:
+                (earlier, later), (before_e, after_e) = await store.turns_around(
+                    ws, places, before=2, after=3, with_vectors=True
+                )
+            assert [[m.memory_id for m in t] for t in earlier] == [["b3", "b2", "b1"], ["a"]]
+            assert [[m.memory_id for m in t] for t in later] == [["c"], ["d1", "d3"], ["e"]]
+            assert all(m.vector is not None for side in (earlier, later) for t in side for m in t)
+            assert [[m.memory_id for m in t] for t in before_e] == [["d3", "d1"], ["c"]]  # e has no sources: no own
+            assert [[m.memory_id for m in t] for t in after_e] == [["f"], ["later"]]
+            assert reads.total <= 13 + 2, reads  # the turns' memories (and the hit's own facts at most)
+            assert await store.turns_around(ws, places, before=0, after=0) == [([], []), ([], [])]
+            found = (await said_around_many(store, ws, [hit], flt, before=2, after=3, max_gap=GAP, in_turns=True))[0]
+            assert sorted((n.memory.memory_id, n.offset) for n in found) == [
+                ("a", -2), ("b1", -1), ("b2", -1), ("b3", -1), ("c", 1), ("d1", 2), ("d3", 2), ("e", 3),
+            ]  # fmt: skip
+            after_f = (await said_around_many(store, ws, [e], flt, before=0, after=5, max_gap=GAP, in_turns=True))[0]
+            assert [(n.memory.memory_id, n.offset) for n in after_f] == [("f", 1)]  # the pause ends the conversation
+
+        self.run_case(case)
+
+    def test_turns_around_read_only_the_nearest_of_thousands_said_at_once(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = self.workspace()
+            bulk = [turn(ws, f"n{i:05d}", 0, i, source=[f"s{i // 2}"]) for i in range(3_000)]  # two memories a turn
+            await store.upsert(ws, bulk)
+            flt = MemoryFilter(target="alice", status="valid")
+            hit = next(m for m in bulk if m.memory_id == "n01500")
+            with count_reads(store, BACKEND_READS) as reads, self.request_sizes(store) as sizes:
+                [(earlier, later)] = await store.turns_around(
+                    ws, [(hit.created_at, hit.memory_id, hit.source, flt)], before=2, after=3
+                )
+            assert [[m.memory_id for m in t] for t in earlier] == [["n01499", "n01498"], ["n01497", "n01496"]]
+            assert [[m.memory_id for m in t] for t in later] == [
+                ["n01502", "n01503"], ["n01504", "n01505"], ["n01506", "n01507"],
+            ]  # fmt: skip
+            # The turns' memories (the hit's other fact, n01501, at most besides); a server asked for pages of at most
+            # the turns wanted plus one and then as many again (two memories a turn: a second page a side).
+            assert reads.total <= 4 + 6 + 1, reads
+            assert len(sizes) <= 4 and all(size <= 2 * (3 + 1) for size in sizes), sizes
+
+        self.run_case(case)
+
     def test_newest_reads_only_the_last_of_thousands(self) -> None:
         async def case(store: VectorStore) -> None:
             ws = self.workspace()

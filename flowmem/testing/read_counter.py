@@ -21,8 +21,8 @@ from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import VectorStore
 
 PUBLIC_READS = ("get", "stored_vectors", "similarities", "search", "search_many", "lexical_search", "iterate",
-                "adjacent", "adjacent_many")  # fmt: skip
-BACKEND_READS = ("_get", "_search", "_search_many", "_lexical_search", "_iterate", "_adjacent")
+                "adjacent", "adjacent_many", "turns_around")  # fmt: skip
+BACKEND_READS = ("_get", "_search", "_search_many", "_lexical_search", "_iterate", "_adjacent", "_turns_around")
 
 
 class ReadCount:
@@ -85,9 +85,12 @@ def _counting(name: str, method: Callable[..., Any], count: ReadCount) -> Callab
 
 
 def _size(found: Any) -> int:
-    """How many memories a read's answer holds (a list, a list of lists, or a tuple of lists)."""
+    """How many memories a read's answer holds (a list, a list of lists, or a tuple of lists; a dict by memory id,
+    as ``stored_vectors`` and ``similarities`` answer: one a key)."""
     if isinstance(found, Memory):
         return 1
+    if isinstance(found, dict):
+        return len(found)
     if isinstance(found, list | tuple):
         return sum(_size(item) for item in found)
     return 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from typing import Any, ClassVar
@@ -51,6 +52,7 @@ from flowmem.vector_store.rules import (
     shown,
 )
 from flowmem.vector_store.sessions import SessionStore
+from flowmem.vector_store.turns import TurnRuns
 
 # Kept importable from here (they lived here before rules.py): the errors, and normalise (the embedding base uses it).
 __all__ = [
@@ -60,6 +62,9 @@ __all__ = [
 
 SIMILARITY = "similarity"
 MAX_ADJACENT = 1_000  # memories per side of one adjacent() read: "around a memory" is a handful
+# A place of turns_around(): (created_at, memory_id, its sources, filters); and turns, nearest first, each its memories.
+TurnPlace = tuple[datetime, str, Sequence[str], MemoryFilter | None]
+Turns = list[list[Memory]]
 # The place newest() reads back from: after every memory a store holds (ids never come near it in that second).
 END_OF_TIME, LAST_ID = datetime(9999, 12, 31, 23, 59, 59), "~"
 # The keys of stats() that say nothing about any tenant: an allow-list, so a new store-wide figure
@@ -374,6 +379,41 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
             return [([], []) for _ in places]
         return _around(workspace_id, reads, await self._adjacent_many(workspace_id, reads))
 
+    async def turns_around(
+        self,
+        workspace_id: str,
+        places: Sequence[TurnPlace],
+        *,
+        before: int,
+        after: int,
+        with_vectors: bool = False,
+    ) -> list[tuple[Turns, Turns]]:
+        """For each place ``(at, memory_id, sources, filters)``, the ``before`` turns said just before it and the
+        ``after`` just after, in the order of :meth:`iterate`: :meth:`adjacent_many` counted in turns.
+
+        A turn is the memories of one message (:mod:`~flowmem.vector_store.turns`): a message split into facts is
+        several memories, one turn. The memories sharing a source with the place (``sources``: its message ids)
+        are its own turn, on neither side. Each side is read only as far as its turns go (and, where the store
+        cannot stop at a turn's end, one memory further): its cost is the turns wanted, not a guess of memories.
+
+        Returns:
+            One ``(earlier, later)`` per place, in order: the turns nearest first, each turn its memories nearest
+            first; none of them ``memory_id``, all in scope.
+
+        Raises:
+            InputError: ``before`` or ``after`` is negative or over :data:`MAX_ADJACENT`.
+        """
+        plain = [(at, memory_id, flt) for at, memory_id, _, flt in places]
+        reads = self._adjacent_reads(workspace_id, plain, before, after, with_vectors)
+        if not reads:
+            return [([], []) for _ in places]
+        reads = [dataclasses.replace(read, own=tuple(place[2])) for read, place in zip(reads, places, strict=True)]
+        found = await self._turns_around(workspace_id, reads)
+        return [
+            (_in_scope(workspace_id, read.memory_id, earlier), _in_scope(workspace_id, read.memory_id, later))
+            for read, (earlier, later) in zip(reads, found, strict=True)
+        ]
+
     def _adjacent_reads(
         self,
         workspace_id: str,
@@ -538,6 +578,41 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         """One :meth:`_adjacent` result per read, the reads concurrent; override to make them in one step."""
         return list(await asyncio.gather(*(self._adjacent(workspace_id, read) for read in reads)))
 
+    async def _turns_around(self, workspace_id: str, reads: list[AdjacentRead]) -> list[tuple[Turns, Turns]]:
+        """Each read's turns (``before``/``after`` counted in turns, ``own`` read past). This default pages through
+        :meth:`_adjacent_many`, every side still short of its turns in one call, each page from the last memory
+        read: the first page is the turns wanted plus one (turns of one memory each: one page, and the memory past
+        the last turn says it is complete), the next as large as all read before it (a turn of several memories,
+        the place's own turn). Stores whose index knows each memory's sources override it to stop at a turn's end.
+        """
+        runs = [(TurnRuns[Memory](read.own, read.before), TurnRuns[Memory](read.own, read.after)) for read in reads]
+        pending = [(i, side) for i, read in enumerate(reads) for side in (0, 1) if (read.before, read.after)[side]]
+        last = {key: (reads[key[0]].at, reads[key[0]].memory_id) for key in pending}
+        read_so_far = dict.fromkeys(pending, 0)
+        while pending:
+            pages = []
+            for i, side in pending:
+                size = min((reads[i].before, reads[i].after)[side] + 1 + read_so_far[(i, side)], MAX_ADJACENT)
+                at, memory_id = last[(i, side)]
+                pages.append(dataclasses.replace(reads[i], at=at, memory_id=memory_id, before=0 if side else size,
+                                                 after=size if side else 0))  # fmt: skip
+            answers = await self._adjacent_many(workspace_id, pages)
+            still = []
+            for key, page, answer in zip(pending, pages, answers, strict=True):
+                i, side = key
+                got = answer[side]
+                counted = runs[i][side]
+                for memory in got:
+                    if memory.workspace_id == workspace_id and memory.memory_id != reads[i].memory_id:
+                        counted.add(memory, memory.memory_id, memory.source)
+                read_so_far[key] += len(got)
+                if got:
+                    last[key] = (got[-1].created_at, got[-1].memory_id)
+                if not counted.full and len(got) == page.before + page.after and read_so_far[key] < MAX_ADJACENT:
+                    still.append(key)
+            pending = still
+        return [(before.turns, after.turns) for before, after in runs]
+
 
 def _around(
     workspace_id: str, reads: list[AdjacentRead], found: list[tuple[list[Memory], list[Memory]]]
@@ -548,6 +623,12 @@ def _around(
          [m for m in later if m.workspace_id == workspace_id and m.memory_id != read.memory_id][: read.after])
         for read, (earlier, later) in zip(reads, found, strict=True)
     ]  # fmt: skip
+
+
+def _in_scope(workspace_id: str, memory_id: str, turns: Turns) -> Turns:
+    """``turns`` without memories of another workspace or the place's own id (a turn left empty goes too)."""
+    kept = [[m for m in turn if m.workspace_id == workspace_id and m.memory_id != memory_id] for turn in turns]
+    return [turn for turn in kept if turn]
 
 
 def keyed(memories: Sequence[Memory]) -> list[Memory]:

@@ -52,6 +52,9 @@ class AdjacentRead:
         before: How many memories before the place, nearest first (0 to ``MAX_ADJACENT``).
         after: How many after it, nearest first.
         with_vectors: Read their vectors too.
+        own: The place's sources (message ids): in a read of turns (:meth:`VectorStore.turns_around
+            <flowmem.vector_store.base.VectorStore.turns_around>`, where ``before`` and ``after`` count turns),
+            the memories sharing one are the place's own turn, read past.
     """
 
     at: datetime
@@ -60,3 +63,4 @@ class AdjacentRead:
     before: int
     after: int
     with_vectors: bool = False
+    own: tuple[str, ...] = ()

@@ -26,6 +26,7 @@ from flowmem.vector_store.filters import (
     slot_keywords,
     stored_slots,
 )
+from flowmem.vector_store.turns import TurnRuns
 
 TYPE_CODES: dict[str, int] = {name: code for code, name in enumerate(MEMORY_TYPES)}
 STATUS_CODES = {"valid": 0, "expired": 1}
@@ -287,6 +288,24 @@ class WorkspaceIndex:
         filter's ``created_after``/``created_before`` bounds are a slice of that order, so only the rows within them
         are masked (a read around a place costs its window, not the whole index).
         """
+        order, earlier, later = self._around(created, memory_id, flt, before, after)
+        return self._ids_but(order, earlier, memory_id, before), self._ids_but(order, later, memory_id, after)
+
+    def adjacent_turns(
+        self, created: int, memory_id: str, own: tuple[str, ...], flt: MemoryFilter, before: int, after: int
+    ) -> tuple[list[list[str]], list[list[str]]]:
+        """:meth:`adjacent` counted in turns (:class:`~flowmem.vector_store.turns.TurnRuns`: rows sharing a source
+        with ``own`` are the place's own turn, read past): the ids of the ``before`` turns just before the place and
+        the ``after`` just after, nearest first, each turn's ids nearest first. Each side's rows are looked at one by
+        one only up to the first row of the turn after the last wanted."""
+        order, earlier, later = self._around(created, memory_id, flt, before, after)
+        return self._turns(order, earlier, memory_id, own, before), self._turns(order, later, memory_id, own, after)
+
+    def _around(
+        self, created: int, memory_id: str, flt: MemoryFilter, before: int, after: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The kept order, and the positions in it of the rows meeting ``flt`` before ``(created, memory_id)``
+        (nearest first; none when ``before`` is 0) and after it."""
         order, order_created = self._sorted()
         low, high, rest = self._created_window(order_created, flt)
         keep = self.mask(rest)[order[low:high]]
@@ -297,7 +316,18 @@ class WorkspaceIndex:
         place = min(max(place, low), high) - low
         earlier = low + np.flatnonzero(keep[:place])[::-1] if before > 0 else np.zeros(0, dtype=np.int64)
         later = low + place + np.flatnonzero(keep[place:]) if after > 0 else np.zeros(0, dtype=np.int64)
-        return self._ids_but(order, earlier, memory_id, before), self._ids_but(order, later, memory_id, after)
+        return order, earlier, later
+
+    def _turns(
+        self, order: np.ndarray, positions: np.ndarray, memory_id: str, own: tuple[str, ...], limit: int
+    ) -> list[list[str]]:
+        runs = TurnRuns[str](own, limit)
+        for j in positions:
+            row = order[j]
+            found = self.ids[row]
+            if found != memory_id and not runs.add(found, found, self.sources[row]):
+                break
+        return runs.turns
 
     @staticmethod
     def _created_window(order_created: np.ndarray, flt: MemoryFilter) -> tuple[int, int, MemoryFilter]:

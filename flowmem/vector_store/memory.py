@@ -12,7 +12,7 @@ from flowmem.core.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Turns, VectorStore, WriteBatch
 from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.erasure import WORKSPACE, Fence, gone
 from flowmem.vector_store.filters import MemoryFilter, created_epoch
@@ -127,6 +127,20 @@ class MemoryStore(VectorStore):
         return [_out(records[i], read.with_vectors) for i in earlier], [
             _out(records[i], read.with_vectors) for i in later
         ]
+
+    async def _turns_around(self, workspace_id: str, reads: list[AdjacentRead]) -> list[tuple[Turns, Turns]]:
+        index = self._indexes.get(workspace_id)
+        if index is None:
+            return [([], []) for _ in reads]
+        records = self._records[workspace_id]
+        found = []
+        for read in reads:
+            sides = index.adjacent_turns(
+                created_epoch(read.at), read.memory_id, read.own, read.filters, read.before, read.after
+            )
+            earlier, later = ([[_out(records[i], read.with_vectors) for i in turn] for turn in side] for side in sides)
+            found.append((earlier, later))
+        return found
 
     async def _write(self, workspace_id: str, batch: WriteBatch) -> int:
         # No await before the checks pass and none between the steps' effects: all of it happens, or none.

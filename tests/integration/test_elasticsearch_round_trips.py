@@ -82,3 +82,41 @@ def test_reads_around_several_places_are_one_msearch(es_url: str, index: str, re
         assert all(len(before) == 2 and len(after) == 1 for before, after in ids)
 
     asyncio.run(main())
+
+
+def test_turns_around_several_places_are_one_msearch_when_each_turn_is_one_memory(
+    es_url: str, index: str, requests: ClientRequests
+) -> None:
+    # neighbour_context_op reads turns around each of a query's best hits: a page of the turns wanted plus one per
+    # side, every side in one request; a turn of several memories (a message split into facts) takes one page more.
+    overrides = [
+        "vector_store.default.backend=elasticsearch", f"vector_store.default.params.hosts={es_url}",
+        f"vector_store.default.params.index={index}", "embedding_model.default.backend=hash",
+    ]  # fmt: skip
+
+    async def main() -> list[list[str]]:
+        async with App(overrides=overrides) as app:
+            store = app.vector_store()
+            for hour in range(10, 17):
+                text = f"turn {hour} of the day"
+                await app.memories.add(text=text, user_id="u", timestamp=datetime(2024, 5, 1, hour))
+            turns = [m async for batch in store.iterate("default", with_vectors=True) for m in batch]
+            places = [(m.created_at, m.memory_id, m.source, None) for m in turns[2:5]]
+            requests.lines.clear()
+            found = await store.turns_around("default", places, before=2, after=2)
+            sent = [line.split(" ")[1].split("?")[0].rsplit("/", 1)[-1] for line in requests.lines]
+            assert [[len(turn) for turn in side] for sides in found for side in sides] == [[1, 1]] * 6
+            # Split into facts: each of the hit's neighbours is two memories of one message, said at one time.
+            said = [m.model_copy(update={"source": [f"said-{k}"]}) for k, m in enumerate(turns)]
+            facts = [m.model_copy(update={"memory_id": f"{m.memory_id}-fact"}) for m in said]
+            await store.upsert("default", said + facts)
+            places = [(m.created_at, m.memory_id, m.source, None) for m in said[2:5]]
+            requests.lines.clear()
+            [(earlier, later)] = await store.turns_around("default", places[1:2], before=2, after=2)
+            sent_again = [line.split(" ")[1].split("?")[0].rsplit("/", 1)[-1] for line in requests.lines]
+            assert [[len(turn) for turn in side] for side in (earlier, later)] == [[2, 2], [2, 2]]
+        return [sent, sent_again]
+
+    sent, sent_again = asyncio.run(main())
+    assert sent == ["_msearch"]
+    assert sent_again == ["_msearch", "_msearch"]

@@ -41,7 +41,7 @@ from flowmem.core.backend import BackendParams, register_backend
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.schema.session import ChatSession
-from flowmem.vector_store.base import SIMILARITY, ForgetCounts, VectorStore, WriteBatch
+from flowmem.vector_store.base import SIMILARITY, ForgetCounts, Turns, VectorStore, WriteBatch
 from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.erasure import Fence
 from flowmem.vector_store.filters import MemoryFilter, created_epoch
@@ -273,10 +273,27 @@ class LocalStore(VectorStore):
             cached.index.adjacent(created_epoch(read.at), read.memory_id, read.filters, read.before, read.after)
             for read in reads
         ]
-        # Only the records of the ids the index chose are read: one query for both sides of every read (the reads
-        # of one adjacent_many share with_vectors). A memory around two places is handed out once per place.
-        ids = list(dict.fromkeys(i for earlier, later in sides for i in earlier + later))
-        found = {m.memory_id: m for m in self._records(workspace_id, cached, ids, reads[0].with_vectors)}
+        hand = self._hand_out(workspace_id, cached, [i for earlier, later in sides for i in earlier + later], reads)
+        return [(hand(earlier), hand(later)) for earlier, later in sides]
+
+    def _turns_sync(self, workspace_id: str, reads: list[AdjacentRead]) -> list[tuple[Turns, Turns]]:
+        cached = self._cached(workspace_id) if reads else None
+        if cached is None:
+            return [([], []) for _ in reads]
+        index = cached.index
+        sides = [index.adjacent_turns(created_epoch(r.at), r.memory_id, r.own, r.filters, r.before, r.after)
+                 for r in reads]  # fmt: skip
+        hand = self._hand_out(workspace_id, cached, [i for s in sides for turn in s[0] + s[1] for i in turn], reads)
+        return [([hand(turn) for turn in earlier], [hand(turn) for turn in later]) for earlier, later in sides]
+
+    def _hand_out(
+        self, workspace_id: str, cached: _Cached, ids: list[str], reads: list[AdjacentRead]
+    ) -> Callable[[list[str]], list[Memory]]:
+        """The memories of ``ids`` as reads around places hand them out: only the records of the ids the index chose
+        are read, one query for every read (the reads of one call share with_vectors); a memory around two places
+        is handed out once per place (a copy after the first)."""
+        found = {m.memory_id: m for m in self._records(workspace_id, cached, list(dict.fromkeys(ids)),
+                                                        reads[0].with_vectors)}  # fmt: skip
         handed: set[str] = set()
 
         def own(memory_id: str) -> Memory:
@@ -286,9 +303,7 @@ class LocalStore(VectorStore):
             handed.add(memory_id)
             return memory
 
-        return [
-            ([own(i) for i in earlier if i in found], [own(i) for i in later if i in found]) for earlier, later in sides
-        ]
+        return lambda wanted: [own(i) for i in wanted if i in found]
 
     def _stored_vectors_sync(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
         cached = self._cached(workspace_id)
@@ -395,6 +410,9 @@ class LocalStore(VectorStore):
         self, workspace_id: str, reads: list[AdjacentRead]
     ) -> list[tuple[list[Memory], list[Memory]]]:
         return await self._read(self._adjacent_sync, workspace_id, reads)
+
+    async def _turns_around(self, workspace_id: str, reads: list[AdjacentRead]) -> list[tuple[Turns, Turns]]:
+        return await self._read(self._turns_sync, workspace_id, reads)
 
     async def stats(self) -> dict[str, Any]:
         return await self._call(self._stats_sync)
