@@ -290,8 +290,9 @@ class ContraRepeatOp(Op):
         missing = [m for m in memories if m.vector is None]
         if not missing:
             return
-        stored = await self.vector_store.get(ctx[WORKSPACE_ID], [m.memory_id for m in missing], with_vectors=True)
-        vectors = {m.memory_id: m.vector for m in stored}
+        # Their vectors only (local: from its index), not their records: an expiry of a slot's many holders reads
+        # no record it does not use.
+        vectors = await self.vector_store.stored_vectors(ctx[WORKSPACE_ID], [m.memory_id for m in missing])
         for memory in missing:
             memory.vector = vectors.get(memory.memory_id)
         unembedded = [m for m in missing if m.vector is None]

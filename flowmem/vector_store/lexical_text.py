@@ -82,9 +82,12 @@ class BM25Index:
         return len(self._slots)
 
     def put(self, memory_id: str, text: str) -> None:
-        """Index (or re-index) ``memory_id`` with the pre-tokenised ``text`` (terms separated by spaces)."""
-        self.remove(memory_id)
+        """Index (or re-index) ``memory_id`` with the pre-tokenised ``text`` (terms separated by spaces). The same
+        terms again (a memory rewritten for its status or sources) leave the index as it is."""
         terms = Counter(text.split())
+        if (same := self._slots.get(memory_id)) is not None and self._terms[same] == terms:
+            return
+        self.remove(memory_id)
         slot = self._free.pop() if self._free else len(self._ids)
         if slot == len(self._ids):
             self._ids.append(memory_id)

@@ -43,19 +43,41 @@ def create(conn: sqlite3.Connection) -> None:
 
 
 def put(conn: sqlite3.Connection, workspace_id: str, memories: Sequence[Memory]) -> None:
-    """(Re-)index the lexical documents of ``memories``: a changed content replaces the old entry."""
+    """(Re-)index the lexical documents of ``memories``: a changed text replaces the old entry; an unchanged one
+    (a memory rewritten for its status, sources or slots: an expiry, the same words again) is left as it is,
+    so the FTS5 index is not rewritten for it (the file holds the same text either way)."""
+    stored = _entries(conn, workspace_id, list(dict.fromkeys(m.memory_id for m in memories)))
     for memory in memories:
-        row = conn.execute(
-            "SELECT id FROM lexical_docs WHERE workspace_id = ? AND memory_id = ?", (workspace_id, memory.memory_id)
-        ).fetchone()
-        if row is None:
+        text = lexical_document(memory)
+        entry = stored.get(memory.memory_id)
+        if entry is None:
             doc = conn.execute(
                 "INSERT INTO lexical_docs (workspace_id, memory_id) VALUES (?, ?)", (workspace_id, memory.memory_id)
             ).lastrowid
+        elif entry[1] == text:
+            continue
         else:
-            doc = row[0]
+            doc = entry[0]
             conn.execute("DELETE FROM lexical WHERE rowid = ?", (doc,))
-        conn.execute("INSERT INTO lexical (rowid, text) VALUES (?, ?)", (doc, lexical_document(memory)))
+        conn.execute("INSERT INTO lexical (rowid, text) VALUES (?, ?)", (doc, text))
+        if doc is not None:
+            stored[memory.memory_id] = (doc, text)  # a memory twice in one write: its last text stays
+
+
+def _entries(
+    conn: sqlite3.Connection, workspace_id: str, memory_ids: Sequence[str]
+) -> dict[str, tuple[int, str | None]]:
+    """``memory_id -> (lexical_docs id, indexed text)`` of these memories that have an entry (``None``: no text)."""
+    found: dict[str, tuple[int, str | None]] = {}
+    for start in range(0, len(memory_ids), _CHUNK):
+        chunk = memory_ids[start : start + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        query = (
+            "SELECT d.memory_id, d.id, l.text FROM lexical_docs AS d LEFT JOIN lexical AS l ON l.rowid = d.id"
+            f" WHERE d.workspace_id = ? AND d.memory_id IN ({marks})"
+        )
+        found.update((r[0], (r[1], r[2])) for r in conn.execute(query, (workspace_id, *chunk)))
+    return found
 
 
 def remove(conn: sqlite3.Connection, workspace_id: str, memory_ids: Sequence[str]) -> None:
@@ -70,16 +92,8 @@ def remove(conn: sqlite3.Connection, workspace_id: str, memory_ids: Sequence[str
 
 def texts(conn: sqlite3.Connection, workspace_id: str, memory_ids: Sequence[str]) -> dict[str, str]:
     """The lexical text of each of these memories that has one (the caller holds a transaction)."""
-    found: dict[str, str] = {}
-    for start in range(0, len(memory_ids), _CHUNK):
-        chunk = memory_ids[start : start + _CHUNK]
-        marks = ",".join("?" * len(chunk))
-        query = (
-            "SELECT d.memory_id, l.text FROM lexical_docs AS d JOIN lexical AS l ON l.rowid = d.id"
-            f" WHERE d.workspace_id = ? AND d.memory_id IN ({marks})"
-        )
-        found.update(conn.execute(query, (workspace_id, *chunk)).fetchall())
-    return found
+    entries = _entries(conn, workspace_id, memory_ids)
+    return {memory_id: text for memory_id, (_, text) in entries.items() if text is not None}
 
 
 def index_all(conn: sqlite3.Connection) -> int:

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from flowmem.testing.conformance import memory
+from flowmem.vector_store.lexical_text import BM25Index, lexical_document
 from flowmem.vector_store.local import db as local_db
+from flowmem.vector_store.local import lexical as local_lexical
 from flowmem.vector_store.local.store import LocalStore
 from flowmem.vector_store.memory import MemoryStore
 
@@ -115,3 +117,36 @@ def test_a_second_handle_sees_the_others_lexical_writes_and_deletes(tmp_path: Pa
             await reader.aclose()
 
     asyncio.run(main())
+
+
+def test_a_rewrite_with_the_same_text_leaves_the_lexical_index_as_it_is() -> None:
+    # An expiry or the same words again rewrites a memory with the text it had: its FTS5 entry is not deleted and
+    # inserted again (1,000 slot holders expired at once took a third of a write); a changed text replaces the entry.
+    conn = sqlite3.connect(":memory:")
+    local_lexical.create(conn)
+    tennis, chess = memory("w", "a", 1, content="I play tennis"), memory("w", "b", 2, content="I play chess")
+    local_lexical.put(conn, "w", [tennis, chess])
+    before = conn.total_changes
+    local_lexical.put(conn, "w", [tennis.model_copy(update={"status": "expired"})])
+    assert conn.total_changes == before  # no row of the index (nor of FTS5's own tables) written
+    golf = chess.model_copy(update={"content": "I play golf"})
+    local_lexical.put(conn, "w", [golf])
+    assert conn.total_changes > before
+    assert local_lexical.texts(conn, "w", ["a", "b", "c"]) == {
+        "a": lexical_document(tennis),
+        "b": lexical_document(golf),
+    }
+    assert conn.execute("SELECT rowid FROM lexical WHERE lexical MATCH 'golf'").fetchall() == [(2,)]
+    conn.close()
+
+
+def test_bm25_index_put_again_with_the_same_terms_keeps_the_scores() -> None:
+    index, fresh = BM25Index(), BM25Index()
+    for bm25 in (index, fresh):
+        bm25.put("a", "i play tennis")
+        bm25.put("b", "tennis tennis club")
+    index.put("a", "i play tennis")  # the same terms: left as it is
+    index.put("b", "chess club")
+    fresh.put("b", "chess club")
+    assert index.top(["tennis", "club"], 5) == fresh.top(["tennis", "club"], 5)
+    assert [i for i, _ in index.top(["tennis"], 5)] == ["a"]
