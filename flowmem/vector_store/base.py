@@ -407,7 +407,8 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         reads = self._adjacent_reads(workspace_id, plain, before, after, with_vectors)
         if not reads:
             return [([], []) for _ in places]
-        reads = [dataclasses.replace(read, own=tuple(place[2])) for read, place in zip(reads, places, strict=True)]
+        reads = [AdjacentRead(r.at, r.memory_id, r.filters, r.before, r.after, r.with_vectors, tuple(place[2]))
+                 for r, place in zip(reads, places, strict=True)]  # fmt: skip
         found = await self._turns_around(workspace_id, reads)
         return [
             (_in_scope(workspace_id, read.memory_id, earlier), _in_scope(workspace_id, read.memory_id, later))
@@ -585,7 +586,9 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         the last turn says it is complete), the next as large as all read before it (a turn of several memories,
         the place's own turn). Stores whose index knows each memory's sources override it to stop at a turn's end.
         """
-        runs = [(TurnRuns[Memory](read.own, read.before), TurnRuns[Memory](read.own, read.after)) for read in reads]
+        runs: list[tuple[TurnRuns[Memory], TurnRuns[Memory]]] = [
+            (TurnRuns(read.own, read.before), TurnRuns(read.own, read.after)) for read in reads
+        ]
         pending = [(i, side) for i, read in enumerate(reads) for side in (0, 1) if (read.before, read.after)[side]]
         last = {key: (reads[key[0]].at, reads[key[0]].memory_id) for key in pending}
         read_so_far = dict.fromkeys(pending, 0)

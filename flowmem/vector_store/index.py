@@ -9,8 +9,9 @@ once more than half the rows are dead.
 from __future__ import annotations
 
 import bisect
+import itertools
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ _parts = operator.attrgetter(*PART_FIELDS)
 # A put of at most this many new rows inserts each into the kept (created, id) order; a larger one
 # (a bulk load) drops the order, to be sorted once when next read.
 ORDER_INSERTS = 64
+CREATED_BOUNDS = ("created_after", "created_before")  # the filter's conditions that are a slice of the kept order
 CODED_MASKS = 16  # how many filters' one_of masks an index remembers (n bytes each)
 
 
@@ -167,9 +169,10 @@ class WorkspaceIndex:
         return True
 
     # -- reading -------------------------------------------------------------------------------
-    def mask(self, flt: MemoryFilter) -> np.ndarray:
-        """Rows that are alive and meet ``flt`` (each condition as its :class:`FilterSpec` declares)."""
-        conditions = flt.conditions()
+    def mask(self, flt: MemoryFilter, *, leave_out: tuple[str, ...] = ()) -> np.ndarray:
+        """Rows that are alive and meet ``flt`` (each condition as its :class:`FilterSpec` declares), but for its
+        conditions named in ``leave_out``."""
+        conditions = [condition for condition in flt.conditions() if condition[0] not in leave_out]
         coded = [(spec, value) for _, spec, value in conditions if spec.kind == "one_of"]
         keep: np.ndarray = self._coded_mask(coded).copy()
         for _name, spec, value in conditions:
@@ -284,12 +287,12 @@ class WorkspaceIndex:
         """Ids of the ``before`` rows meeting ``flt`` just before ``(created, memory_id)`` and the ``after`` just
         after, in the order of :meth:`matching_ids`, nearest first on each side; ``memory_id`` is on neither.
 
-        Binary searches in the kept order and one mask: no row is looked at one by one beyond those returned. The
-        filter's ``created_after``/``created_before`` bounds are a slice of that order, so only the rows within them
-        are masked (a read around a place costs its window, not the whole index).
+        Binary searches in the kept order and one mask, then each side walked outwards from the place in growing
+        chunks (:meth:`_around`), only as far as the rows it returns: a read around a place costs what it finds, not
+        its window (a bulk load puts thousands of memories in the window of each).
         """
-        order, earlier, later = self._around(created, memory_id, flt, before, after)
-        return self._ids_but(order, earlier, memory_id, before), self._ids_but(order, later, memory_id, after)
+        earlier, later = self._around(created, memory_id, flt, before, after)
+        return self._ids_but(earlier, memory_id, before), self._ids_but(later, memory_id, after)
 
     def adjacent_turns(
         self, created: int, memory_id: str, own: tuple[str, ...], flt: MemoryFilter, before: int, after: int
@@ -298,54 +301,51 @@ class WorkspaceIndex:
         with ``own`` are the place's own turn, read past): the ids of the ``before`` turns just before the place and
         the ``after`` just after, nearest first, each turn's ids nearest first. Each side's rows are looked at one by
         one only up to the first row of the turn after the last wanted."""
-        order, earlier, later = self._around(created, memory_id, flt, before, after)
-        return self._turns(order, earlier, memory_id, own, before), self._turns(order, later, memory_id, own, after)
+        earlier, later = self._around(created, memory_id, flt, before, after)
+        return self._turns(earlier, memory_id, own, before), self._turns(later, memory_id, own, after)
 
     def _around(
         self, created: int, memory_id: str, flt: MemoryFilter, before: int, after: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The kept order, and the positions in it of the rows meeting ``flt`` before ``(created, memory_id)``
-        (nearest first; none when ``before`` is 0) and after it."""
+    ) -> tuple[Iterator[int], Iterator[int]]:
+        """The rows meeting ``flt`` before ``(created, memory_id)`` in the kept order, nearest first (none when
+        ``before`` is 0), and those after it: each side produced as it is consumed. The filter's created bounds are
+        a slice of the kept order (binary searches), the rest one mask by row."""
         order, order_created = self._sorted()
-        low, high, rest = self._created_window(order_created, flt)
-        keep = self.mask(rest)[order[low:high]]
+        low, high = self._created_window(order_created, flt)
+        keep = self.mask(flt, leave_out=CREATED_BOUNDS)
         start = int(np.searchsorted(order_created, created, side="left"))
         end = int(np.searchsorted(order_created, created, side="right"))
         # Within the second, rows are ordered by id: the place of memory_id among them (then within the window).
         place = start + bisect.bisect_left(range(start, end), memory_id, key=lambda j: self.ids[order[j]])
-        place = min(max(place, low), high) - low
-        earlier = low + np.flatnonzero(keep[:place])[::-1] if before > 0 else np.zeros(0, dtype=np.int64)
-        later = low + place + np.flatnonzero(keep[place:]) if after > 0 else np.zeros(0, dtype=np.int64)
-        return order, earlier, later
+        place = min(max(place, low), high)
+        earlier = _walk(order, keep, place, low, -1) if before > 0 else iter(())
+        later = _walk(order, keep, place, high, 1) if after > 0 else iter(())
+        return earlier, later
 
-    def _turns(
-        self, order: np.ndarray, positions: np.ndarray, memory_id: str, own: tuple[str, ...], limit: int
-    ) -> list[list[str]]:
-        runs = TurnRuns[str](own, limit)
-        for j in positions:
-            row = order[j]
+    def _turns(self, rows: Iterator[int], memory_id: str, own: tuple[str, ...], limit: int) -> list[list[str]]:
+        runs: TurnRuns[str] = TurnRuns(own, limit)  # (not TurnRuns[str](...): typing's call costs more than a read)
+        for row in rows:
             found = self.ids[row]
             if found != memory_id and not runs.add(found, found, self.sources[row]):
                 break
         return runs.turns
 
     @staticmethod
-    def _created_window(order_created: np.ndarray, flt: MemoryFilter) -> tuple[int, int, MemoryFilter]:
+    def _created_window(order_created: np.ndarray, flt: MemoryFilter) -> tuple[int, int]:
         """The positions ``[low, high)`` of the kept order whose created time meets ``flt``'s created bounds
-        (``created_after`` ≤ created < ``created_before``; an unknown time meets neither), and ``flt`` without them."""
+        (``created_after`` ≤ created < ``created_before``; an unknown time meets neither)."""
         if flt.created_after is None and flt.created_before is None:
-            return 0, len(order_created), flt
+            return 0, len(order_created)
         low = int(np.searchsorted(order_created, NO_TIME, side="right"))  # unknown times sort first: never in
         high = len(order_created)
         if flt.created_after is not None:
             low = max(low, int(np.searchsorted(order_created, created_epoch(flt.created_after), side="left")))
         if flt.created_before is not None:
             high = int(np.searchsorted(order_created, created_epoch(flt.created_before), side="left"))
-        rest = flt.model_copy(update={"created_after": None, "created_before": None})
-        return low, max(low, high), rest
+        return low, max(low, high)
 
-    def _ids_but(self, order: np.ndarray, positions: np.ndarray, memory_id: str, limit: int) -> list[str]:
-        found = [self.ids[order[j]] for j in positions[: limit + 1]]
+    def _ids_but(self, rows: Iterator[int], memory_id: str, limit: int) -> list[str]:
+        found = [self.ids[row] for row in itertools.islice(rows, limit + 1)]
         return [i for i in found if i != memory_id][:limit]
 
     def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
@@ -425,6 +425,17 @@ class WorkspaceIndex:
         self.n = len(rows)
         self.dead = 0
         self._order = None
+
+
+def _walk(order: np.ndarray, keep: np.ndarray, place: int, stop: int, step: int) -> Iterator[int]:
+    """The rows of ``order`` that ``keep`` holds, from position ``place`` (``step`` 1: on to ``stop``; -1: back from
+    just before it, down to ``stop``), in chunks that double: only as many rows are masked as the caller reads."""
+    chunk = 16
+    while (place < stop) if step > 0 else (place > stop):
+        rows = order[place : min(place + chunk, stop)] if step > 0 else order[max(place - chunk, stop) : place][::-1]
+        place += step * len(rows)
+        chunk *= 2
+        yield from rows[keep[rows]].tolist()
 
 
 def _grow(array: np.ndarray, capacity: int) -> np.ndarray:
