@@ -60,19 +60,30 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     groups: list[Span] = []  # consecutive parts, so each fact is a stretch of the message as written
     pending: int | None = None  # where parts that carry nothing ("Great news!") before the first fact began
+    pending_timed = False  # whether those parts name a time ("Emailed the studio yesterday": texting drops the "I")
     timed = False  # whether the last group names a time
     for (start, end), score in _scored_parts(text):
         own_time = has_time_words(text[start:end])
         # A leading statement never joins the fact after it; a part naming its own time never joins a fact that
         # names another ("I moved today! Housewarming on Saturday."): one event time per memory.
         if score >= min_info or (score > 0 and not groups) or (own_time and timed):
+            if (
+                pending is not None
+                and pending_timed
+                and own_time
+                and _dates(text[pending:start])
+                and _dates(text[start:end])
+            ):
+                groups.append((pending, pending + len(text[pending:start].rstrip(",， "))))  # its own time
+                pending = None
             groups.append((start if pending is None else pending, end))
-            pending, timed = None, own_time
+            pending, pending_timed, timed = None, False, own_time
         elif groups:
             groups[-1] = (groups[-1][0], end)
             timed = timed or own_time
-        elif pending is None:
-            pending = start
+        else:
+            pending = start if pending is None else pending
+            pending_timed = pending_timed or own_time
     facts = [piece for start, end in groups for piece in _companions(text[start:end].strip(), min_info, rules)]
     if len(facts) <= 1:
         return [" ".join(text.split())]

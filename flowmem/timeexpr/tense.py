@@ -168,7 +168,15 @@ class TenseReader:
             tense = governing(found, offset, _CJK.search(self._text, start, end) is not None)
             if tense != "neutral":
                 return tense
+            if breaks is clauses.SEGMENT_BREAK and _OWN_SUBJECT.match(self._text, start, offset):
+                break  # a clause of its own after a comma ("I already told HR, my contract ends on 31 Dec")
         return self._lean
+
+
+# A segment that begins with a subject of its own and a verb after it ("my contract finish on 31 Dec" after "I already
+# inform HR,") is a clause spliced on with a comma, not a fragment of the clause before: it does not take that
+# clause's tense. A fragment has no subject of its own ("On Friday", "Bob on Friday", "her birthday on the 5th").
+_OWN_SUBJECT = re.compile(r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they)\s+[a-z'’]+\s+[a-z'’]+\b", re.I)
 
 
 # Past forms that tell a state or a saying, not something done: "I was tired", "we had a dog", "I lived in Oslo".

@@ -83,3 +83,20 @@ def test_the_threshold_decides_what_is_a_fact() -> None:
 def test_a_message_naming_several_times_is_split_like_a_changeable_fact(text: str, several: bool) -> None:
     assert several_times(text) is several
     assert (len(split_facts(text)) > 1) is several
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        # texting drops the "I": a leading part with no fact words of its own but a time of its own is an event, and
+        # its time is not the next fact's (one event time per memory)
+        (
+            "Emailed the Clayhouse people yesterday, my last class there is June 3, and then I'm done with clay.",
+            ["Emailed the Clayhouse people yesterday", "my last class there is June 3, and then I'm done with clay."],
+        ),
+        # without a time of its own it still leads into the fact after it
+        ("Great news! I got the job at Lumen on Monday.", ["Great news! I got the job at Lumen on Monday."]),
+    ],
+)
+def test_a_leading_part_with_a_time_of_its_own_is_a_fact_of_its_own(text: str, facts: list[str]) -> None:
+    assert split_facts(text) == facts

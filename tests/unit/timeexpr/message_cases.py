@@ -473,6 +473,11 @@ CLAUSES: list[MessageCase] = [
     C("clauses", "I met Ana on Monday and we will meet again on Friday.", MAR15, "2025-03-10 | 2025-03-21"),
     C("clauses", "He mentioned the deadline is April 2.", MAR15, "2025-04-02"),
     C("clauses", "My lease ends in February, I signed it back in 2024.", MAR15, "2026-02 | 2024"),
+    # a clause spliced on with a comma, with a subject and a verb of its own, does not take the tense of the clause
+    # before it; a fragment without a subject ("on the 3rd with Anna") does
+    C("clauses", "I already inform HR, my contract finish on 31 Dec, then I go back home.", NOV3, "2025-12-31"),
+    C("clauses", "I finished the course already, my exam results come out on the 20th", MAR15, "2025-03-20"),
+    C("clauses", "I was in Paris, on the 3rd with Anna", MAR15, "2025-03-03"),
     C("zh-clauses", "跟经理说了，最后一天是3月19号", MAR15, "2025-03-19"),
     C("zh-clauses", "我已经跟房东说了，25号搬走", MAR15, "2025-03-25"),
     C("zh-clauses", "我们周一见过面，周五还要再见", MAR15, "2025-03-10 | 2025-03-21"),
@@ -484,6 +489,9 @@ CLAUSES: list[MessageCase] = [
     C("zh-clauses", "老板已经说过了周五不用来", MAR15, "2025-03-21"),
 ]
 CLAUSES_HELD_OUT: list[MessageCase] = [
+    # written with the comma-splice cases above, before the change ran on them
+    C("clauses", "Mum already moved out, her lease finish on the 30th", MAR15, "2025-03-30"),
+    C("clauses", "I was at the clinic, my next checkup be on the 22nd", MAR15, "2025-03-22"),
     C("clauses", "She said the party is on the 28th.", MAR15, "2025-03-28"),
     C("clauses", "I will return the jacket that I bought on March 2.", MAR15, "2025-03-02"),
     C("clauses", "She told me that she is leaving next Friday.", MAR15, "2025-03-21"),
