@@ -106,7 +106,10 @@ def _refuse_unreadable(arguments: dict[str, Any]) -> None:
 
 def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPServer:
     """The MCP server with flowmem's memory tools, acting on ``app.memories`` within ``scope``."""
-    server: MCPServer = MCPServer("flowmem", instructions=INSTRUCTIONS)
+    # The SDK sets the root logger to this level (logging.basicConfig with a rich handler): at its default, INFO,
+    # every library's per-request line is rendered, e.g. the Elasticsearch client's for each round trip (a third
+    # of flowmem serve's event loop under bench_serve on Elasticsearch). Warnings and errors still show.
+    server: MCPServer = MCPServer("flowmem", instructions=INSTRUCTIONS, log_level="WARNING")
     memories = app.memories
     hidden = set(secrets or ()) | app.resolved.secret_values
 

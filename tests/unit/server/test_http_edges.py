@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -67,3 +69,18 @@ def test_mcp_refuses_a_key_header_sent_twice_too() -> None:
     ctx: Any = SimpleNamespace(request_context=SimpleNamespace(request=request))
     with pytest.raises(InputError, match="Authorization: is sent twice"):
         KeyScope(Keyring(App(CONFIG).config.server.api_keys))(ctx, "b", "alice", write=False)
+
+
+def test_the_server_does_not_render_every_librarys_info_line() -> None:
+    """The MCP SDK configures the root logger when the app is built: at INFO it rendered (rich) the Elasticsearch
+    client's line for every round trip, a third of the event loop's time under load. Warnings still show."""
+    probe = (
+        "import logging\n"
+        "from flowmem.app import App\n"
+        "from flowmem.server.app import create_app\n"
+        f"create_app(App({CONFIG!r}))\n"
+        "transport = logging.getLogger('elastic_transport.transport')\n"
+        "print(transport.isEnabledFor(logging.INFO), transport.isEnabledFor(logging.WARNING))\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert shown.stdout.split() == ["False", "True"], shown.stderr[-2000:]
