@@ -199,3 +199,13 @@ def _date_or_none(year: int, month: int, day: int) -> date | None:
         return date(year, month, day)
     except ValueError:
         return None
+
+
+def nth_weekday(year: int, month: int, weekday: int, nth: int) -> date | None:
+    """The ``nth`` ISO ``weekday`` of that month (``nth`` -1: the last); ``None`` when the month has no such one."""
+    first = date(year, month, 1)
+    days = [first + timedelta(days=(weekday - first.isoweekday()) % 7 + 7 * k) for k in range(5)]
+    days = [day for day in days if day.month == month]
+    if nth == -1:
+        return days[-1]
+    return days[nth - 1] if 1 <= nth <= len(days) else None

@@ -52,6 +52,7 @@ from datetime import date, timedelta
 from typing import Literal
 
 from flowmem.timeexpr import calendar as cal
+from flowmem.timeexpr import pick
 from flowmem.timeexpr.calendar import Season, Span
 from flowmem.timeexpr.common import clock_time
 from flowmem.timeexpr.mention import DIGIT, Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
@@ -371,6 +372,62 @@ def _season(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.season_span(season, year))
 
 
+# --- weekdays counted from another day ------------------------------------------------------
+
+# "two Saturdays ago": the latest Saturday before today, and each one before it a week earlier.
+_WEEKDAYS_AGO = re.compile(rf"\b(?P<n>{EN_CARDINAL})\s+(?P<wd>{_WEEKDAY})s\s+ago\b", _I)
+
+
+def _weekdays_ago(match: re.Match[str], ctx: Context) -> Mention | None:
+    count = en_number(match["n"])
+    if not count:
+        return None
+    day = cal.weekday_before(ctx.today, _WEEKDAYS[match["wd"].lower()]) - timedelta(weeks=count - 1)
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day))
+
+
+# "a week from Friday", "two weeks from tomorrow": that many weeks after the coming day named.
+_WEEKS_FROM = re.compile(
+    rf"\b(?P<n>{EN_CARDINAL})\s+weeks?\s+from\s+(?P<wd>{_WEEKDAY}|today|tomorrow)\b(?!\s+on\b)", _I
+)
+
+
+def _weeks_from(match: re.Match[str], ctx: Context) -> Mention | None:
+    count, base = en_number(match["n"]), match["wd"].lower()
+    if not count:
+        return None
+    if base in ("today", "tomorrow"):
+        day = ctx.today + timedelta(days=1 if base == "tomorrow" else 0)
+    else:
+        day = ctx.today + timedelta(days=(_WEEKDAYS[base] - ctx.today.isoweekday()) % 7)
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day + timedelta(weeks=count)))
+
+
+# "the first weekend of July", "the last Friday of the month", "second Tuesday in March": the nth one of a month
+# (a month named alone is the one the clause's tense points to, as "in July" is).
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
+_NTH_OF_MONTH = re.compile(
+    rf"\b(?:the\s+)?(?P<nth>{'|'.join(_NTH)})\s+(?P<what>weekend|{_WEEKDAY})\s+(?:of|in)\s+"
+    rf"(?:(?P<mon>{MONTH})\b|(?:the|this)\s+month|(?P<next>next)\s+month)",
+    _I,
+)
+
+
+def _nth_of_month(match: re.Match[str], ctx: Context) -> Mention | None:
+    what = match["what"].lower()
+    if what != "weekend" and what not in _FULL_NAMES:
+        return None  # "the first sat of" is rarely a date; "the last sun of summer" is not a weekday
+    if match["mon"]:
+        span = pick.month(ctx.today, MONTHS[match["mon"].lower()], ctx.tense.at(match.start()))
+        year, month = span.start.year, span.start.month
+    else:
+        year, month = cal.add_months(ctx.today.year, ctx.today.month, 1 if match["next"] else 0)
+    day = cal.nth_weekday(year, month, 6 if what == "weekend" else _WEEKDAYS[what], _NTH[match["nth"].lower()])
+    if day is None:
+        return None
+    return Mention(match.start(), match.end(), anchor=cal.weekend_span(day) if what == "weekend" else cal.day_span(day))
+
+
 _DIGITS = frozenset({DIGIT})
 _PART_WORDS = frozenset({"morning", "afternoon", "evening", "night", "noon", "midday"})
 _UNIT_WORDS = frozenset(
@@ -397,6 +454,9 @@ RULES: tuple[Rule, ...] = (
     Rule("en_ordinal_day", _ORDINAL_DAY, _ordinal_day, _DIGITS),
     Rule("en_year", _YEAR_RE, _year, _DIGITS),
     Rule("en_season", _SEASON_RE, _season, frozenset({"spring", "summer", "autumn", "fall", "winter"})),
+    Rule("en_weekdays_ago", _WEEKDAYS_AGO, _weekdays_ago, frozenset({"ago"})),
+    Rule("en_weeks_from", _WEEKS_FROM, _weeks_from, frozenset({"week", "weeks"})),
+    Rule("en_nth_of_month", _NTH_OF_MONTH, _nth_of_month, frozenset(_NTH)),
 )
 TRIGGER_WORDS: frozenset[str] = frozenset().union(*(rule.triggers or () for rule in RULES)) - {DIGIT}
 """Every word some English rule needs (the keyword gate's vocabulary)."""

@@ -36,6 +36,7 @@ import re
 from datetime import date, timedelta
 
 from flowmem.timeexpr import calendar as cal
+from flowmem.timeexpr import pick
 from flowmem.timeexpr.calendar import Season, Span
 from flowmem.timeexpr.mention import Builder, Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
 from flowmem.timeexpr.numerals import ZH_NOT_AFTER_NUMBER, ZH_NUMERAL_CHARS, zh_number
@@ -264,6 +265,32 @@ _HABIT = re.compile(rf"(?:每(?:天|日|晚|周|週|月|年|个|個|逢)?|天天
 _HABIT_REACH = 8  # the longest such word: 每个星期三的
 
 
+# 七月的第一个周末, 下个月第一个周一, 这个月最后一个周五: the nth one of a month (a month named alone is the one the
+# clause's tense points to, as 七月 is).
+_NTH_OF_MONTH = re.compile(
+    rf"(?:{_NOT_AFTER_PART}{_MODIFIER}(?:个|個)?月|{ZH_NOT_AFTER_NUMBER}(?P<m>{_MONTH_NUMBER})月)(?:份)?的?"
+    rf"(?:第(?P<n>[一二三四1-4])(?:个|個)|(?P<last>最后一个|最後一個))(?P<what>周末|週末|{_WEEK}[一二三四五六日天])"
+)
+
+
+def _nth_of_month(match: re.Match[str], ctx: Context) -> Mention | None:
+    if match["m"]:
+        number = zh_number(match["m"])
+        if number is None or not 1 <= number <= 12:
+            return None
+        span = pick.month(ctx.today, number, ctx.tense.at(match.start()))
+        year, month = span.start.year, span.start.month
+    else:
+        year, month = cal.add_months(ctx.today.year, ctx.today.month, _MOD_OFFSETS[match["mod"]])
+    what = match["what"]
+    weekday = 6 if what.endswith("末") else _WEEKDAYS[what[-1]]
+    day = cal.nth_weekday(year, month, weekday, -1 if match["last"] else zh_number(match["n"]) or 0)
+    if day is None:
+        return None
+    span = cal.weekend_span(day) if what.endswith("末") else cal.day_span(day)
+    return Mention(match.start(), match.end(), anchor=span)
+
+
 def _unless_habit(build: Builder) -> Builder:
     """``build``, except for a match right after a word of recurrence (:data:`_HABIT`)."""
 
@@ -293,6 +320,7 @@ RULES: tuple[Rule, ...] = tuple(
         ("zh_year_relative", _YEAR_REL, _year_relative),
         ("zh_count", _COUNT_RE, _count),
         ("zh_season", _SEASON_RE, _season),
+        ("zh_nth_of_month", _NTH_OF_MONTH, _nth_of_month),
     )
 )
 
