@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
+import functools
 from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from typing import Any, ClassVar
@@ -52,7 +52,7 @@ from flowmem.vector_store.rules import (
     shown,
 )
 from flowmem.vector_store.sessions import SessionStore
-from flowmem.vector_store.turns import TurnRuns
+from flowmem.vector_store.turns import paged_turns
 
 # Kept importable from here (they lived here before rules.py): the errors, and normalise (the embedding base uses it).
 __all__ = [
@@ -581,40 +581,10 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
 
     async def _turns_around(self, workspace_id: str, reads: list[AdjacentRead]) -> list[tuple[Turns, Turns]]:
         """Each read's turns (``before``/``after`` counted in turns, ``own`` read past). This default pages through
-        :meth:`_adjacent_many`, every side still short of its turns in one call, each page from the last memory
-        read: the first page is the turns wanted plus one (turns of one memory each: one page, and the memory past
-        the last turn says it is complete), the next as large as all read before it (a turn of several memories,
-        the place's own turn). Stores whose index knows each memory's sources override it to stop at a turn's end.
-        """
-        runs: list[tuple[TurnRuns[Memory], TurnRuns[Memory]]] = [
-            (TurnRuns(read.own, read.before), TurnRuns(read.own, read.after)) for read in reads
-        ]
-        pending = [(i, side) for i, read in enumerate(reads) for side in (0, 1) if (read.before, read.after)[side]]
-        last = {key: (reads[key[0]].at, reads[key[0]].memory_id) for key in pending}
-        read_so_far = dict.fromkeys(pending, 0)
-        while pending:
-            pages = []
-            for i, side in pending:
-                size = min((reads[i].before, reads[i].after)[side] + 1 + read_so_far[(i, side)], MAX_ADJACENT)
-                at, memory_id = last[(i, side)]
-                pages.append(dataclasses.replace(reads[i], at=at, memory_id=memory_id, before=0 if side else size,
-                                                 after=size if side else 0))  # fmt: skip
-            answers = await self._adjacent_many(workspace_id, pages)
-            still = []
-            for key, page, answer in zip(pending, pages, answers, strict=True):
-                i, side = key
-                got = answer[side]
-                counted = runs[i][side]
-                for memory in got:
-                    if memory.workspace_id == workspace_id and memory.memory_id != reads[i].memory_id:
-                        counted.add(memory, memory.memory_id, memory.source)
-                read_so_far[key] += len(got)
-                if got:
-                    last[key] = (got[-1].created_at, got[-1].memory_id)
-                if not counted.full and len(got) == page.before + page.after and read_so_far[key] < MAX_ADJACENT:
-                    still.append(key)
-            pending = still
-        return [(before.turns, after.turns) for before, after in runs]
+        :meth:`_adjacent_many` (:func:`~flowmem.vector_store.turns.paged_turns`); stores whose index knows each
+        memory's sources override it to stop at a turn's end."""
+        read = functools.partial(self._adjacent_many, workspace_id)
+        return await paged_turns(read, workspace_id, reads, MAX_ADJACENT)
 
 
 def _around(
