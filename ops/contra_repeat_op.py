@@ -26,7 +26,16 @@ from flowmem.scoring.derive import SPEAKER
 from flowmem.scoring.frames import analogous_slots, slot_frames
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.same_content import content_key
-from flowmem.scoring.slots import SLOTS_KEY, SlotRules, ended_slots, named, read_slots, superseded, with_slots
+from flowmem.scoring.slots import (
+    DEFAULT_RULES,
+    SLOTS_KEY,
+    SlotRules,
+    ended_slots,
+    named,
+    read_slots,
+    superseded,
+    with_slots,
+)
 from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, same_speaker, supersede
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import differ as values_differ
@@ -414,7 +423,8 @@ class ContraRepeatOp(Op):
 
 @lru_cache(maxsize=32)
 def _rules(slots: tuple[tuple[str, tuple[str, ...]], ...]) -> SlotRules:
-    return SlotRules(dict(slots))
+    # No slots of its own: the built-in rules, the object the store's keys read with too (one memory of what it read)
+    return SlotRules(dict(slots)) if slots else DEFAULT_RULES
 
 
 def _frozen(slots: dict[str, list[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -478,8 +488,10 @@ def fact_in_common(a: Memory, slots_a: dict[str, str], b: Memory, slots_b: dict[
     return bool(_values(_unaddressed(a)) & _values(_unaddressed(b)))
 
 
-def _values(text: str) -> set[tuple[str, str]]:
-    return {(value.kind, value.norm) for value in find_values(text)}
+@lru_cache(maxsize=4096)
+def _values(text: str) -> frozenset[tuple[str, str]]:
+    # Remembered: a stored memory is compared with every new memory it is a candidate of, each new one with its top_k.
+    return frozenset((value.kind, value.norm) for value in find_values(text))
 
 
 def tells(memory: Memory) -> bool:

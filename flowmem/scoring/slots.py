@@ -254,6 +254,9 @@ class SlotMatch:
     end: int
 
 
+READ_MEMO = 4096  # texts whose slots a SlotRules remembers (SlotRules.slots_of)
+
+
 class SlotRules:
     """Compiled slot patterns: :data:`BUILTIN_SLOTS` plus a deployment's own.
 
@@ -272,6 +275,9 @@ class SlotRules:
             name: [_compile(name, p) for p in patterns] for name, patterns in table.items()
         }
         self.endings = [_compile("(ending)", p) for p in ENDINGS]
+        # What slots_of read, by (text, who): the write path reads a new memory's slots when it decides and again when
+        # it keys it (flowmem.scoring.keys), and the same message's words in more than one op.
+        self._read: dict[tuple[str, str | None], dict[str, str]] = {}
 
     def find(self, text: str) -> list[SlotMatch]:
         """Every slot ``text`` fills, the first statement of each, in the order they are said."""
@@ -289,8 +295,14 @@ class SlotRules:
         "Alice lives in Milan" is read as "I live in Milan"; a sentence without its subject, "started at Spoke City
         today", as "I started at Spoke City today"), and ``{slot@person: value}`` of those it states about other
         people ("Nana moved into Rosehill": ``residence@nana``, :mod:`flowmem.scoring.others`)."""
-        said = first_person(unmixed(text), who)
-        return {**{m.slot: m.value for m in self.find(with_subject(said))}, **people_slots(said, self.find)}
+        found = self._read.get((text, who))
+        if found is None:
+            said = first_person(unmixed(text), who)
+            found = {**{m.slot: m.value for m in self.find(with_subject(said))}, **people_slots(said, self.find)}
+            if len(self._read) >= READ_MEMO:
+                del self._read[next(iter(self._read))]  # the oldest
+            self._read[(text, who)] = found
+        return dict(found)  # the caller's own: a change to it changes nothing here
 
     def ended(self, text: str, who: str | None = None) -> set[str]:
         """The values ``text`` says are no more ("Nibbles passed away" → ``{"nibbles"}``), whatever slot holds them."""

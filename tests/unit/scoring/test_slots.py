@@ -6,7 +6,7 @@ import pytest
 
 from flowmem import App
 from flowmem.core.errors import FlowmemError
-from flowmem.scoring.slots import SlotRules, first_person, slots_of, superseded
+from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, superseded
 
 
 @pytest.mark.parametrize(
@@ -216,3 +216,18 @@ def test_chinese_slots_without_their_subject(text: str, slots: dict[str, str]) -
 
 def test_a_chinese_subject_carries_over_a_comma() -> None:
     assert slots_of("外婆今年八十五岁，住在 Sunnyvale") == {}  # the grandmother's home, not the speaker's
+
+
+def test_slots_read_again_are_remembered_and_handed_out_as_copies() -> None:
+    # The write path reads a new memory's slots when it decides and again when it keys it: read once, remembered by
+    # (text, who), at most READ_MEMO texts; each caller gets its own dict.
+    rules = SlotRules()
+    first = rules.slots_of("I live in Lisbon")
+    first["residence"] = "porto"
+    assert rules.slots_of("I live in Lisbon") == {"residence": "lisbon"}
+    assert rules.slots_of("Alice lives in Milan", "alice") == {"residence": "milan"}
+    assert rules.slots_of("Alice lives in Milan") == {"residence@alice": "milan"}  # another reading: not the same
+    for i in range(READ_MEMO + 10):
+        rules.slots_of(f"I live in town {i}")
+    assert len(rules._read) == READ_MEMO
+    assert rules.slots_of("I live in town 0") == {"residence": "town 0"}  # forgotten, read again
