@@ -41,10 +41,22 @@ _END_EN = (
     r"|broke\s+up(?:\s+with)?|split\s+up(?:\s+with)?|divorced|moved\s+out(?:\s+of)?|retired(?:\s+from)?"
     r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
     # "took me off the apixaban" ends it; "I'm off to go swimming", "off work today" leave for something
-    r"(?:me\s+|him\s+|her\s+)?off(?!\s+(?:to|for|work|today|tonight|tomorrow|now)\b)|laid\s+off|lost\s+my|(?:not|n't)\s+(?:\w+\s+){0,2}?any\s?more"
+    r"(?:me\s+|him\s+|her\s+)?off(?!\s+(?:to|for|work|today|tonight|tomorrow|now)\b)|laid\s+off|lost\s+my"
     # "Leah left teaching", "I left nursing": leaving an occupation, said by its -ing (not "left for work")
     r"|left(?=\s+[a-z]{3,}ing(?:\s*[.!?,;]|\s+(?:and|to|for|in|at|after|last|this|because|so|two|a)\b|\s*$))"
+    # leaving a job, a company, a team (not "left my keys at home")
+    r"|left(?=\s+(?:my|his|her|their|our|the)\s+(?:job|position|role|post|company|firm|team|band)\b)"
+    # a past habit or state, over now: "I used to work at Dell", "we used to live in Austin" (not "used to the noise",
+    # "I'm used to it", "get used to")
+    r"|(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!'m\s)(?<!\bget\s)(?<!\bgot\s)(?<!\bgetting\s)(?<!\bbe\s)"
+    r"(?<!\bwas\s)(?<!\bwere\s)(?<!\bbeen\s)used\s+to(?=\s+(?!it\b|this\b|that\b|the\b|a\b|an\b|my\b|our\b|your\b|his\b|her\b|their\b|being\b|having\b)"
+    # "I used to hate running": an attitude that changed, not the running
+    r"(?!(?:hate|love|like|dislike|enjoy|prefer|think|believe|feel|want|fear|wish|dread|worry)\b)[a-z]+\b)"
+    r"|graduated(?:\s+from)?"
 )
+# "don't work at Dell anymore", "not seeing Jonah anymore": the thing ended sits between the negation and "anymore"
+# (n't is inside its word: no boundary before it).
+_NOT_ANYMORE_EN = r"(?:\bnot|n't)\s+(?:\w+\s+){0,4}?any\s?more\b"
 _STOPPED_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff]了"
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
@@ -56,9 +68,9 @@ _END_ZH = (
     # a new value, said without a typed one (班主任换成了李老师): what had the old value is over
     r"|换成了?|改成了?"
 )
-_ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_END_ZH}", re.I)
+_ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_NOT_ANYMORE_EN}|{_END_ZH}", re.I)
 # "not seeing Jonah anymore": the thing ended sits between "not" and "anymore".
-_NOT_ANYMORE = re.compile(r"\b(?:not|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
+_NOT_ANYMORE = re.compile(r"(?:\bnot|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
     r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record"
@@ -472,10 +484,16 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
     between = _NOT_ANYMORE.search(clause)
     if between is not None and between.group("what").strip():
-        return _first_terms(between.group("what"))
+        return _first_terms(between.group("what")) - _MENTAL
     rest = clause[ending.end() :]
-    if ending.group().lower() == "left":  # "left banking to start a bakery": the occupation left, not what follows
-        return frozenset(_first_terms_in_order(rest)[:1])
+    if ending.group().isascii():  # "I used to work at Dell, now I'm at Lumen": what ended stops at the comma
+        rest = re.split(r"[,;:\u2014\u2013]", rest)[0]
+    if ending.group().lower().startswith("used"):
+        # "I used to work at Dell" ends what names Dell; "I used to compete in dance competitions" (a memory told of
+        # a past habit, the dancing still current) ends nothing: a past habit ends only a named thing
+        return frozenset(t for v in find_values(rest) if v.kind == "name" for t in subject_terms(v.norm))
+    if ending.group().lower() == "left" and re.match(r"\s+[a-z]{3,}ing\b", rest):
+        return frozenset(_first_terms_in_order(rest)[:1])  # "left banking to start a bakery": the occupation only
     said_before = clause[: ending.start()]
     if not ending.group().isascii():  # a Chinese clause runs on past its commas: what ended is after the last one
         said_before = re.split(r"[，、]", said_before)[-1]
@@ -489,6 +507,10 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     return after or before
 
 
+# Verbs of mind that name no state of one's life: "doesn't matter anymore", "don't think so anymore".
+_MENTAL = frozenset(
+    ["think", "know", "care", "matter", "mind", "feel", "believe", "remember", "understand", "guess", "mean", "say"]
+)
 _NEW_VALUE_ZH = re.compile(r"换成了?|改成了?")
 # Words of when and how around what ended (现在班主任换成了…, 酒已经不喝了, 车早就卖了): never what ended.
 _ZH_ADVERBS = re.compile(r"已经|早就|现在|最近|终于|暂时|彻底|(?:也|都|就|还|再|又)+$")
