@@ -15,6 +15,7 @@ from flowmem.config.loader import ConfigSource, ResolvedConfig, load_config
 from flowmem.config.schema import Config
 from flowmem.core.backend import Backend, BackendKind
 from flowmem.core.errors import ConfigError, FlowmemError, Problem
+from flowmem.core.own_loop import OwnLoop
 from flowmem.core.suggest import unknown
 from flowmem.embedding.base import EmbeddingModel
 from flowmem.flow.compile import CompiledFlow, check_flow, compile_flow
@@ -54,7 +55,7 @@ class Runtime:
         self.resolved: ResolvedConfig = load_config(config, overrides)
         self._flows: dict[str, CompiledFlow] = {}
         self._backends = BackendPool(self.resolved)
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._own_loop = OwnLoop("use `await app.run(...)`")
         self._closed = False
 
     @property
@@ -122,16 +123,7 @@ class Runtime:
 
     def run_coroutine(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """Run ``coroutine`` to completion on the app's own event loop (for synchronous callers)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            pass
-        else:
-            coroutine.close()
-            raise FlowmemError("a synchronous call cannot run inside an event loop; use `await app.run(...)`")
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(coroutine)
+        return self._own_loop.run(coroutine)
 
     def backend(self, kind: BackendKind, name: str = "default") -> Backend:
         """The configured backend ``<kind>.<name>``, created on first use and closed with the app."""
@@ -156,12 +148,8 @@ class Runtime:
 
     def close(self) -> None:
         """Close backends and the app's own event loop (after :meth:`run_sync`)."""
-        if self._loop is not None:
-            try:
-                self._loop.run_until_complete(self.aclose())
-            finally:
-                self._loop.close()
-                self._loop = None
+        if self._own_loop.close(self.aclose):
+            pass
         elif self._backends.created():
             try:
                 asyncio.get_running_loop()

@@ -53,6 +53,7 @@ from flowmem.core.errors import (
     Problem,
     WriteConflictError,
 )
+from flowmem.core.own_loop import OwnLoop
 from flowmem.memories.importing import ImportCounts
 from flowmem.memories.results import ForgetResult, MemoryPage
 from flowmem.memories.sync import BlockingFacade, blocking
@@ -117,7 +118,7 @@ class RemoteApp:
         self.timeout = timeout
         self.transport = transport
         self.memories = RemoteMemories(self)
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._own_loop = OwnLoop("await the async call instead")
         self._clients: dict[asyncio.AbstractEventLoop, httpx.AsyncClient] = {}
 
     def _client(self) -> httpx.AsyncClient:
@@ -148,16 +149,7 @@ class RemoteApp:
 
     def run_coroutine(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """Run ``coroutine`` on the client's own event loop (for synchronous callers)."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            pass
-        else:
-            coroutine.close()
-            raise FlowmemError("a synchronous call cannot run inside an event loop; await the async call instead")
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(coroutine)
+        return self._own_loop.run(coroutine)
 
     async def aclose(self) -> None:
         """Close the connection pool of the running event loop."""
@@ -167,12 +159,7 @@ class RemoteApp:
 
     def close(self) -> None:
         """Close the client's own event loop and its connections (after synchronous calls)."""
-        if self._loop is not None:
-            try:
-                self._loop.run_until_complete(self.aclose())
-            finally:
-                self._loop.close()
-                self._loop = None
+        self._own_loop.close(self.aclose)
 
     def __enter__(self) -> RemoteApp:
         return self
