@@ -84,6 +84,8 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
         else:
             pending = start if pending is None else pending
             pending_timed = pending_timed or own_time
+    if not groups:
+        groups = _dated_sentences(text)  # no part says a fact of its own (third person, no 我): one per date
     facts = [piece for start, end in groups for piece in _companions(text[start:end].strip(), min_info, rules)]
     if len(facts) <= 1:
         return [" ".join(text.split())]
@@ -131,6 +133,20 @@ def _scored_parts(text: str) -> list[tuple[Span, int]]:
             inherits = first_person and c_start > 0 and _CJK.match(clause) and not _ZH_SUBJECT.match(clause)
             parts.append(((start + c_start, start + c_end), info_score(f"我{clause}" if inherits else clause)))
     return parts
+
+
+def _dated_sentences(text: str) -> list[Span]:
+    """``text``'s sentences, a sentence naming a date of its own starting a group when the group before it names
+    one too ("王阿姨把房子卖了 新房东…说明年要涨房租。合同…到明年五月。": two dates, two facts); ``[]`` when
+    fewer than two groups come of it. One event time per memory, for a message no part of which scores as a fact."""
+    groups: list[list[int]] = []  # [start, end, dated]
+    for start, end in _sentences(text):
+        dated = _dates(text[start:end])
+        if groups and not (dated and groups[-1][2]):
+            groups[-1][1], groups[-1][2] = end, groups[-1][2] or dated
+        else:
+            groups.append([start, end, dated])
+    return [(a, b) for a, b, _ in groups] if len(groups) > 1 else []
 
 
 def _sentences(text: str) -> list[Span]:

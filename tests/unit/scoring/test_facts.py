@@ -100,3 +100,11 @@ def test_a_message_naming_several_times_is_split_like_a_changeable_fact(text: st
 )
 def test_a_leading_part_with_a_time_of_its_own_is_a_fact_of_its_own(text: str, facts: list[str]) -> None:
     assert split_facts(text) == facts
+
+
+def test_a_message_no_part_of_which_is_a_fact_of_its_own_is_split_by_its_dated_sentences() -> None:
+    # third person, no 我: no part scores as a fact, yet two sentences name two dates (one event time per memory)
+    first = "王阿姨把房子卖了 新房东姓赵，第一次见面就说明年要涨房租。"
+    second = "合同倒是继续有效，到明年五月，今年还是三千二。"
+    assert split_facts(first + second) == [first, second]
+    assert split_facts("Great news! See you Friday.") == ["Great news! See you Friday."]  # one date: whole
