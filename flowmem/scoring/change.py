@@ -422,13 +422,28 @@ _DETERMINER = r"(?:(?:a|an|the|my|our|his|her|their|your|this|that)\s+)?(?:\d+\s
 _WORD = re.compile(r"[\w'-]+")
 
 
+def _said_before_it(clause: str, about: frozenset[str]) -> str:
+    """A Chinese ``clause`` (its statements run on with commas) up to the comma before the first statement naming
+    ``about``: 闺女今天上一年级了，班主任姓周，人挺和气的 → 闺女今天上一年级了. What follows that statement goes on
+    about it (人挺和气的 is the old teacher), and a fragment kept from after it reads wrong alone."""
+    kept = ""
+    for part in re.split(r"(?<=，)", clause):
+        if holds(part, about):
+            break
+        kept += part
+    kept = kept.rstrip("，")
+    return kept if len(subject_terms(kept)) >= 2 else ""
+
+
 def _without_phrase(clause: str, about: frozenset[str]) -> str:
     """``clause`` without the words naming ``about`` (with their determiner and a joining "and"), or "" when they
     are in its subject (no personal pronoun before them: "my roommate Jules works nights…", "Jonah and I…" are about
     Jules, about Jonah) or nothing of substance is left."""
+    if not clause.isascii():
+        return _said_before_it(clause, about)
     words = list(_WORD.finditer(clause))
     hits = [w for w in words if stem(w.group().lower()) in about or w.group().lower() in about]
-    if not hits or not clause.isascii():
+    if not hits:
         return ""
     if not any(w.group().lower() in _PERSONAL for w in words if w.start() < hits[0].start()):
         return ""

@@ -420,3 +420,10 @@ def test_english_endings_by_their_grammar(new: str, about: set[str]) -> None:
 )
 def test_what_only_sounds_like_an_english_ending_ends_nothing(said: str) -> None:
     assert read_changes(said) == []
+
+
+def test_what_a_chinese_statement_said_before_the_ended_thing_stays() -> None:
+    # Chinese runs its statements on with commas: what came before the one naming the ended thing is kept; the one
+    # naming it, and what goes on about it after it (人挺和气的: the old teacher), go
+    assert remainder("闺女今天上一年级了，班主任姓周，人挺和气的", frozenset({"班主", "主任"})) == "闺女今天上一年级了"
+    assert remainder("我开一辆飞度，开着还行", frozenset({"飞度"})) is None  # a fragment after it is not kept alone
