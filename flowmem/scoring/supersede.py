@@ -147,7 +147,7 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
             return []
         kept = remainder(old.content, change.about)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
-        return supersede(memory, old, kept, reason)
+        return supersede(memory, old, kept, reason, keep_words=False)
     if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it
         if len(change.about & subject_terms(old.content)) < 2:  # named, not just touched on
             return []
@@ -173,17 +173,21 @@ def _window(memory: Memory, change: Change) -> timedelta:
     return SAID_WRONG_WINDOW if change.negated or says_wrong(memory.content) else CORRECTION_WINDOW
 
 
-def supersede(memory: Memory, old: Memory, kept: str | None, reason: str) -> list[MemoryAction]:
+def supersede(
+    memory: Memory, old: Memory, kept: str | None, reason: str, *, keep_words: bool = True
+) -> list[MemoryAction]:
     """``old`` expired by ``memory`` for ``reason``, and what else it said (``kept``: its words less what changed;
     ``None``: nothing) stored as a memory of its own, derived from both (:func:`derived`)."""
     actions = [MemoryAction(action="expire", memory=expired_by(old, by=memory, at=memory.created_at), old=old,
                             reason=reason)]  # fmt: skip
     if kept:
-        actions.append(MemoryAction(action="add", memory=derived(old, kept, by=memory), reason=reason))
+        actions.append(
+            MemoryAction(action="add", memory=derived(old, kept, by=memory, keep_words=keep_words), reason=reason)
+        )
     return actions
 
 
-def derived(old: Memory, content: str, *, by: Memory) -> Memory:
+def derived(old: Memory, content: str, *, by: Memory, keep_words: bool = True) -> Memory:
     """A memory of what ``old`` says, as ``content`` now has it after ``by``: said when ``old`` was, from both's
     messages, its event time read from ``content`` as of then; no vector yet (its words are new)."""
     digest = hashlib.sha256(f"{old.memory_id}\0{by.memory_id}".encode()).hexdigest()[:32]
@@ -191,7 +195,7 @@ def derived(old: Memory, content: str, *, by: Memory) -> Memory:
     metadata.update({DERIVED_FROM: old.memory_id, CHANGED_BY: by.memory_id})
     # The turn is the record: the words it was said in stay in the key of what it became (a question in them still
     # finds this memory, and through its sources the turn), while the content says what is true now.
-    earlier = said_before(old, content)
+    earlier = said_before(old, content) if keep_words else []
     if earlier:
         metadata[SAID_BEFORE] = earlier
     update = {

@@ -427,3 +427,14 @@ def test_what_a_chinese_statement_said_before_the_ended_thing_stays() -> None:
     # naming it, and what goes on about it after it (人挺和气的: the old teacher), go
     assert remainder("闺女今天上一年级了，班主任姓周，人挺和气的", frozenset({"班主", "主任"})) == "闺女今天上一年级了"
     assert remainder("我开一辆飞度，开着还行", frozenset({"飞度"})) is None  # a fragment after it is not kept alone
+
+
+def test_what_is_left_of_an_ended_statement_does_not_keep_the_ended_words_in_its_key() -> None:
+    # A value written in keeps the old wording in its key (a question in those words still finds it: above); what is
+    # left once a thing has ended does not, or it answers questions about the ended thing ahead of what replaced it
+    # (dev: '闺女班主任是谁?' found '闺女今天上一年级了' first, its key holding 班主任姓周).
+    old = _memory("a", "闺女今天上一年级了，班主任姓周，人挺和气的", 3)
+    new = _memory("b", "周老师调去别的学校了，现在班主任换成了李老师", 20)
+    expire, add = apply_changes(new, changes_of(new), [old])
+    assert expire.memory.memory_id == "a" and add.memory.content == "闺女今天上一年级了"
+    assert SAID_BEFORE not in add.memory.metadata and "班主任" not in offline_key(add.memory)
