@@ -286,7 +286,7 @@ class SlotRules:
             for pattern in patterns:
                 for match in pattern.finditer(text):
                     slot_match = _slot_match(name, match)
-                    if slot_match is not None and slot_match.slot not in found:
+                    if slot_match is not None and slot_match.slot not in found and _asserted(text, slot_match):
                         found[slot_match.slot] = slot_match
         return sorted(found.values(), key=lambda m: m.start)
 
@@ -395,6 +395,21 @@ def with_subject(text: str) -> str:
 # A name ends with its capitalised words: "Lumen Health done", "Corvane Analytics on the 31st" → the company.
 _PARTICLE = r"(?:of|and|&|de|di|da|del|della|du|des|la|le|von|van|der|den|y|e|the|for)"
 _PROPER = re.compile(rf"(?-i:[A-Z0-9][\w'&.-]*(?:\s+(?:{_PARTICLE}\s+)?[A-Z0-9][\w'&.-]*)*)")
+
+
+# A statement asked about or supposed, not made: "someone asked if I'm vegan", "wondering whether we live in the
+# catchment", "if I moved to Leeds", 如果我搬到…, 问我是不是….
+_ASKED_OR_SUPPOSED = re.compile(r"(?:\b(?:if|whether)\s+|如果|要是|假如|是不是)$", re.I)
+
+
+def _asserted(text: str, found: SlotMatch) -> bool:
+    """Whether ``text`` states ``found`` rather than asking or supposing it, or denying its value ("not vegan")."""
+    if _ASKED_OR_SUPPOSED.search(text[max(0, found.start - 12) : found.start]):
+        return False
+    denied = re.compile(
+        rf"\b(?:not|never)\s+(?:a\s+|an\s+)?{re.escape(found.value)}\b|不是{re.escape(found.value)}", re.I
+    )
+    return denied.search(text) is None
 
 
 def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:

@@ -231,3 +231,18 @@ def test_slots_read_again_are_remembered_and_handed_out_as_copies() -> None:
         rules.slots_of(f"I live in town {i}")
     assert len(rules._read) == READ_MEMO
     assert rules.slots_of("I live in town 0") == {"residence": "town 0"}  # forgotten, read again
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("someone at work asked if I'm vegan - no, not vegan", {}),  # asked about, and denied: not stated
+        ("if I moved to Leeds I'd be closer to Mum", {}),  # supposed
+        ("wondering whether I live in the catchment", {}),
+        ("如果我住在上海就好了", {}),
+        ("I'm pescatarian now, not vegetarian", {"diet": "pescatarian"}),  # the denied value is another one
+        ("I live in Leeds", {"residence": "leeds"}),
+    ],
+)
+def test_a_slot_asked_about_supposed_or_denied_is_not_stated(text: str, slots: dict[str, str]) -> None:
+    assert SlotRules().slots_of(text) == slots
