@@ -53,11 +53,14 @@ _END_EN = (
     # "I used to hate running": an attitude that changed, not the running
     r"(?!(?:hate|love|like|dislike|enjoy|prefer|think|believe|feel|want|fear|wish|dread|worry)\b)[a-z]+\b)"
     r"|graduated(?:\s+from)?"
+    # a business or place gone (what ended is its subject): "Smile Studio closed down last month", "the gym went bust"
+    r"|closed\s+down|shut\s+down|closed\s+for\s+good|went\s+(?:bust|under|out\s+of\s+business)"
 )
 # "don't work at Dell anymore", "not seeing Jonah anymore": the thing ended sits between the negation and "anymore"
 # (n't is inside its word: no boundary before it).
 _NOT_ANYMORE_EN = r"(?:\bnot|n't)\s+(?:\w+\s+){0,4}?any\s?more\b"
-_STOPPED_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff]了"
+_NO_LONGER_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff][\u4e00-\u9fff]{0,3}?了"
+_STOPPED_ZH = rf"{_NO_LONGER_ZH}|戒(?![指备严])(?=[\u4e00-\u9fff])"
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # a place or business that is gone: 乐动健身跑路了, 那家店倒闭了
@@ -513,8 +516,12 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if not ending.group().isascii():  # a Chinese clause runs on past its commas: what ended is after the last one
         said_before = re.split(r"[，、]", said_before)[-1]
     before = _first_terms(_without_adverbs(said_before), last=True)
-    if re.fullmatch(_STOPPED_ZH, ending.group()):
-        return before  # 不喝了 closes what it says: nothing after it is what stopped
+    if ending.group() == "戒" or re.fullmatch(_NO_LONGER_ZH, ending.group()):
+        if ending.group() == "戒":
+            given_up = re.match(r"[\u4e00-\u9fff]+", rest)  # 戒奶茶第21天: what is given up follows
+            return _first_terms(given_up.group()) if given_up else frozenset()
+        said = ending.group()[2:-1]  # 不吃白米饭了: what is no longer done is inside it; 酒不喝了: before it
+        return _first_terms(said) if said else before
     before = before or frozenset(t for t in _first_terms(said_before, last=True) if not _ZH_ADVERBS.search(t))
     after = frozenset() if _NO_OBJECT.match(rest) else _first_terms(rest)
     if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了
@@ -528,7 +535,9 @@ _MENTAL = frozenset(
 )
 _NEW_VALUE_ZH = re.compile(r"换成了?|改成了?")
 # Words of when and how around what ended (现在班主任换成了…, 酒已经不喝了, 车早就卖了): never what ended.
-_ZH_ADVERBS = re.compile(r"已经|早就|现在|最近|终于|暂时|彻底|(?:也|都|就|还|再|又)+$")
+_ZH_ADVERBS = re.compile(
+    r"已经|早就|现在|最近|终于|暂时|彻底|正式|突然|总算|今天|昨天|前天|上周|上个月|去年|刚刚|(?:也|都|就|还|再|又|刚)+$"
+)
 
 
 def _without_adverbs(text: str) -> str:
@@ -539,13 +548,17 @@ def _stopped_chars(clause: str, ending: re.Match[str]) -> frozenset[str]:
     """For 不 + verb + 了 (酒已经不喝了): the verb and the characters of what is no longer done (喝, 酒). Chinese
     says the thing and the verb apart and in either order (每天晚上喝一小杯红酒), so an older statement speaks of it
     when it holds all of them, not when it shares a two-character term; empty for any other ending."""
-    if not re.fullmatch(_STOPPED_ZH, ending.group()):
+    cue = ending.group()
+    if cue != "戒" and not re.fullmatch(_NO_LONGER_ZH, cue):
         return frozenset()
-    before = _without_adverbs(clause[: ending.start()])
-    last = [c for c in before if c in _content_chars(before)][-2:]
+    if cue.startswith("戒"):  # 戒奶茶: what is given up follows the verb, said without it later (喝奶茶)
+        after = clause[ending.end() :]
+        return frozenset([c for c in after if c in _content_chars(after)][:2])
+    said = cue[2:-1] or _without_adverbs(clause[: ending.start()])  # 不吃白米饭了 names it; 酒不喝了 before it
+    last = [c for c in said if c in _content_chars(said)][-2:]
     if not last:
         return frozenset()
-    return frozenset([*last, ending.group()[1]])
+    return frozenset([*last, cue[1]])
 
 
 # "Omar retired on Friday": what follows the verb is when or where, not what ended.

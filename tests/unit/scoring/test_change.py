@@ -438,3 +438,19 @@ def test_what_is_left_of_an_ended_statement_does_not_keep_the_ended_words_in_its
     expire, add = apply_changes(new, changes_of(new), [old])
     assert expire.memory.memory_id == "a" and add.memory.content == "闺女今天上一年级了"
     assert SAID_BEFORE not in add.memory.metadata and "班主任" not in offline_key(add.memory)
+
+
+@pytest.mark.parametrize(
+    ("new", "about", "chars"),
+    [
+        ("我爸现在完全不吃白米饭了，换成糙米", {"米饭"}, {"吃", "米", "饭"}),  # 不 + verb + what + 了: what, not who
+        ("戒奶茶第21天 yyds", {"奶茶"}, {"奶", "茶"}),  # 戒 + what is given up
+        ("我妈今天正式退休了！", {"我妈"}, set()),  # words of when between who and the verb are not who
+        ("So annoyingly Smile Studio closed down last month", {"smil", "studio"}, set()),  # a business gone
+    ],
+)
+def test_more_endings_by_their_grammar(new: str, about: set[str], chars: set[str]) -> None:
+    [change] = read_changes(new)
+    assert change.kind == "ended" and about <= change.about and chars <= change.beside
+    assert not {"我爸", "yyd", "今天", "正式"} & change.about
+    assert read_changes("买了个戒指") == []  # 戒指 is a ring
