@@ -99,6 +99,7 @@ _WEEKDAY_CONTEXT_BEFORE = re.compile(r"\b(?:on|by|until|till|since|before|after)
 # After "sun", "sat", "wed" (words too) only the end of the phrase or a time may follow: "on Sat", "on sat at 5".
 _AFTER_WORD_ABBREVIATION = re.compile(r"\s*(?:$|[.,;:!?)]|at\b|\d|morning|afternoon|evening|night)", _I)
 _WORD_ABBREVIATIONS = {"sun", "sat", "wed"}
+_TEXTED_DAYS = {"tue", "tues", "thu", "thur", "thurs", "fri"}  # abbreviations that are no English word
 
 
 def extend_start(text: str, start: int) -> int:
@@ -181,8 +182,10 @@ def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
     if match["plural"]:
         return None  # "on Fridays" is a habit, not a date
     if name not in _FULL_NAMES and direction is None:
-        # Abbreviations need "on"/"by"/… before them, and "sun", "sat", "wed" also a clean end after.
-        if not _after(_WEEKDAY_CONTEXT_BEFORE, ctx, match.start()):
+        # Abbreviations need "on"/"by"/… before them, and "sun", "sat", "wed" also a clean end after; texting drops
+        # the "on" ("got the keys fri"), so one that is no word of its own may stand at the end of its phrase.
+        texted = name in _TEXTED_DAYS and _AFTER_WORD_ABBREVIATION.match(ctx.text, match.end())
+        if not texted and not _after(_WEEKDAY_CONTEXT_BEFORE, ctx, match.start()):
             return None
         if name in _WORD_ABBREVIATIONS and not _AFTER_WORD_ABBREVIATION.match(ctx.text, match.end()):
             return None  # "on the sun lounger"
@@ -219,6 +222,12 @@ def _unit(match: re.Match[str], ctx: Context) -> Mention | None:
         offset = {"last": -1, "this": 0, "next": 1, "coming": 1}[direction or "this"]
         if unit == "weekend" and direction == "coming":
             return Mention(match.start(), match.end(), anchor=_coming_weekend(ctx.today))
+        if unit == "weekend" and direction == "this" and ctx.tense.at(match.start()) == "past":
+            # "Moved in this weekend", said on a Monday: the weekend just gone, not the coming one of this ISO week
+            span = _offset_span(unit, 0, ctx)
+            if span.start.date() > ctx.today:
+                span = _offset_span(unit, -1, ctx)
+            return Mention(match.start(), match.end(), anchor=span)
     return Mention(match.start(), match.end(), anchor=_offset_span(unit, offset, ctx))
 
 

@@ -115,7 +115,8 @@ def _in_week(match: re.Match[str], ctx: Context) -> date:
 
 
 _WEEKDAY_RE = re.compile(
-    rf"{_NOT_AFTER_PART}(?:{_MODIFIER}(?:个|個)?)?{_WEEK}(?P<wd>[一二三四五六日天1-7])(?![次遍回个個])"
+    # 一周三次/三回 is how often; 周三回去复查 (go back) is a day
+    rf"{_NOT_AFTER_PART}(?:{_MODIFIER}(?:个|個)?)?{_WEEK}(?P<wd>[一二三四五六日天1-7])(?![次遍个個]|回(?![去来家]))"
 )
 
 

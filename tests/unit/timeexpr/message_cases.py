@@ -248,6 +248,9 @@ EN: list[MessageCase] = [
     C("texting", "dentist tmrw at 9, ugh", WED, "2025-03-27T09"),
     C("texting", "yday was a write-off, flat tire on the ring road", WED, "2025-03-25"),
     C("texting", "picking up the keys tmr", WED, "2025-03-27"),
+    C("texting", "got the keys fri", MON, "2025-03-21"),  # no "on": an abbreviation that is no word of its own
+    C("relative-offset", "Moved into the new place this weekend, boxes everywhere", MON, "WE2025-03-22"),  # just gone
+    C("relative-offset", "we're moving this weekend", MON, "WE2025-03-29"),
     # weekdays counted from another day, and the nth one of a month (WED is Wednesday 26 March 2025)
     C("weekday-counted", "two Saturdays ago we had the party", WED, "2025-03-15"),
     C("weekday-counted", "3 Fridays ago I handed in my notice", WED, "2025-03-07"),
@@ -456,6 +459,7 @@ ZH: list[MessageCase] = [
     C("zh-holiday", "今年母亲节我要回家", MON, "2025-05-11"),
     C("zh-holiday", "万圣节我扮成了女巫", NOV3, "2025-10-31"),
     C("zh-holiday", "感恩节我们会做火鸡", NOV3, "2025-11-27"),
+    C("zh-weekday-future", "医生说下下周三回去复查", WED, "2025-04-09"),  # 回去 is going back, not 三回 (three times)
     C("zh-weekday-counted", "五月的第一个周末有比赛", WED, "WE2025-05-03"),
     C("zh-weekday-counted", "下个月第一个周一开学", WED, "2025-04-07"),
     C("zh-weekday-counted", "这个月最后一个周五发工资", WED, "2025-03-28"),
