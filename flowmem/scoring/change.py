@@ -516,7 +516,7 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if not ending.group().isascii():  # a Chinese clause runs on past its commas: what ended is after the last one
         said_before = re.split(r"[，、]", said_before)[-1]
     before = _first_terms(_without_adverbs(said_before), last=True)
-    if ending.group() == "戒" or re.fullmatch(_NO_LONGER_ZH, ending.group()):
+    if _stops_doing(ending.group()):
         if ending.group() == "戒":
             given_up = re.match(r"[\u4e00-\u9fff]+", rest)  # 戒奶茶第21天: what is given up follows
             return _first_terms(given_up.group()) if given_up else frozenset()
@@ -544,14 +544,20 @@ def _without_adverbs(text: str) -> str:
     return _ZH_ADVERBS.sub("", _ZH_ADVERBS.sub("", text))
 
 
+def _stops_doing(cue: str) -> bool:
+    """Whether the ending ``cue`` is one of :data:`_STOPPED_ZH` (不喝了, 不吃白米饭了, 戒), read by its characters."""
+    return cue == "戒" or re.fullmatch(_NO_LONGER_ZH, cue) is not None
+
+
 def _stopped_chars(clause: str, ending: re.Match[str]) -> frozenset[str]:
-    """For 不 + verb + 了 (酒已经不喝了): the verb and the characters of what is no longer done (喝, 酒). Chinese
-    says the thing and the verb apart and in either order (每天晚上喝一小杯红酒), so an older statement speaks of it
-    when it holds all of them, not when it shares a two-character term; empty for any other ending."""
+    """For 不 + verb (+ what) + 了 (酒已经不喝了, 不吃白米饭了): the verb and the last two characters of what is no
+    longer done (喝, 酒); for 戒 + what (戒奶茶): the first two of what is given up. Chinese says the thing and the verb
+    apart and in either order (每天晚上喝一小杯红酒), so an older statement speaks of it when it holds all of them, not
+    when it shares a two-character term; empty for any other ending."""
     cue = ending.group()
-    if cue != "戒" and not re.fullmatch(_NO_LONGER_ZH, cue):
+    if not _stops_doing(cue):
         return frozenset()
-    if cue.startswith("戒"):  # 戒奶茶: what is given up follows the verb, said without it later (喝奶茶)
+    if cue == "戒":  # 戒奶茶: what is given up follows the verb, said without it later (喝奶茶)
         after = clause[ending.end() :]
         return frozenset([c for c in after if c in _content_chars(after)][:2])
     said = cue[2:-1] or _without_adverbs(clause[: ending.start()])  # 不吃白米饭了 names it; 酒不喝了 before it

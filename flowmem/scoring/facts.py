@@ -20,6 +20,7 @@ with one fact comes back whole.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime
 from itertools import pairwise
 
@@ -60,30 +61,24 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     groups: list[Span] = []  # consecutive parts, so each fact is a stretch of the message as written
     pending: int | None = None  # where parts that carry nothing ("Great news!") before the first fact began
-    pending_timed = False  # whether those parts name a time ("Emailed the studio yesterday": texting drops the "I")
     timed = False  # whether the last group names a time
     for (start, end), score in _scored_parts(text):
         own_time = has_time_words(text[start:end])
         # A leading statement never joins the fact after it; a part naming its own time never joins a fact that
         # names another ("I moved today! Housewarming on Saturday."): one event time per memory.
         if score >= min_info or (score > 0 and not groups) or (own_time and timed):
-            if (
-                pending is not None
-                and pending_timed
-                and own_time
-                and _dates(text[pending:start])
-                and _dates(text[start:end])
-            ):
-                groups.append((pending, pending + len(text[pending:start].rstrip(",， "))))  # its own time
+            # Parts that carry nothing but a date of their own ("Emailed the studio yesterday": texting drops the "I")
+            # do not lend it to the fact after them when that names another.
+            if pending is not None and own_time and _dates(text[pending:start]) and _dates(text[start:end]):
+                groups.append((pending, pending + len(text[pending:start].rstrip(",， "))))
                 pending = None
             groups.append((start if pending is None else pending, end))
-            pending, pending_timed, timed = None, False, own_time
+            pending, timed = None, own_time
         elif groups:
             groups[-1] = (groups[-1][0], end)
             timed = timed or own_time
-        else:
-            pending = start if pending is None else pending
-            pending_timed = pending_timed or own_time
+        elif pending is None:
+            pending = start
     if not groups:
         groups = _dated_sentences(text)  # no part says a fact of its own (third person, no 我): one per date
     facts = [piece for start, end in groups for piece in _companions(text[start:end].strip(), min_info, rules)]
@@ -139,14 +134,22 @@ def _dated_sentences(text: str) -> list[Span]:
     """``text``'s sentences, a sentence naming a date of its own starting a group when the group before it names
     one too ("王阿姨把房子卖了 新房东…说明年要涨房租。合同…到明年五月。": two dates, two facts); ``[]`` when
     fewer than two groups come of it. One event time per memory, for a message no part of which scores as a fact."""
+    groups = _by_dates(text, _sentences(text))
+    return groups if len(groups) > 1 else []
+
+
+def _by_dates(text: str, spans: Iterable[Span]) -> list[Span]:
+    """``spans`` of ``text`` (in order) joined into stretches with one date each: a span naming a date of its own
+    starts a stretch when the one before it names a date too, and any other joins the stretch before it. Two
+    stretches or more exactly when two spans or more name dates."""
     groups: list[list[int]] = []  # [start, end, dated]
-    for start, end in _sentences(text):
+    for start, end in spans:
         dated = _dates(text[start:end])
         if groups and not (dated and groups[-1][2]):
             groups[-1][1], groups[-1][2] = end, groups[-1][2] or dated
         else:
             groups.append([start, end, dated])
-    return [(a, b) for a, b, _ in groups] if len(groups) > 1 else []
+    return [(a, b) for a, b, _ in groups]
 
 
 def _sentences(text: str) -> list[Span]:
@@ -182,17 +185,10 @@ def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
     manager on Thursday, my last day there is March 19, and I start on the 31st" is three times, three facts: a
     memory has one event time, and the date of each is in its own words); whole when it names one time or none."""
     cuts = [start] + [m.end() for m in _COMMA.finditer(sentence, start, end)] + [end]
-    pieces = list(pairwise(cuts))
-    if sum(_dates(sentence[a:b]) for a, b in pieces) < 2:
+    groups = _by_dates(sentence, pairwise(cuts))
+    if len(groups) < 2:
         return [(start, end)]
-    groups: list[list[int]] = []  # [start, end, timed]
-    for a, b in pieces:
-        timed = _dates(sentence[a:b])
-        if groups and not (timed and groups[-1][2]):
-            groups[-1][1], groups[-1][2] = b, groups[-1][2] or timed
-        else:
-            groups.append([a, b, timed])
-    return [(a, _before_comma(sentence, a, b)) for a, b, _ in groups]
+    return [(a, _before_comma(sentence, a, b)) for a, b in groups]
 
 
 def _before_comma(sentence: str, start: int, end: int) -> int:
