@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
@@ -143,6 +144,7 @@ class Change:
     negated: tuple[Value, ...] = ()
     subjects: tuple[Subject, ...] = ()
     around: tuple[frozenset[str], ...] = ()  # per value: the terms of the words either side of it (see _around)
+    frames: tuple[NameFrame | None, ...] = ()  # per value: where a name stands (name_kinds), None for other kinds
 
 
 def read_changes(text: str) -> list[Change]:
@@ -181,7 +183,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             kind: ChangeKind = "corrected" if correction else "replaced"
             subjects = tuple(subject_before(text, start, v) for v in values)
             around = tuple(_context(text, v, every_value) for v in values)
-            changes.append(Change(kind, about, values, cue.group(), chars, negated, subjects, around))
+            frames = tuple(_frame_if_changed(text, start, cues, v, values) for v in values)
+            changes.append(Change(kind, about, values, cue.group(), chars, negated, subjects, around, frames))
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     return tuple(changes)
@@ -306,7 +309,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     and o.start not in used
                     and _replaces(o, new)
                     and (
-                        bool(_context(old_text, o, olds) & beside)
+                        bool(_context(old_text, o, olds) & beside) or _same_place(old_text, start, o, change, index)
                         if named
                         else about_it or o.kind in SELF_NAMED or _beside(old_text, o) & change.beside
                     )
@@ -320,6 +323,34 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                 used.add(old.start)
                 break
     return pairs
+
+
+def _frame_if_changed(
+    text: str, start: int, cues: list[tuple[int, int]], value: Value, values: tuple[Value, ...]
+) -> NameFrame | None:
+    """The frame of a name the change word leads to — the first name after it ("new place is on Ashby Lane", "the new
+    Quayside hub"), not one said of another name ("the new Wagamama on Baker Street": what is new is the restaurant,
+    not the street) — else ``None`` (so the name is matched only by the words around it)."""
+    if value.kind != "name":
+        return None
+    for _, cue_end in cues:
+        if start + cue_end <= value.start and not any(
+            o.kind == "name" and start + cue_end <= o.start < value.start for o in values
+        ):
+            return name_frame(text, value)
+    return None
+
+
+def _same_place(old_text: str, start: int, old: Value, change: Change, index: int) -> bool:
+    """Whether the old name ``old`` (in the clause of ``old_text`` from ``start``) stands where the change's new name
+    does: a street for a street, a company for a company, after the same preposition
+    (:mod:`flowmem.scoring.name_kinds`), though no word around them is shared ("the flat on Dunmore rd" → "new place
+    is on Ashby Lane"). The speaker's own places only: two people's schools or employers are two facts, and a clause
+    tells which person only by name."""
+    new = change.frames[index] if change.frames else None
+    if new is None or (change.subjects and change.subjects[index] == "other"):
+        return False
+    return subject_before(old_text, start, old) != "other" and same_place(name_frame(old_text, old), new)
 
 
 def _context(text: str, value: Value, values: list[Value]) -> frozenset[str]:

@@ -454,3 +454,37 @@ def test_more_endings_by_their_grammar(new: str, about: set[str], chars: set[str
     assert change.kind == "ended" and about <= change.about and chars <= change.beside
     assert not {"我爸", "yyd", "今天", "正式"} & change.about
     assert read_changes("买了个戒指") == []  # 戒指 is a ring
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "names"),
+    [
+        # two streets, two companies, two workplaces: no word around the names in common, the names' own head words
+        # say what they are, after the same preposition
+        ("im in the flat on Dunmore rd still, lease up in sept", "moved!! new place is on Ashby Lane, 2 bed",
+         {"dunmor"}),  # stemmed terms
+        ("I working at Lionsgate Credit Tampines branch, counter staff lah", "I start new job already, at Orchid "
+         "Insurance as claims officer", {"lionsgat", "credit", "tampin"}),
+        ("I'm based at the Fenwick Road office, 10 min walk from home", "we're all at the new Quayside hub from Monday",
+         {"fenwick", "road"}),
+    ],
+)  # fmt: skip
+def test_a_new_name_of_the_same_kind_in_the_same_place_replaces_the_old(old: str, new: str, names: set[str]) -> None:
+    assert set().union(*(replaced_names(old, c) for c in read_changes(new) if c.values)) == names
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # what is new is the restaurant, not the street it is on
+        ("my flat on Dunmore rd is tiny", "had lunch at the new Wagamama on Baker Street"),
+        # another preposition: not the same place in what is said
+        ("I bank with Monzo Bank", "started my new job at Orchid Insurance"),
+        # someone else's school or employer is another fact
+        ("my sister works at Lionsgate Credit", "I start a new job at Orchid Insurance"),
+        # a name whose words say nothing of its kind (a town, a person)
+        ("I grew up in Leeds", "new flat is in Harrogate now"),
+    ],
+)
+def test_names_of_other_kinds_places_or_people_replace_nothing(old: str, new: str) -> None:
+    assert not any(replaced_names(old, c) for c in read_changes(new) if c.values)
