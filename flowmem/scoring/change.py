@@ -277,8 +277,9 @@ def holds(text: str, about: frozenset[str]) -> bool:
 
 # Kinds of value that say by their form what they are of — a phone number is the phone, an e-mail address the e-mail
 # — so a new one replaces an older one of the same person whatever words are around either ("new phone new number
-# lol. 555-0187 now", "… is the one to use from now on").
-SELF_NAMED = frozenset({"phone", "email"})
+# lol. 555-0187 now", "… is the one to use from now on"), and a job title said of someone is what they do ("as a
+# junior designer" → "name badge came in: Senior Designer").
+SELF_NAMED = frozenset({"phone", "email", "job"})
 
 
 def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:

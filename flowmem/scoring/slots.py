@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from flowmem.scoring.mixed import unmixed
+from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
 from flowmem.scoring.people import THIRD_PERSON_VERBS
 
@@ -45,17 +46,8 @@ _HOME = (
 )
 _WITH = r"(?:和|跟)[^，。！？；,.!?;\s]{1,12}?"  # 我和我的狗旺财住在… : a companion between the subject and the verb
 # Job titles are open-ended, so "I'm a …" counts only when it ends in an occupation ("I'm a big fan" does not).
-_JOB = (
-    r"(?:[a-z-]+\s+){0,2}(?:designer|engineer|developer|programmer|nurse|doctor|physician|surgeon|dentist|teacher|"
-    r"professor|lecturer|lawyer|attorney|accountant|architect|manager|director|consultant|analyst|scientist|"
-    r"researcher|journalist|writer|editor|chef|cook|waiter|waitress|pharmacist|therapist|paramedic|firefighter|"
-    r"officer|electrician|plumber|mechanic|carpenter|pilot|driver|cashier|barista|librarian|photographer|"
-    r"artist|musician|intern|assistant|technician|salesperson|recruiter|veterinarian|vet)"
-)
-_ZH_JOB = (
-    r"[^，。！？；,.!?;\s]{0,6}?(?:设计师|工程师|程序员|护士|医生|老师|教师|教授|律师|会计|建筑师|经理|总监|主管|"
-    r"顾问|分析师|记者|编辑|厨师|服务员|药剂师|司机|销售|助理|实习生|研究员|科学家|摄影师|兽医)"
-)
+_JOB = EN_OCCUPATION
+_ZH_JOB = ZH_OCCUPATION
 _ZH_ORG = r"(?:公司|集团|银行|医院|学校|大学|工厂|工作室|店|事务所)"  # 一家游戏公司: where one works is an organisation
 # What one does at work, as Chinese names a job by its function (在华通物流做数据分析, 在一家电商做运营):
 # "在 X 做 <function>" says where one works only with one of these after it (在健身房做有氧 is a workout).

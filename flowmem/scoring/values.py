@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from flowmem.scoring.occupations import EN_OCCUPATION
 from flowmem.scoring.people import NOT_NAMES
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS, zh_number
 
@@ -63,6 +64,14 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ),
 )
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
+# A job title said of someone: after "as", a copula or "promoted to" ("as a junior designer", "I'm now a senior
+# engineer", "name badge came in: Senior Designer"), ending in an occupation (:mod:`flowmem.scoring.occupations`) —
+# "I met a designer" names a person, not what anyone is.
+_JOB = re.compile(
+    r"(?:\b(?:as|am|'m|is|are|was|were|be|been|became|become|becoming|promoted\s+to)\s+(?:now\s+|still\s+)?"
+    rf"(?:an?\s+)?|:\s*)(?P<v>{EN_OCCUPATION})",
+    re.I,
+)
 # A name: capitalised words inside a sentence ("my manager is Kevin", "now called Clayhouse", "moved Leo to St
 # Anselm's"), Latin script only; a capital that opens a sentence says nothing. Found last: a weekday, a month or an
 # e-mail is its own kind.
@@ -84,6 +93,11 @@ def find_values(text: str) -> list[Value]:
             if norm:
                 found.append(Value(kind, norm, start, end))
                 taken.append((start, end))
+    for match in _JOB.finditer(text):
+        start, end = match.span("v")
+        if not any(start < b and a < end for a, b in taken):
+            found.append(Value("job", " ".join(match.group("v").lower().split()).rstrip("s"), start, end))
+            taken.append((start, end))
     for match in _NAME.finditer(text):
         start, end = match.span()
         before = text[:start].rstrip()

@@ -25,8 +25,10 @@ _TIME_WORD = (
     r"(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day|night|week|month|year"
     r"|morning|afternoon|evening|time|summer|winter|spring|fall|autumn)"
 )
+# A title's dot ("Mrs. Lund", "Dr. Okafor", "St. Anselm's") ends no sentence: the name goes on.
+_TITLE_DOT = r"(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bdr)(?<!\bst)(?<!\bprof)(?<!\bjr)(?<!\bsr)\."
 _CLAUSE = (
-    r"[.!?;。！？；\n]|,\s*and\b"
+    rf"{_TITLE_DOT}|[!?;。！？；\n]|,\s*and\b"
     r"|\b(?:but|whereas|because|when|whenever|while|although|though|unless|if|where|which|who|whom|whose)\b"
     rf"|\bthat\b(?!\s+{_TIME_WORD})"
     r"|但是|不过|可是|因为|所以|虽然|如果|然后|而且|的时候"

@@ -32,6 +32,9 @@ from flowmem.scoring.values import differ, find_values
         ("write to sam.lee@example.org", "email", "sam.lee@example.org"),
         ("my number is +44 20 7946 0958", "phone", "442079460958"),
         ("my handle is cool_cat_42", "handle", "cool_cat_42"),
+        ("as a junior designer I mostly resize banners", "job", "junior designer"),
+        ("name badge came in: Senior Designer", "job", "senior designer"),
+        ("I'm now a data engineer", "job", "data engineer"),
     ],
 )
 def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) -> None:
@@ -488,3 +491,35 @@ def test_a_new_name_of_the_same_kind_in_the_same_place_replaces_the_old(old: str
 )
 def test_names_of_other_kinds_places_or_people_replace_nothing(old: str, new: str) -> None:
     assert not any(replaced_names(old, c) for c in read_changes(new) if c.values)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "written"),
+    [
+        # a job title said of the speaker is what they do, whatever words are around it
+        ("As a junior designer at Fold Studio I mostly resize banners", "New name badge came in: Senior Designer",
+         "As a Senior Designer at Fold Studio I mostly resize banners"),
+        ("I'm a staff nurse on the cardiac ward", "I'm now a charge nurse, finally",
+         "I'm a charge nurse on the cardiac ward"),
+    ],
+)  # fmt: skip
+def test_a_new_job_title_replaces_the_old_one(old: str, new: str, written: str) -> None:
+    assert [rewrite(old, new, c) for c in read_changes(new) if c.values] == [written]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I met a designer at the new cafe",  # a person met, not what anyone is
+        "my new manager is nice",  # no title said of someone
+    ],
+)
+def test_an_occupation_not_said_of_someone_is_no_job_title(text: str) -> None:
+    assert not [v for v in find_values(text) if v.kind == "job"]
+
+
+def test_a_titles_dot_ends_no_clause() -> None:
+    """ "Eli's piano teacher is Mrs. Lund, lessons Thursdays at 4": cut at "Mrs." the remainder of an ended piano kept
+    "Lund, lessons Thursdays at 4" current."""
+    ended = read_changes("Eli quit piano, he's all about drums now.")[0]
+    assert remainder("Eli's piano teacher is Mrs. Lund, lessons Thursdays at 4.", ended.about) is None

@@ -1,0 +1,26 @@
+"""Occupations by their head nouns: a job title is open-ended ("junior designer", "data engineering lead") but ends
+in one of a closed class of words for what a person does for a living.
+
+One list, read by the slot table (``job_title``: "I'm a …" counts only when it ends in one) and by the typed values
+(:mod:`flowmem.scoring.values`: a title said of someone — "as a junior designer", "now a senior engineer",
+"badge: Senior Designer" — is a value of kind ``job``, so a newer one replaces it).
+"""
+
+from __future__ import annotations
+
+OCCUPATION_HEADS = (
+    "designer|engineer|developer|programmer|nurse|doctor|physician|surgeon|dentist|teacher|professor|lecturer|"
+    "lawyer|attorney|accountant|architect|manager|director|consultant|analyst|scientist|researcher|journalist|"
+    "writer|editor|chef|cook|waiter|waitress|pharmacist|therapist|paramedic|firefighter|officer|electrician|"
+    "plumber|mechanic|carpenter|pilot|driver|cashier|barista|librarian|photographer|artist|musician|intern|"
+    "assistant|technician|salesperson|recruiter|veterinarian|vet|supervisor|coordinator|administrator|clerk|"
+    "receptionist|specialist|associate|executive|strategist|planner|tutor|instructor|coach|counsellor|counselor|"
+    "paralegal|surveyor|economist|statistician|physiotherapist|midwife|caregiver|carer|cleaner|butcher|baker"
+)
+# Up to two words before the head qualify it ("junior", "data engineering"); never a determiner or a possessive.
+_NOT_QUALIFIER = r"(?!(?:the|my|his|her|our|their|your|a|an|new|now|this|that)\b)"
+EN_OCCUPATION = rf"(?:{_NOT_QUALIFIER}[a-z-]+\s+){{0,2}}(?:{OCCUPATION_HEADS})s?\b"
+ZH_OCCUPATION = (
+    r"[^，。！？；,.!?;\s]{0,6}?(?:设计师|工程师|程序员|护士|医生|老师|教师|教授|律师|会计|建筑师|经理|总监|主管|"
+    r"顾问|分析师|记者|编辑|厨师|服务员|药剂师|司机|销售|助理|实习生|研究员|科学家|摄影师|兽医)"
+)
