@@ -184,11 +184,25 @@ def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
     """The clause ``sentence[start:end]`` cut at its commas where each side names a time of its own ("I told my
     manager on Thursday, my last day there is March 19, and I start on the 31st" is three times, three facts: a
     memory has one event time, and the date of each is in its own words); whole when it names one time or none."""
-    cuts = [start] + [m.end() for m in _COMMA.finditer(sentence, start, end)] + [end]
+    commas = [m.end() for m in _COMMA.finditer(sentence, start, end)]
+    if not commas:
+        return [(start, end)]
+    inside = _time_spans(sentence[start:end])  # "my exam is in March, the 14th": one date, no cut in it
+    cuts = [start] + [c for c in commas if not any(a < c - start < b for a, b in inside)] + [end]
     groups = _by_dates(sentence, pairwise(cuts))
     if len(groups) < 2:
         return [(start, end)]
     return [(a, _before_comma(sentence, a, b)) for a, b in groups]
+
+
+def _time_spans(clause: str) -> list[Span]:
+    """Where ``clause``'s time expressions are (by their words: one expression may cross a comma)."""
+    spans: list[Span] = []
+    for found in extract_all(clause, _REFERENCE, lean="neutral") if has_time_words(clause) else ():
+        at = clause.find(found.expression)
+        if at >= 0:
+            spans.append((at, at + len(found.expression)))
+    return spans
 
 
 def _before_comma(sentence: str, start: int, end: int) -> int:

@@ -168,7 +168,9 @@ class TenseReader:
             tense = governing(found, offset, _CJK.search(self._text, start, end) is not None)
             if tense != "neutral":
                 return tense
-            if breaks is clauses.SEGMENT_BREAK and _OWN_SUBJECT.match(self._text, start, offset):
+            if breaks is clauses.SEGMENT_BREAK and (
+                _OWN_SUBJECT.match(self._text, start, offset) or _own_predicate(self._text, offset, end)
+            ):
                 break  # a clause of its own after a comma ("I already told HR, my contract ends on 31 Dec")
         return self._lean
 
@@ -177,6 +179,22 @@ class TenseReader:
 # inform HR,") is a clause spliced on with a comma, not a fragment of the clause before: it does not take that
 # clause's tense. A fragment has no subject of its own ("On Friday", "Bob on Friday", "her birthday on the 5th").
 _OWN_SUBJECT = re.compile(r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they)\s+[a-z'’]+\s+[a-z'’]+\b", re.I)
+
+
+# A Chinese time word stands before its verb: a segment that goes on after it with a verb of its own (三月份结婚，
+# 酒席已经订好了) is a clause, not a time topicalised before the next one (上周，我们去了北京: the time alone).
+_ZH_TIME_WORD = re.compile(
+    r"[\d一二三四五六七八九十两几上下本这今明昨前后去年月日号周星期礼拜天末初底中旬份点半早晚午夜凌晨来底]+"
+)
+
+
+def _own_predicate(text: str, offset: int, end: int) -> bool:
+    """Whether the Chinese segment holding a time word at ``offset`` (and ending at ``end``) says a verb after it."""
+    if not _CJK.match(text, offset):
+        return False
+    word = _ZH_TIME_WORD.match(text, offset)
+    rest = text[word.end() if word else offset : end]
+    return len(_CJK.findall(rest)) >= 2
 
 
 # Past forms that tell a state or a saying, not something done: "I was tired", "we had a dog", "I lived in Oslo".

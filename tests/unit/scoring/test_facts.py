@@ -78,6 +78,10 @@ def test_the_threshold_decides_what_is_a_fact() -> None:
         ("I moved today! Housewarming on Saturday.", True),
         ("My flight to Chengdu is on 15th, very early morning 6am", False),  # a time of day refines the day
         ("I went hiking on Sunday with Ana", False),
+        # one date written across a comma ("in March, the 14th") is one time: cut there, "the 14th" was read in the
+        # month it was said
+        ("my exam is in March, the 14th", False),
+        ("I told my boss on Monday, my exam is in March, the 14th", True),
     ],
 )
 def test_a_message_naming_several_times_is_split_like_a_changeable_fact(text: str, several: bool) -> None:
