@@ -71,3 +71,23 @@ def test_local_vectors_are_the_same_bits_alone_and_in_any_batch() -> None:
     np.testing.assert_array_equal(asyncio.run(model.embed(texts[::-1])), batched[::-1])
     assert batches == [texts[:2], texts[3:1:-1]]
     assert model.computed == 4 and model.computations == 2 and model.cpu_seconds > 0
+
+
+def test_embed_one_of_a_remembered_text_answers_at_once_with_a_row_of_its_own() -> None:
+    """No task and no turn of the event loop for a vector the model holds: a flow's vector search then leaves
+    before the searches of the branches beside it (issue 24)."""
+    model = HashEmbedding(HashEmbedding.Params(remember=2))
+    batches = _counted(model)
+    first = asyncio.run(model.embed_one("where do I live?"))
+    call = model.embed_one("where do I live?")
+    try:
+        call.send(None)  # runs to its end without suspending
+    except StopIteration as done:
+        row = done.value
+    else:
+        call.close()
+        raise AssertionError("embed_one of a remembered text waited")
+    np.testing.assert_array_equal(row, first)
+    row += 1  # the caller's row is its own
+    np.testing.assert_array_equal(asyncio.run(model.embed_one("where do I live?")), first)
+    assert batches == [["where do I live?"]]
