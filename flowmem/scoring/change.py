@@ -201,8 +201,11 @@ def _content_chars(text: str) -> set[str]:
 
 
 def _beside(text: str, value: Value) -> set[str]:
-    """The Chinese characters right next to ``value`` in ``text`` that can name something (月薪一万二 → 薪)."""
-    return _content_chars(text[max(value.start - 1, 0) : value.start] + text[value.end : value.end + 1])
+    """The Chinese characters next to ``value`` in ``text`` that can name something (月薪一万二 → 薪), past the adverbs
+    and particles between (十一点就睡了 → 睡, as 一点睡)."""
+    before = [c for c in text[max(value.start - 3, 0) : value.start] if c not in _FUNCTION_CHARS][-1:]
+    after = [c for c in text[value.end : value.end + 3] if c not in _FUNCTION_CHARS][:1]
+    return _content_chars("".join(before + after))
 
 
 # Who a clause is about, read from its words before what it speaks of: someone else when a person is named there

@@ -47,7 +47,10 @@ class NameFrame:
 def name_frame(text: str, value: Value) -> NameFrame:
     """The frame of the name ``value`` in ``text``: its kinds from its own words and the word right after it
     ("Dunmore rd", "Quayside hub"), and the preposition among the three words before it ("on", "at the new")."""
+    # The head of a name is after its first word ("Maple Grove Primary", "Ashby Lane"); a first word is its own
+    # ("St Anselm's" is a saint's, "Grove Road" a road).
     words = [w.lower().rstrip(".") for w in _WORD.findall(text[value.start : value.end])]
+    words = words[1:] if len(words) > 1 else words
     after = _WORD.match(text, _skip_space(text, value.end))
     if after is not None and after.group()[:1].islower():
         words.append(after.group().lower().rstrip("."))

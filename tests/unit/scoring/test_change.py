@@ -10,6 +10,7 @@ import pytest
 from flowmem.schema.memory import Memory
 from flowmem.scoring.change import read_changes, remainder, replaced_names, rewrite
 from flowmem.scoring.keys import SAID_BEFORE, offline_key
+from flowmem.scoring.name_kinds import name_frame
 from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of
 from flowmem.scoring.values import differ, find_values
 
@@ -523,3 +524,19 @@ def test_a_titles_dot_ends_no_clause() -> None:
     "Lund, lessons Thursdays at 4" current."""
     ended = read_changes("Eli quit piano, he's all about drums now.")[0]
     assert remainder("Eli's piano teacher is Mrs. Lund, lessons Thursdays at 4.", ended.about) is None
+
+
+def test_a_chinese_value_is_of_the_thing_named_past_the_adverbs_beside_it() -> None:
+    """十一点就睡了: 睡 is beside the clock time past 就, as in 一点睡."""
+    new = "最近调整作息 十一点就睡了 六点半起来背单词"
+    assert [rewrite("我一般晚上一点睡，早上八点起", new, c) for c in read_changes(new) if c.values] == [
+        "我一般十一点睡，六点半起"
+    ]
+
+
+def test_a_names_kind_is_read_from_its_head_not_its_first_word() -> None:
+    """ "St Anselm's" is a saint's (a school here), not a street; "Maple Grove Primary" a school."""
+    text = "We moved Leo to St Anselm's from Maple Grove Primary"
+    kinds = {v.norm: name_frame(text, v).kinds for v in find_values(text)}
+    assert kinds["st anselm"] == frozenset()
+    assert "school" in kinds["maple grove primary"]
