@@ -60,6 +60,7 @@ def _config(args: argparse.Namespace, directory: Path, index: str) -> Path:
         lines.append(f"vector_store:\n  default:\n    backend: elasticsearch\n    params: {{hosts: '{args.es_url}', "
                      f"index: {index}}}")  # fmt: skip
     calls = f", embedder_concurrency: {args.embedder_concurrency}" if args.embedder_concurrency else ""
+    calls += f", search_concurrency: {args.search_concurrency}" if args.search_concurrency else ""
     lines.append(f"server: {{request_timeout: 60{calls}}}")
     path = directory / "bench.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -156,6 +157,7 @@ def main() -> int:
     parser.add_argument("--es-url", default=os.environ.get("FLOWMEM_ES_URL"), help="default: start a node")
     parser.add_argument("--embedder", choices=["local", "hash"], default="local")
     parser.add_argument("--embedder-concurrency", type=int, help="default: the server's (one per core, at most 4)")
+    parser.add_argument("--search-concurrency", type=int, help="searches in the flow at once; default: the server's")
     parser.add_argument(
         "--queries",
         choices=["repeat", "unique"],
@@ -183,6 +185,8 @@ def _work_totals(scraped: str) -> dict[tuple[str, str], float]:
         for sample in family.samples:
             if sample.name.startswith("flowmem_embedding_") and sample.labels.get("model") == "default":
                 totals[("embedding", sample.name.removeprefix("flowmem_embedding_"))] = sample.value
+            elif sample.name.startswith("flowmem_search_"):  # the searches' turns (server.search_concurrency)
+                totals[("search", sample.name.removeprefix("flowmem_search_"))] = sample.value
             elif sample.name.startswith("flowmem_op_duration_seconds_") and sample.labels.get("status") == "ok":
                 totals[(sample.labels["op"], sample.name.rsplit("_", 1)[1])] = sample.value
     return totals
@@ -190,13 +194,15 @@ def _work_totals(scraped: str) -> dict[tuple[str, str], float]:
 
 def _server_work(before: str, after: str, requests: int) -> dict[str, Any]:
     """What the server did during the load (the seeding left out): the embedding model's work (texts per model
-    call, its CPU per request, the wait of a call for its turn and the wall time of a model call) and each op's
-    mean time per run (a search's retrieve_memory_op includes its wait for the query vector)."""
+    call, its CPU per request, the wait of a call for its turn and the wall time of a model call), a search's wait
+    for its turn in the search flow, and each op's mean time per run (a search's retrieve_memory_op includes its
+    wait for the query vector)."""
     start, end = _work_totals(before), _work_totals(after)
     done = {key: value - start.get(key, 0.0) for key, value in end.items()}
     texts, calls = done.get(("embedding", "texts_computed"), 0), done.get(("embedding", "model_calls"), 0)
     turns = done.get(("embedding", "turns"), 0)
-    ops = sorted({op for op, _ in done if op != "embedding" and done.get((op, "count"))})
+    searches = done.get(("search", "turns"), 0)
+    ops = sorted({op for op, _ in done if op not in ("embedding", "search") and done.get((op, "count"))})
     return {
         "embedding_texts_computed": texts,
         "embedding_model_calls": calls,
@@ -208,6 +214,12 @@ def _server_work(before: str, after: str, requests: int) -> dict[str, Any]:
         else None,
         "embedding_compute_ms_per_model_call": round(done.get(("embedding", "compute_seconds"), 0) * 1000 / calls, 2)
         if calls
+        else None,
+        # a search's wait for its turn in the search flow (server.search_concurrency), before any op of it ran
+        "search_concurrency": end.get(("search", "concurrency")),
+        "search_running_peak": end.get(("search", "running_peak")),
+        "search_wait_ms_per_search": round(done.get(("search", "wait_seconds"), 0) * 1000 / searches, 2)
+        if searches
         else None,
         "op_mean_ms": {op: round(done[(op, "sum")] * 1000 / done[(op, "count")], 2) for op in ops},
     }
@@ -239,6 +251,28 @@ def _cpu_per_request(
         return {}
     spent = {f"server_{k}": after[k] - before[k] for k in before} | {"clients": clients}
     return {k: round(v * 1000 / requests, 2) for k, v in spent.items()}
+
+
+def _node_work(es_url: str | None, index: str) -> dict[str, float]:
+    """So far: the Elasticsearch node's process CPU (ms; every index's work, the node being this benchmark's or
+    shared) and, on the run's indices, the searches (shard queries), refreshes and merges' time."""
+    if not es_url:
+        return {}
+    base = es_url.rstrip("/")
+    nodes = httpx.get(f"{base}/_nodes/_local/stats/process", timeout=30).json()["nodes"]
+    work = {"node_cpu_ms": float(next(iter(nodes.values()))["process"]["cpu"]["total_in_millis"])}
+    total = httpx.get(f"{base}/{index}*/_stats/search,refresh,merge", timeout=30).json()["_all"]["total"]
+    work |= {"queries": total["search"]["query_total"], "query_ms": total["search"]["query_time_in_millis"],
+             "fetches": total["search"]["fetch_total"], "refreshes": total["refresh"]["total"],
+             "merge_ms": total["merges"]["total_time_in_millis"]}  # fmt: skip
+    return work
+
+
+def _node_per_request(before: dict[str, float], after: dict[str, float], requests: int) -> dict[str, float]:
+    """The node's work during the load, per request (CPU, shard queries and their time, refreshes, merge time)."""
+    if not before or not requests:
+        return {}
+    return {f"{key}_per_request": round((after[key] - before[key]) / requests, 3) for key in before}
 
 
 def _delete_indices(es_url: str, index: str) -> None:
@@ -286,9 +320,12 @@ def _bench(args: argparse.Namespace) -> int:
             load_before = os.getloadavg()
             metrics_before = httpx.get(f"{server.url}/metrics", timeout=30).text
             pid = server.process.pid if server.process is not None else None
+            es_url = args.es_url if args.store == "elasticsearch" else None
+            node_before = _node_work(es_url, index)
             cpu_before, clients_before = _thread_cpu(pid), time.process_time()
             run, elapsed = asyncio.run(_load(args, server))
             cpu_after, clients_cpu = _thread_cpu(pid), time.process_time() - clients_before
+            node_after = _node_work(es_url, index)
             scraped = httpx.get(f"{server.url}/metrics", timeout=30).text if args.sigterm_at is None else ""
             if args.sigterm_at is not None:
                 server.wait(120)
@@ -320,6 +357,7 @@ def _bench(args: argparse.Namespace) -> int:
         "server_metrics": _route_latency(scraped),
         "cpu_ms_per_request": _cpu_per_request(cpu_before, cpu_after, clients_cpu, len(searches) + len(adds)),
         "server_work": _server_work(metrics_before, scraped, len(searches) + len(adds)) if scraped else {},
+        "elasticsearch_work": _node_per_request(node_before, node_after, len(searches) + len(adds)),
     }
     if args.metrics_out is not None:
         args.metrics_out.write_text(scraped, encoding="utf-8")

@@ -25,6 +25,10 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     serve.add_argument("--host", help="address to bind (default: server.host, 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default: server.port, 8765)")
+    serve.add_argument(
+        "--search-concurrency", metavar="N", help="searches running at once, the others waiting their turn in order of "
+        "arrival (sets server.search_concurrency; default: eight per core)",
+    )  # fmt: skip
     serve.add_argument("overrides", nargs="*", metavar="key=value", help="config overrides")
     serve.set_defaults(handler=cmd_serve)
 
@@ -46,6 +50,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.port is not None and not 0 <= args.port <= 65535:
         raise InputError(Problem("--port", f"must be 0 to 65535, got {args.port}"))
+    if args.search_concurrency is not None:
+        if not (args.search_concurrency.isdigit() and int(args.search_concurrency) >= 1):
+            raise InputError(Problem("--search-concurrency", f"must be a whole number, 1 or more, got "
+                                     f"{args.search_concurrency!r}"))  # fmt: skip
+        args.overrides = [*args.overrides, f"server.search_concurrency={int(args.search_concurrency)}"]
     app = open_app(args)
     try:
         check_bind(args.host or app.config.server.host, Keyring(app.config.server.api_keys))

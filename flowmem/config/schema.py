@@ -31,6 +31,9 @@ from flowmem.core.backend import BackendKind
 
 # One embedding call per core by default, but no more than this: each local engine holds its own buffers.
 MAX_AUTO_EMBEDDER_CALLS = 4
+# server.search_concurrency's default per core, and server.embedder_batch's: BENCHMARKS.md, issue 24 session 12.
+SEARCHES_PER_CORE = 8
+EMBEDDER_BATCH = 8
 
 
 class _Strict(BaseModel):
@@ -156,9 +159,29 @@ class Server(_Strict):
         "with searches). Unset: one per core, at most 4",
     )
 
+    embedder_batch: int = Field(
+        EMBEDDER_BATCH,
+        ge=1,
+        description="texts of the waiting embedding calls one model call takes at most, in order of arrival (a call "
+        "of more texts is computed whole, alone): no search waits for one long computation of every query waiting "
+        "while the other model call has one; smaller batches cost more CPU a text",
+    )
+
     def embedding_calls(self) -> int:
         """How many embedding calls may run at once: ``embedder_concurrency``, or one per core (at most 4)."""
         return self.embedder_concurrency or min(os.cpu_count() or 1, MAX_AUTO_EMBEDDER_CALLS)
+
+    search_concurrency: int | None = Field(
+        None,
+        ge=1,
+        description="searches in the search flow at once (POST /v1/search, the MCP search_memories tool, the /ui "
+        "search); more wait their turn in order of arrival, none is refused. Writes, chat turns and health checks "
+        f"never wait for them. Unset: {SEARCHES_PER_CORE} per core (`flowmem serve --search-concurrency N`)",
+    )
+
+    def search_calls(self) -> int:
+        """How many searches may run at once: ``search_concurrency``, or ``SEARCHES_PER_CORE`` per core."""
+        return self.search_concurrency or SEARCHES_PER_CORE * (os.cpu_count() or 1)
 
     graceful_timeout: float = Field(30.0, gt=0, description="seconds to finish in-flight requests on SIGTERM")
     allowed_hosts: list[str] = Field(

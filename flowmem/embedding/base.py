@@ -51,16 +51,17 @@ class EmbeddingModel(Backend):
         self.computations = 0  # model calls for them (several waiting calls joined are one: limit_concurrency)
         self.cpu_seconds = 0.0  # the CPU those took on this machine, where a model counts it (local)
 
-    def limit_concurrency(self, calls: int) -> None:
+    def limit_concurrency(self, calls: int, joined: int | None = None) -> None:
         """Let at most ``calls`` model computations run at once; later calls wait their turn in order of arrival,
-        and those waiting when a turn comes that fit one batch with it (same kind) are computed with it
+        and those waiting when a turn comes are computed with it (same kind) while their texts together are at most
+        ``joined`` (default and at most: ``batch_size``); a call of more texts is still computed whole, alone
         (:class:`~flowmem.embedding.turns.Turns`).
 
         A server sets this: a model computing on the machine's cores (the local e5) gets slower for everyone
         when several calls share the cores with searches, so requests queue for it instead, and the queries of
         concurrent searches are embedded in one model call.
         """
-        self._turns = Turns(calls, self.params.batch_size, self._model_rows)
+        self._turns = Turns(calls, min(joined or self.params.batch_size, self.params.batch_size), self._model_rows)
         self._share_cores(calls)
 
     @property

@@ -31,10 +31,12 @@ class Turns(Generic[Kind]):
     """At most ``calls`` computations at once; the calls that arrive meanwhile wait, in order of arrival.
 
     When a computation ends, the first waiting call goes next, joined by every later waiting call of the same
-    kind while their texts fit one batch of ``batch_size``: sixteen searches waiting for their query vectors
-    are one model call, not sixteen in a row (the local e5 streams its weights once for the batch; one query
-    alone ~17 ms of a core, in a batch of 16 ~15 ms each, measured on a loaded 2-core machine). The rows are
-    those of ``compute`` on the joined texts, split back to each call.
+    kind while their texts fit one batch of ``batch_size``: searches waiting for their query vectors are one
+    model call, not one each in a row (the local e5 streams its weights once for the batch; one query alone
+    ~17 ms of a core, in a batch of 16 ~15 ms each, measured on a loaded 2-core machine). A server bounds the
+    batch (``server.embedder_batch``, 8): when every waiting query joined, one call took them all (13 at times,
+    under 16 clients) while the next took one, and the searches of the long computation were the tail of the
+    latencies. The rows are those of ``compute`` on the joined texts, split back to each call.
 
     A call cancelled while it waits leaves the queue; one cancelled during its computation leaves it to the
     others of its group, and the computation is cancelled when none of them waits any more.

@@ -48,7 +48,7 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
     ``server.host``); it closes ``app`` when it stops."""
     settings = app.config.server
     state = ServerState(app, Keyring(settings.api_keys), settings)
-    mcp = build_mcp(app, KeyScope(state.keyring), state.keyring.secrets)
+    mcp = build_mcp(app, KeyScope(state.keyring), state.keyring.secrets, state.searches)
     # Stateless JSON: each MCP request stands alone, so any server process can answer it (several behind one
     # Elasticsearch) and SIGTERM has no open streams to wait for. Keys are checked per tool call (KeyScope).
     # The SDK's Host/Origin check is off: add_host_rules guards /mcp with the rule of every other path.
@@ -58,12 +58,12 @@ def create_app(app: App, host: str | None = None) -> FastAPI:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )  # fmt: skip
 
-    metrics = Metrics(app)
+    metrics = Metrics(app, state.searches)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         for name in app.config.embedding_model:
-            app.embedding_model(name).limit_concurrency(settings.embedding_calls())
+            app.embedding_model(name).limit_concurrency(settings.embedding_calls(), settings.embedder_batch)
         stop_counting = add_run_listener(metrics.observe_run)
         try:
             async with mcp.session_manager.run():

@@ -15,6 +15,7 @@ A failing call answers with the CLI's words (``isError`` results), never a trace
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from flowmem.app import App
 from flowmem.core.errors import FlowmemError, InputError, Problem
 from flowmem.core.redact import redact_text
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
+from flowmem.server.admission import SearchQueue
 from flowmem.server.auth import Keyring
 from flowmem.server.unreadable import MCP_MARK, unreadable
 
@@ -104,8 +106,11 @@ def _refuse_unreadable(arguments: dict[str, Any]) -> None:
         raise InputError(problems)
 
 
-def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPServer:
-    """The MCP server with flowmem's memory tools, acting on ``app.memories`` within ``scope``."""
+def build_mcp(
+    app: App, scope: Scope, secrets: set[str] | None = None, searches: SearchQueue | None = None
+) -> MCPServer:
+    """The MCP server with flowmem's memory tools, acting on ``app.memories`` within ``scope``; each
+    ``search_memories`` call at its turn of ``searches`` (``flowmem serve``'s, shared with ``/v1/search``)."""
     # The SDK sets the root logger to this level (logging.basicConfig with a rich handler): at its default, INFO,
     # every library's per-request line is rendered, e.g. the Elasticsearch client's for each round trip (a third
     # of flowmem serve's event loop under bench_serve on Elasticsearch). Warnings and errors still show.
@@ -160,7 +165,8 @@ def build_mcp(app: App, scope: Scope, secrets: set[str] | None = None) -> MCPSer
         'in March') favour memories of that time. Returns `memories`, each with its `id`, `content`, `type`,
         `time` (when it happens, else when it was said) and `score`; `details` adds everything else."""
         workspace, user = who(ctx, workspace_id, user_id, write=False)
-        result = await memories.search(query, user_id=user, workspace_id=workspace, top_k=top_k)
+        async with searches.turn() if searches is not None else contextlib.nullcontext():
+            result = await memories.search(query, user_id=user, workspace_id=workspace, top_k=top_k)
         # Five memories in full were ~2,600 tokens of an agent's context (time parts, keys, score factors).
         return result.to_dict() if details else result.to_brief()
 

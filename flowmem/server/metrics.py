@@ -17,6 +17,10 @@ the text exposition format a Prometheus server scrapes:
   ``flowmem_embedding_turns{model}`` (embed calls that had their turn), ``flowmem_embedding_wait_seconds{model}``
   (the time they waited for it) and ``flowmem_embedding_compute_seconds{model}`` (the computations' wall time),
   each since the start;
+- the searches' turns (``server.search_concurrency``, :mod:`flowmem.server.admission`): ``flowmem_search_concurrency``
+  (the limit), ``flowmem_search_running`` and ``flowmem_search_queued`` now, and since the start
+  ``flowmem_search_running_peak`` (the most searches in the flow at once), ``flowmem_search_turns`` (searches that
+  had their turn) and ``flowmem_search_wait_seconds`` (the time they waited for it, summed);
 - ``flowmem_gc_frozen_objects``: the objects ``flowmem serve`` left out of garbage collection when it started
   (:func:`flowmem.server.run.freeze_startup`).
 
@@ -36,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flowmem.app import App
 from flowmem.core.trace import Trace
+from flowmem.server.admission import SearchQueue
 
 # From a millisecond (an op on a small store) to half a minute (a flow waiting on a slow LLM).
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -45,8 +50,9 @@ UNMATCHED = "(unmatched)"
 class Metrics:
     """The server's metrics: fed by :class:`MetricsMiddleware` and :meth:`observe_run`, read by :meth:`render`."""
 
-    def __init__(self, app: App):
+    def __init__(self, app: App, searches: SearchQueue | None = None):
         self.app = app
+        self.searches = searches
         self.registry = registry = CollectorRegistry()
         self.requests = Counter(
             "flowmem_http_requests", "HTTP requests answered", ["method", "route", "status"], registry=registry
@@ -85,6 +91,17 @@ class Metrics:
             "computing_seconds": Gauge("flowmem_embedding_compute_seconds", "Wall seconds of the model's "
                                        "computations since the start (summed)", ["model"], registry=registry),
         }  # fmt: skip
+        self.search_queue = {
+            "limit": Gauge("flowmem_search_concurrency", "Searches allowed in the search flow at once "
+                           "(server.search_concurrency)", registry=registry),
+            "running": Gauge("flowmem_search_running", "Searches in the search flow now", registry=registry),
+            "waiting": Gauge("flowmem_search_queued", "Searches waiting for their turn now", registry=registry),
+            "peak": Gauge("flowmem_search_running_peak", "The most searches in the search flow at once since the "
+                          "start", registry=registry),
+            "turns": Gauge("flowmem_search_turns", "Searches that had their turn since the start", registry=registry),
+            "waited": Gauge("flowmem_search_wait_seconds", "Seconds searches waited for their turn since the start "
+                            "(summed)", registry=registry),
+        }  # fmt: skip
         self.gc_frozen = Gauge(
             "flowmem_gc_frozen_objects", "Objects left out of garbage collection at start-up", registry=registry
         )
@@ -112,6 +129,9 @@ class Metrics:
             self.embedding_queued.labels(name).set(model.queued)
             for attribute, gauge in self.embedding_work.items():
                 gauge.labels(name).set(getattr(model, attribute))
+        if self.searches is not None:
+            for attribute, gauge in self.search_queue.items():
+                gauge.set(getattr(self.searches, attribute))
         self.gc_frozen.set(gc.get_freeze_count())
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 

@@ -7,7 +7,7 @@ request's workspace before the call, so a refused request reads and writes nothi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, Security
@@ -18,11 +18,12 @@ from flowmem.app import App
 from flowmem.config.schema import Server
 from flowmem.core.errors import InputError, NotFoundError, Problem
 from flowmem.core.suggest import one_of, unknown
-from flowmem.memories import Memories
+from flowmem.memories import Memories, SearchResult
 from flowmem.memories.flows import run_in_workspace, writes_memories
 from flowmem.schema.kinds import DEFAULT_WORKSPACE
 from flowmem.schema.memory import Memory, MemoryStatus, MemoryType
 from flowmem.server import responses as answers
+from flowmem.server.admission import SearchQueue
 from flowmem.server.auth import Grant, Keyring
 from flowmem.server.errors import ConflictError
 from flowmem.server.models import AddBody, AppendBody, ContextBody, ImportBody, RunBody, SearchBody, UpdateBody
@@ -31,15 +32,25 @@ from flowmem.server.unreadable import CheckedRoute
 
 @dataclass
 class ServerState:
-    """What the routes share: the app (its memory service), the keys and the server settings."""
+    """What the routes share: the app (its memory service), the keys, the server settings and the searches' turns
+    (``server.search_concurrency``: :mod:`flowmem.server.admission`)."""
 
     app: App
     keyring: Keyring
     settings: Server
+    searches: SearchQueue = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.searches = SearchQueue(self.settings.search_calls())
 
     @property
     def memories(self) -> Memories:
         return self.app.memories
+
+    async def search(self, query: str, **kwargs: Any) -> SearchResult:
+        """``memories.search(query, **kwargs)`` at the search's turn."""
+        async with self.searches.turn():
+            return await self.memories.search(query, **kwargs)
 
     @property
     def secrets(self) -> set[str]:
@@ -205,7 +216,7 @@ async def memory_history(
 async def search(body: SearchBody, grant: Caller, state: State) -> Response:
     grant.check(body.workspace_id)
     _known_flow(state, body.flow)  # 404; the read-only policy is the service's (a flow that writes: 400)
-    result = await state.memories.search(
+    result = await state.search(
         body.query, user_id=body.user_id, workspace_id=body.workspace_id, flow=body.flow, top_k=body.top_k,
         timestamp=body.timestamp,
     )  # fmt: skip

@@ -78,9 +78,8 @@ async def search(
         if flow not in flows:
             raise NotFoundError(f"'{flow}' is not a retrieval flow of this server (flows: {', '.join(flows)})")
         asked = _parsed("at", at, datetime.fromisoformat)
-        result = await state.memories.search(q, user_id=user, workspace_id=workspace, flow=flow,
-                                             top_k=_parsed("top_k", top_k, _top_k),
-                                             timestamp=asked)  # fmt: skip
+        result = await state.search(q, user_id=user, workspace_id=workspace, flow=flow,
+                                    top_k=_parsed("top_k", top_k, _top_k), timestamp=asked)  # fmt: skip
         context |= {"results": explained(result.memories), "misses": near_misses(result.response),
                     "notes": notes(result.response), "warnings": result.warnings}  # fmt: skip
     return page("search.html", session=session, workspace=workspace, user=user, title=f"Search {user}'s memories",

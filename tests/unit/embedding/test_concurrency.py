@@ -87,6 +87,34 @@ def test_queued_counts_the_calls_waiting_for_their_turn_and_those_waiting_are_co
         np.testing.assert_array_equal(rows, asyncio.run(alone.embed(texts, kind=kind)))  # type: ignore[arg-type]
 
 
+def test_waiting_calls_are_joined_up_to_the_server_batch_and_a_larger_call_goes_whole() -> None:
+    model = HashEmbedding()
+    model.limit_concurrency(1, joined=2)  # server.embedder_batch
+    inner = model._embed_batch
+    seen: list[list[str]] = []
+    release = asyncio.Event()
+
+    async def slow_batch(texts: list[str], kind: Any) -> np.ndarray:
+        seen.append(list(texts))
+        await release.wait()
+        return await inner(texts, kind)
+
+    model._embed_batch = slow_batch  # type: ignore[method-assign]
+
+    async def main() -> None:
+        calls = [asyncio.ensure_future(model.embed([f"q{i}"], kind="query")) for i in range(4)]
+        calls.append(asyncio.ensure_future(model.embed(["a", "b", "c"], kind="query")))
+        calls.append(asyncio.ensure_future(model.embed(["q4"], kind="query")))
+        await asyncio.sleep(0.01)
+        release.set()
+        await asyncio.gather(*calls)
+
+    asyncio.run(main())
+    # In order of arrival, at most two texts joined (a later call that fits joins past one that does not); the
+    # call of three texts alone and whole, not split.
+    assert seen == [["q0"], ["q1", "q2"], ["q3", "q4"], ["a", "b", "c"]]
+
+
 def test_a_call_cancelled_during_its_computation_leaves_the_rows_to_the_others_of_its_group() -> None:
     model = HashEmbedding()
     model.limit_concurrency(1)
