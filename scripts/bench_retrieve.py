@@ -16,6 +16,16 @@
    embedder beside them. On Elasticsearch also the index's segments after the fill (which writes as ``store import``
    does, so a large fill ends merged) and, per run, the requests sent, the searches in them and the node's ``took``.
 
+   Warm-up before the measured runs (``--warmup``): one run per question on the local store; on Elasticsearch 3,000
+   runs (``ES_WARMUP``), reported per block of 100 (``warmup``: flow p50 and the node's ``took`` p50 of each block).
+   A JVM serves its first searches slowly while it compiles the search code, and on two shared cores that takes
+   thousands of searches: on a node started fresh, the same flow on the same 100k store went from 97.6 ms p50 (node
+   ``took`` 60.5 ms, the JVM's CPU 126 ms a run) over its first 50 runs to ~19 ms (``took`` 7, JVM CPU 13 ms) after
+   ~2,000, and a second shape's fresh index after 1,500 runs of the first still began at 54 ms, one after ~6,000 at
+   15 ms (issue 24, session 12: the node's start, not the index's, nor the flow's cost, which a running service has
+   long paid). Shapes benched one after another on one node each add their warm-up; the first blocks of the first
+   shape say what a cold node costs.
+
    Tracing (``--tracing``, issue 26): ``off`` (the default: no OpenTelemetry SDK provider, so flowmem makes no
    spans) also reports what the instrumentation costs a run when off — its hooks (``RunTelemetry.start``, one
    ``op_span`` per op, ``run_ended``) timed alone — as a share of the flow's p50 (``both`` too). ``on`` collects
@@ -26,7 +36,7 @@
 
 Usage: python scripts/bench_retrieve.py [--shapes spread,bulk,notes,multi_user] [--sizes 1000,10000,100000]
            [--runs 200] [--embedder local|hash] [--store local|elasticsearch] [--es-url URL] [--no-parallel]
-           [--tracing off|on|both]
+           [--tracing off|on|both] [--warmup N]
 Targets (issue 24): with ``--embedder hash`` p50 ≤ 3 ms at 10k on every shape; with the offline e5 model the
 flow without its query embedding p50 ≤ 5 ms at 10k and ≤ 15 ms at 100k (Elasticsearch at 100k ≤ 25 ms).
 Issue 26: the instrumentation with tracing off ≤ 2 % of the flow.
@@ -97,6 +107,9 @@ PLACES = ["Lisbon", "Porto", "Alfama", "Berlin", "Osaka", "Madrid", "Austin", "O
 PROJECTS = ["billing", "search", "onboarding", "mobile", "reporting"]
 NOTE_TYPES: tuple[MemoryType, ...] = ("observation",) * 7 + ("obs_customized",) * 2 + ("insight",)
 BATCH = 2_000
+# Warm-up runs on Elasticsearch (the module docstring says why), and the block size they are reported in.
+ES_WARMUP = 3_000
+WARM_BLOCK = 100
 
 
 @dataclass
@@ -328,8 +341,30 @@ def off_hooks_us(ops: int) -> float:
     return min(timeit.repeat(hooks, number=number, repeat=5)) / number * 1e6
 
 
+async def warm_up(app: App, runs: int) -> list[dict[str, float]]:
+    """``runs`` runs of the flow over the questions, unmeasured but for each block of :data:`WARM_BLOCK`: its flow
+    p50 (ms) and, on Elasticsearch, the node's ``took`` p50 a run."""
+    blocks: list[dict[str, float]] = []
+    for start in range(0, runs, WARM_BLOCK):
+        flow, took = [], []
+        for i in range(start, min(runs, start + WARM_BLOCK)):
+            before = NodeRequests.snapshot()[2]
+            flow.append((await retrieve(app, QUESTIONS[i % len(QUESTIONS)]))[0])
+            took.append(float(NodeRequests.snapshot()[2] - before))
+        blocks.append({"runs": len(flow), "flow_p50_ms": round(statistics.median(flow), 2),
+                       "node_took_p50_ms": statistics.median(took)})  # fmt: skip
+    return blocks
+
+
 async def measure(
-    shape: str, n: int, runs: int, store: str, embedder: str, es_url: str, tracing: str = "off"
+    shape: str,
+    n: int,
+    runs: int,
+    store: str,
+    embedder: str,
+    es_url: str,
+    tracing: str = "off",
+    warmup: int | None = None,
 ) -> dict[str, object]:
     spans = Tracing() if tracing != "off" else None
     arms = {"off": [False], "on": [True], "both": [False, True]}[tracing]
@@ -338,8 +373,8 @@ async def measure(
         model = app.embedding_model()
         ingest = await fill(app, await synthetic(shape, n, model))
         index_segments = segments(es_url, app.vector_store().index) if store == "elasticsearch" else None  # type: ignore[attr-defined]
-        for question in QUESTIONS:  # warm up: model load, index load, caches
-            await retrieve(app, question)
+        # Warm up: model load, index load, caches; on Elasticsearch also the JVM's compiled search code.
+        warmed = await warm_up(app, warmup if warmup is not None else ES_WARMUP if store == "elasticsearch" else 10)
         flow_ms, cpu_ms, embed_ms, returned, traced_ms, traced_cpu_ms = [], [], [], [], [], []
         op_ms: dict[str, list[float]] = defaultdict(list)
         for i in range(runs):
@@ -383,6 +418,7 @@ async def measure(
         "flow_without_embedding_ms": percentiles(without, 50, 95),
         "op_median_ms": {op: round(statistics.median(ms), 3) for op, ms in op_ms.items()},
     }
+    result["warmup"] = {"runs": sum(int(b["runs"]) for b in warmed), "blocks": warmed}
     if node:
         result["elasticsearch"] = {
             "segments_after_fill": index_segments,
@@ -445,7 +481,9 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     results = []
     for shape in shapes:
         for n in sizes:
-            results.append(await measure(shape, n, args.runs, args.store, args.embedder, args.es_url, args.tracing))
+            results.append(
+                await measure(shape, n, args.runs, args.store, args.embedder, args.es_url, args.tracing, args.warmup)
+            )
     result: dict[str, object] = {
         "benchmark": "retrieve",
         "machine": machine(),
@@ -474,6 +512,10 @@ if __name__ == "__main__":
     parser.add_argument("--store", choices=["local", "elasticsearch"], default="local")
     parser.add_argument("--es-url", default="http://127.0.0.1:9200")
     parser.add_argument("--no-parallel", action="store_true", help="skip the parallel-LLM-branches check")
+    parser.add_argument(
+        "--warmup", type=int, default=None,
+        help=f"unmeasured runs first (default: 10, on Elasticsearch {ES_WARMUP}: a JVM's first searches are slow)",
+    )  # fmt: skip
     parser.add_argument(
         "--tracing", choices=["off", "on", "both"], default="off",
         help="off: no spans (and the cost of the hooks); on: every run's spans collected; both: alternated",
