@@ -145,6 +145,7 @@ class Change:
     subjects: tuple[Subject, ...] = ()
     around: tuple[frozenset[str], ...] = ()  # per value: the terms of the words either side of it (see _around)
     frames: tuple[NameFrame | None, ...] = ()  # per value: where a name stands (name_kinds), None for other kinds
+    seller: frozenset[str] = frozenset()  # who sold or gave away what ended, when not the speaker (see _seller)
 
 
 def read_changes(text: str) -> list[Change]:
@@ -169,7 +170,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         if ending is not None:
             about, chars = _ended_terms(clause, ending), _stopped_chars(clause, ending)
             if (about or chars) and _asserted(text, start, ending):
-                changes.append(Change("ended", about, (), ending.group(), chars))
+                changes.append(Change("ended", about, (), ending.group(), chars, seller=_seller(clause, ending)))
             continue
         cue = correction or _CHANGE.search(clause)
         if cue is None:
@@ -562,6 +563,27 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了
         return before or after
     return after or before
+
+
+# Giving a thing away: what ends is the giver's having it, not the thing ("王阿姨把房子卖了": the flat the speaker rents
+# from her is still there, she is no longer its landlord).
+_TRANSFER = re.compile(r"sold|selling\s+off|卖了|卖掉", re.I)
+_ZH_SELLER = re.compile(r"(?P<who>[^，。！？；,.!?;\s]{1,8}?)(?:已经|早就)?把[^，。！？；,.!?;]{1,12}$")
+_EN_SELLER = re.compile(
+    r"(?P<who>\b(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+))?|\b(?:my|our|the)\s+[a-z]+)\s+(?:has\s+|just\s+)*$"
+)
+
+
+def _seller(clause: str, ending: re.Match[str]) -> frozenset[str]:
+    """The terms of who sold or gave away what ``ending`` ends, when the clause names someone other than the speaker
+    before the verb ("Mr. Ito sold the building", "my landlord sold…", 王阿姨把房子卖了); empty for the speaker's own
+    ("I sold the Civic", 我把车卖了: "I" is no term) and for any other ending."""
+    if not _TRANSFER.fullmatch(ending.group()):
+        return frozenset()
+    found = (_EN_SELLER if ending.group().isascii() else _ZH_SELLER).search(clause[: ending.start()])
+    if found is None or re.search(r"[我咱]", found.group("who")):
+        return frozenset()
+    return subject_terms(found.group("who"))
 
 
 # Verbs of mind that name no state of one's life: "doesn't matter anymore", "don't think so anymore".

@@ -143,9 +143,10 @@ def _named_or_all(text: str, about: frozenset[str]) -> frozenset[str]:
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     if change.kind == "ended":
         said_of = holds(old.content, _named_or_all(memory.content, change.about)) or holds_chars(old.content, change)
-        if not said_of or ends_too(old.content, change):
+        if not said_of or ends_too(old.content, change) or (change.seller and not holds(old.content, change.seller)):
             return []
-        kept = remainder(old.content, change.about)
+        # What a seller gave away was theirs: their part in it ends (the landlord), not the thing (the flat).
+        kept = remainder(old.content, change.seller or change.about)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, kept, reason, keep_words=False)
     if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it

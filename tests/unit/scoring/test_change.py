@@ -540,3 +540,26 @@ def test_a_names_kind_is_read_from_its_head_not_its_first_word() -> None:
     kinds = {v.norm: name_frame(text, v).kinds for v in find_values(text)}
     assert kinds["st anselm"] == frozenset()
     assert "school" in kinds["maple grove primary"]
+
+
+def test_what_someone_else_sold_ends_their_part_in_it_not_the_thing() -> None:
+    """王阿姨把房子卖了: the landlord changed, the flat the speaker rents is still where it was (zh2 dev: the statement
+    of the flat and its rent was ended whole)."""
+    flat = _memory("a", "我租的这个房子在天通苑，一个月三千二，房东王阿姨人特别好，每年过年还给我们送饺子。", 3)
+    other = _memory("b", "这个房子采光很好", 4)  # the flat, without the seller: nothing of hers to end
+    sold = _memory("c", "王阿姨把房子卖了😢 新房东是个年轻小伙，姓赵", 20)
+    (change,) = changes_of(sold)
+    assert change.seller == frozenset({"王阿", "阿姨"})
+    actions = apply_changes(sold, [change], [flat, other])
+    assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"a"}
+    kept = [a.memory.content for a in actions if a.action == "add"]
+    assert kept == ["我租的这个房子在天通苑，一个月三千二。"]
+
+
+@pytest.mark.parametrize(
+    ("text", "seller"),
+    [("Mr. Ito sold the building last month", {"ito"}), ("my landlord sold the building", {"landlord"}),
+     ("I sold the Civic", set()), ("我把车卖了", set())],
+)  # fmt: skip
+def test_the_seller_is_someone_else_named_before_the_verb(text: str, seller: set[str]) -> None:
+    assert [c.seller for c in read_changes(text)] == [frozenset(seller)]
