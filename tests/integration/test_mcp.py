@@ -98,6 +98,9 @@ def test_http_with_api_key(tmp_path: Path) -> None:
 
     with ServeProcess(["-c", str(config)], home=tmp_path / "home", env={"FLOWMEM_KEY_MCP": KEY}) as process:
         asyncio.run(main(process.url))
+        scraped = httpx2.get(f"{process.url}/metrics", timeout=30).text
+    # search_memories takes its turn with /v1/search's (server.search_concurrency): the one allowed call counted.
+    assert "\nflowmem_search_turns 1.0\n" in scraped
 
 
 def test_stdio_for_one_user_refuses_the_memories_of_others(tmp_path: Path) -> None:
