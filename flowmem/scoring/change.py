@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Literal
 
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
+from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
 from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
@@ -145,7 +146,10 @@ class Change:
     subjects: tuple[Subject, ...] = ()
     around: tuple[frozenset[str], ...] = ()  # per value: the terms of the words either side of it (see _around)
     frames: tuple[NameFrame | None, ...] = ()  # per value: where a name stands (name_kinds), None for other kinds
-    seller: frozenset[str] = frozenset()  # who sold or gave away what ended, when not the speaker (see _seller)
+    # Whose thing ended, when not the speaker's: an older statement must name them. The seller of what was sold (their
+    # part in it goes: _seller), or the person whose working life ended (what they said of work goes: _retiree).
+    seller: frozenset[str] = frozenset()
+    keeps_holder: bool = False  # what goes is the ended thing (``about``), not what was said of the holder
 
 
 def read_changes(text: str) -> list[Change]:
@@ -170,7 +174,11 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         if ending is not None:
             about, chars = _ended_terms(clause, ending), _stopped_chars(clause, ending)
             if (about or chars) and _asserted(text, start, ending):
-                changes.append(Change("ended", about, (), ending.group(), chars, seller=_seller(clause, ending)))
+                retiree = _retiree(clause, ending, about)
+                if retiree:  # "Omar retired": his working life ended, not Omar
+                    changes.append(Change("ended", WORK_TERMS, (), ending.group(), seller=retiree, keeps_holder=True))
+                else:
+                    changes.append(Change("ended", about, (), ending.group(), chars, seller=_seller(clause, ending)))
             continue
         cue = correction or _CHANGE.search(clause)
         if cue is None:
@@ -413,14 +421,16 @@ def replaced_names(old_text: str, change: Change) -> frozenset[str]:
 _LEADING = re.compile(r"^[\s,;:.!?，。；：、\u2014\u2013-]*(?:(?:and|but|so|then|that|which|who)\b)?[\s,]*", re.I)
 
 
-def remainder(old_text: str, about: frozenset[str], *, whole: bool = False) -> str | None:
+def remainder(
+    old_text: str, about: frozenset[str], *, whole: bool = False, breaks: re.Pattern[str] = CLAUSE_BREAK
+) -> str | None:
     """What else ``old_text`` said once what ``about`` names is gone (``None``: nothing of substance left).
 
     A clause whose subject is the ended thing ("Jonah and I have been dating…") goes whole; in another clause only
     the phrase naming it goes ("I work nights on the cardiac ward" → "I work on the cardiac ward", "I've got a 2012
     Civic and a Vespa" → "I've got a Vespa"): what else the clause said stays true. ``whole``: every clause that
     speaks of it goes (a name: what was said of the old manager is not said of the new one)."""
-    spans = _spans(old_text, CLAUSE_BREAK, find_values(old_text))
+    spans = _spans(old_text, breaks, find_values(old_text))
     kept = []
     for i, (start, end) in enumerate(spans):
         stop = spans[i + 1][0] if i + 1 < len(spans) else len(old_text)
@@ -584,6 +594,24 @@ def _seller(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if found is None or re.search(r"[我咱]", found.group("who")):
         return frozenset()
     return subject_terms(found.group("who"))
+
+
+# Leaving one's working life, said with no object: what ends is the person's work, not the person ("Omar retired on
+# Friday" leaves "Omar is my brother-in-law" and "Omar loves fishing" current; 我妈退休了).
+_WORKING_LIFE = re.compile(r"retired|退休|离职|辞职|辞了|不干了", re.I)
+WORK_TERMS = frozenset(
+    stem(t) for word in (*WORK_WORDS, *OCCUPATION_HEADS.split("|"), *ZH_WORK_WORDS, *ZH_OCCUPATION_WORDS)
+    for t in query_terms(word) if _names_something(t)
+)  # fmt: skip
+
+
+def _retiree(clause: str, ending: re.Match[str], about: frozenset[str]) -> frozenset[str]:
+    """Who retired or left their job, when ``ending`` says so with no object after it ("Omar retired on Friday", Kevin
+    离职了): the terms of the person (read as the ending's subject), else empty."""
+    rest = clause[ending.end() :]
+    if not _WORKING_LIFE.fullmatch(ending.group()) or (not _NO_OBJECT.match(rest) and _first_terms(rest)):
+        return frozenset()
+    return about
 
 
 # Verbs of mind that name no state of one's life: "doesn't matter anymore", "don't think so anymore".

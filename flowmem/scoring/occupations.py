@@ -20,7 +20,43 @@ OCCUPATION_HEADS = (
 # Up to two words before the head qualify it ("junior", "data engineering"); never a determiner or a possessive.
 _NOT_QUALIFIER = r"(?!(?:the|my|his|her|our|their|your|a|an|new|now|this|that)\b)"
 EN_OCCUPATION = rf"(?:{_NOT_QUALIFIER}[a-z-]+\s+){{0,2}}(?:{OCCUPATION_HEADS})s?\b"
-ZH_OCCUPATION = (
-    r"[^，。！？；,.!?;\s]{0,6}?(?:设计师|工程师|程序员|护士|医生|老师|教师|教授|律师|会计|建筑师|经理|总监|主管|"
-    r"顾问|分析师|记者|编辑|厨师|服务员|药剂师|司机|销售|助理|实习生|研究员|科学家|摄影师|兽医)"
-)
+
+# The words of a working life, beside the occupations: what a person's retiring or leaving their job ends.
+WORK_WORDS = (
+    "work", "works", "working", "job", "career", "employed", "employer", "company", "office", "shift",
+    # an occupation said by what one does ("still teaching part-time", "left nursing")
+    "teaching", "nursing", "lecturing", "tutoring", "coaching", "consulting", "freelancing", "practising", "practicing",
+)  # fmt: skip
+ZH_WORK_WORDS = ("工作", "上班", "公司", "单位", "岗位", "职位")
+ZH_OCCUPATION_WORDS = [
+    "设计师",
+    "工程师",
+    "程序员",
+    "护士",
+    "医生",
+    "老师",
+    "教师",
+    "教授",
+    "律师",
+    "会计",
+    "建筑师",
+    "经理",
+    "总监",
+    "主管",
+    "顾问",
+    "分析师",
+    "记者",
+    "编辑",
+    "厨师",
+    "服务员",
+    "药剂师",
+    "司机",
+    "销售",
+    "助理",
+    "实习生",
+    "研究员",
+    "科学家",
+    "摄影师",
+    "兽医",
+]
+ZH_OCCUPATION = rf"[^，。！？；,.!?;\s]{{0,6}}?(?:{'|'.join(ZH_OCCUPATION_WORDS)})"

@@ -41,6 +41,7 @@ from flowmem.scoring.derive import SPEAKER, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.scoring.values import find_values
+from flowmem.timeexpr.clauses import SEGMENT_BREAK
 
 CORRECTION_WINDOW = timedelta(hours=24)
 SAID_WRONG_WINDOW = timedelta(days=7)
@@ -145,8 +146,12 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         said_of = holds(old.content, _named_or_all(memory.content, change.about)) or holds_chars(old.content, change)
         if not said_of or ends_too(old.content, change) or (change.seller and not holds(old.content, change.seller)):
             return []
-        # What a seller gave away was theirs: their part in it ends (the landlord), not the thing (the flat).
-        kept = remainder(old.content, change.seller or change.about)
+        # What a seller gave away was theirs: their part in it ends (the landlord), not the thing (the flat); what a
+        # retiree left was their work: what was said of it ends, not what was said of them.
+        if change.keeps_holder:  # every piece speaking of the work goes ("Omar is my brother-in-law, he works at…")
+            kept = remainder(old.content, change.about, whole=True, breaks=SEGMENT_BREAK)
+        else:
+            kept = remainder(old.content, change.seller or change.about)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, kept, reason, keep_words=False)
     if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it

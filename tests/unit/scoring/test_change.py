@@ -132,7 +132,7 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
 )
 def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
     [change] = read_changes(new)
-    assert change.kind == "ended" and about <= change.about
+    assert change.kind == "ended" and about <= change.about | change.seller  # a retiree is whose work ended
 
 
 def test_leaving_an_occupation_ends_only_the_occupation() -> None:
@@ -455,8 +455,8 @@ def test_what_is_left_of_an_ended_statement_does_not_keep_the_ended_words_in_its
 )
 def test_more_endings_by_their_grammar(new: str, about: set[str], chars: set[str]) -> None:
     [change] = read_changes(new)
-    assert change.kind == "ended" and about <= change.about and chars <= change.beside
-    assert not {"我爸", "yyd", "今天", "正式"} & change.about
+    assert change.kind == "ended" and about <= change.about | change.seller and chars <= change.beside
+    assert not {"我爸", "yyd", "今天", "正式"} & (change.about | change.seller)
     assert read_changes("买了个戒指") == []  # 戒指 is a ring
 
 
@@ -563,3 +563,24 @@ def test_what_someone_else_sold_ends_their_part_in_it_not_the_thing() -> None:
 )  # fmt: skip
 def test_the_seller_is_someone_else_named_before_the_verb(text: str, seller: set[str]) -> None:
     assert [c.seller for c in read_changes(text)] == [frozenset(seller)]
+
+
+def test_a_retirement_ends_the_persons_work_not_the_person() -> None:
+    """ "Omar retired": what was said of his work goes, what was said of him stays (it ended every statement naming
+    him: "Omar loves fishing" too)."""
+    family = _memory("a", "Omar is my brother-in-law, he works at Boeing as an engineer.", 3)
+    fishing = _memory("b", "Omar loves fishing, he goes every Sunday", 4)
+    retired = _memory("c", "Omar retired on Friday", 20)
+    (change,) = changes_of(retired)
+    assert change.seller == frozenset({"omar"}) and change.keeps_holder
+    actions = apply_changes(retired, [change], [family, fishing])
+    assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"a"}
+    assert [a.memory.content for a in actions if a.action == "add"] == ["Omar is my brother-in-law,"]
+
+
+@pytest.mark.parametrize(
+    ("text", "retiree"),
+    [("Omar retired on Friday", {"omar"}), ("Kevin 离职了", {"kevin"}), ("Omar retired from Boeing", set())],
+)
+def test_a_retiree_is_who_left_work_with_nothing_named_after_the_verb(text: str, retiree: set[str]) -> None:
+    assert [c.seller if c.keeps_holder else frozenset() for c in read_changes(text)] == [frozenset(retiree)]
