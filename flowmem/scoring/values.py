@@ -75,7 +75,8 @@ _JOB = re.compile(
 # A name: capitalised words inside a sentence ("my manager is Kevin", "now called Clayhouse", "moved Leo to St
 # Anselm's"), Latin script only; a capital that opens a sentence says nothing. Found last: a weekday, a month or an
 # e-mail is its own kind.
-_NAME = re.compile(r"\b[A-Z][a-zA-Z'’&-]*(?:\s+(?:(?:of|de|&)\s+)?[A-Z][a-zA-Z'’&-]*)*")
+# The pronoun "I" goes on no name: "As a junior designer at Fold Studio I mostly resize banners" names "Fold Studio".
+_NAME = re.compile(r"\b[A-Z][a-zA-Z'’&-]*(?:\s+(?:(?:of|de|&)\s+)?(?!I\b)[A-Z][a-zA-Z'’&-]*)*")
 _SENTENCE_END = '.!?。！？:;\n"“—-'
 
 

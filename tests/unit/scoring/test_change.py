@@ -34,6 +34,7 @@ from flowmem.scoring.values import differ, find_values
         ("my number is +44 20 7946 0958", "phone", "442079460958"),
         ("my handle is cool_cat_42", "handle", "cool_cat_42"),
         ("as a junior designer I mostly resize banners", "job", "junior designer"),
+        ("at Fold Studio I mostly resize banners", "name", "fold studio"),  # the pronoun I is on no name
         ("name badge came in: Senior Designer", "job", "senior designer"),
         ("I'm now a data engineer", "job", "data engineer"),
     ],
