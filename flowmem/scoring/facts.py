@@ -26,7 +26,7 @@ from itertools import pairwise
 
 from flowmem.scoring.info import info_score
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules
-from flowmem.timeexpr import extract_all, has_time_words
+from flowmem.timeexpr import ExtractedTime, extract_all, has_time_words
 
 _ABBREVIATIONS = {"dr", "mr", "mrs", "ms", "st", "mt", "jr", "sr", "vs", "etc", "e.g", "i.e", "approx", "no"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[;。！？；])\s*|\n+")
@@ -97,11 +97,14 @@ _CLOCK_ONLY = re.compile(
 _REFERENCE = datetime(2025, 1, 15, 12)  # any day: only which words name a time matters here
 
 
+def _times(text: str) -> list[ExtractedTime]:
+    """The time expressions of ``text``, in order (against any day: only which words name a time matters here)."""
+    return extract_all(text, _REFERENCE, lean="neutral") if has_time_words(text) else []
+
+
 def _dates(part: str) -> bool:
     """Whether ``part`` names a time of its own: a day, a week, a month … — not a time of day alone."""
-    if not has_time_words(part):
-        return False
-    return any(not _CLOCK_ONLY.fullmatch(t.expression.strip()) for t in extract_all(part, _REFERENCE, lean="neutral"))
+    return any(not _CLOCK_ONLY.fullmatch(t.expression.strip()) for t in _times(part))
 
 
 def several_times(text: str) -> bool:
@@ -198,8 +201,8 @@ def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
 def _time_spans(clause: str) -> list[Span]:
     """Where ``clause``'s time expressions are (by their words: one expression may cross a comma)."""
     spans: list[Span] = []
-    for found in extract_all(clause, _REFERENCE, lean="neutral") if has_time_words(clause) else ():
-        at = clause.find(found.expression)
+    for found in _times(clause):  # in text order: each is found after the one before
+        at = clause.find(found.expression, spans[-1][1] if spans else 0)
         if at >= 0:
             spans.append((at, at + len(found.expression)))
     return spans

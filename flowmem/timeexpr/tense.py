@@ -184,7 +184,7 @@ _OWN_SUBJECT = re.compile(r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they
 # A Chinese time word stands before its verb: a segment that goes on after it with a verb of its own (三月份结婚，
 # 酒席已经订好了) is a clause, not a time topicalised before the next one (上周，我们去了北京: the time alone).
 _ZH_TIME_WORD = re.compile(
-    r"[\d一二三四五六七八九十两几上下本这今明昨前后去年月日号周星期礼拜天末初底中旬份点半早晚午夜凌晨来底]+"
+    r"[\d一二三四五六七八九十两几上下本这今明昨前后去年月日号周星期礼拜天末初底中旬份点半早晚午夜凌晨来]+"
 )
 
 
