@@ -100,6 +100,12 @@ class FuseRerankOp(Op):
             "left teaching, she's a sales rep now' below 'She teaches chemistry') goes above it, when within this "
             "many σ of it (None: off)",
         )
+        min_spread: float = Field(
+            0.02,
+            ge=0,
+            description="the least σ the recency order and the changed-first move use: final scores closer than "
+            "this are a tie (a query with two or three candidates has no spread to measure; 0: σ as measured)",
+        )
 
     params: Params
     reads = (MEMORIES,)
@@ -149,7 +155,7 @@ class FuseRerankOp(Op):
         shared = {score for score, times in Counter(m.scores["final"] for m in kept).items() if times > 1}
         kept.sort(key=lambda m: (m.scores["final"], when_of(m) if m.scores["final"] in shared else 0.0), reverse=True)
         if p.changed_margin is not None and (known is None or known.recency is None):
-            kept = changed_first(kept, p.changed_margin * spread([m.scores["final"] for m in kept]), self.label)
+            kept = changed_first(kept, p.changed_margin * self._final_spread(kept), self.label)
         kept = self._recency_order(ctx, kept)
         for memory in kept[limit:]:
             reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"
@@ -168,6 +174,11 @@ class FuseRerankOp(Op):
         margin = self.params.recency_margin
         if known is None or known.recency is None or margin is None:
             return kept
-        ordered, note = order_by_recency(kept, [m.scores["final"] for m in kept], known.recency, margin, self.label)
+        finals = [m.scores["final"] for m in kept]
+        ordered, note = order_by_recency(kept, finals, known.recency, margin * self._final_spread(kept), self.label)
         ctx.note("recency", note)
         return ordered
+
+    def _final_spread(self, kept: list[Memory]) -> float:
+        """σ of the final scores, at least ``min_spread``: two memories a hair apart are a tie, not a ranking."""
+        return max(spread([m.scores["final"] for m in kept]), self.params.min_spread)

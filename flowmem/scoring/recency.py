@@ -2,9 +2,11 @@
 most like the question (:mod:`flowmem.timeexpr.recency` reads the ask from the query).
 
 Which memories are about the asked activity is a rule on the scores, not a count: those whose final score is
-within ``margin`` standard deviations (σ, the population spread of this query's final scores) of the best. σ is
-measured on the scores as they are, for this query, so the rule holds on any base (a cosine band, a fused
-score) — a clear relevance lead keeps a memory apart from the rest; near-ties on the topic are ordered by when.
+within ``margin`` standard deviations (σ, the population spread of this query's final scores, at least the caller's
+least spread) of the best. σ is measured on the scores as they are, for this query, so the rule holds on any base (a
+cosine band, a fused score) — a clear relevance lead keeps a memory apart from the rest; near-ties on the topic are
+ordered by when. The least spread is for the query with two or three candidates, whose σ says nothing: 0.582 and 0.577
+for "when did I last go swimming?" are a tie, not a lead.
 Those are put first, ordered by when (the event's time, else when it was said): latest first for "last",
 earliest first for "first"; the rest follow in score order.
 """
@@ -15,7 +17,6 @@ from typing import Any
 
 from flowmem.schema.memory import Memory
 from flowmem.scoring.change import read_changes, subject_terms
-from flowmem.scoring.priors import spread
 from flowmem.timeexpr.recency import RecencyAsk
 
 RECENCY_RANK = "recency_rank"
@@ -29,9 +30,10 @@ def when_of(memory: Memory) -> float:
 
 
 def order_by_recency(
-    ranked: list[Memory], finals: list[float], ask: RecencyAsk, margin: float, label: str
+    ranked: list[Memory], finals: list[float], ask: RecencyAsk, band: float, label: str
 ) -> tuple[list[Memory], dict[str, Any]]:
-    """``ranked`` (best first, ``finals`` their scores) with those within ``margin``·σ of the best ordered by when.
+    """``ranked`` (best first, ``finals`` their scores) with those within ``band`` of the best ordered by when
+    (the caller's margin·σ).
 
     Each memory moved into that order gets ``scores["recency_rank"]`` (1 = first) and ``explain["recency_rank"]``
     saying what it was ordered by. Returns the new order and a note for the trace: the operator's words, the
@@ -39,8 +41,7 @@ def order_by_recency(
     """
     if not ranked:
         return ranked, {"words": ask.words, "order": ask.order, "ordered": 0}
-    sigma = spread(finals)
-    floor = finals[0] - margin * sigma
+    floor = finals[0] - band
     within = [memory for memory, final in zip(ranked, finals, strict=True) if final >= floor]
     rest = ranked[len(within) :]
     within.sort(key=when_of, reverse=ask.order == "latest")
@@ -49,9 +50,10 @@ def order_by_recency(
         memory.set_score(RECENCY_RANK, float(i), label)
         basis = "event" if memory.event_time is not None else "said"
         memory.explain[RECENCY_RANK] = (
-            f"{which} first by {basis} time, of {len(within)} within {margin:g}σ of the best: {ask.words!r}"
+            f"{which} first by {basis} time, of {len(within)} within {band:.3f} of the best: {ask.words!r}"
         )
-    note = {"words": ask.words, "order": ask.order, "margin": margin, "floor": round(floor, 4), "ordered": len(within)}
+    note = {"words": ask.words, "order": ask.order, "band": round(band, 4), "floor": round(floor, 4)}
+    note["ordered"] = len(within)
     return within + rest, note
 
 

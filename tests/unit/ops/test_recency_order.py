@@ -82,3 +82,19 @@ def test_word_recall_does_not_match_the_operator(make_app: Maker) -> None:
     assert [m.memory_id for m in found] == ["hike"]  # not "dell" by the word "last"
     found = run(app, "t", query="when is my last day at Dell?").outputs["lexical_memories"]
     assert [m.memory_id for m in found] == ["dell"]  # an adjective "last" is a word like any other
+
+
+def test_two_candidates_a_hair_apart_are_a_tie_ordered_by_when(make_app: Maker) -> None:
+    """σ of two scores says nothing: 0.582 against 0.577 (two swims, a fortnight apart) is a tie, and the later
+    goes first; with ``min_spread`` 0 the measured σ (0.0025) keeps the earlier, a hair better, first."""
+    swims = [scored("swim-early", 0.582, event=JAN), scored("swim-late", 0.577, event=MAR)]
+    app = make_app(f"flow.t.flow_content={FLOW}", "flow.t.inputs=[memories]")
+    response = run(app, "t", query="when did I last go swimming?", memories=swims)
+    assert ids(response) == ["swim-late", "swim-early"]
+    measured = make_app(
+        f"flow.t.flow_content={FLOW}", "flow.t.inputs=[memories]", "op.fuse_rerank_op.params.min_spread=0"
+    )
+    assert ids(run(measured, "t", query="when did I last go swimming?", memories=swims)) == ["swim-early", "swim-late"]
+    # Apart by more than the least spread, the better stays first.
+    apart = [scored("swim-early", 0.62, event=JAN), scored("swim-late", 0.577, event=MAR)]
+    assert ids(run(app, "t", query="when did I last go swimming?", memories=apart)) == ["swim-early", "swim-late"]
