@@ -81,8 +81,10 @@ _CHANGE = re.compile(
     r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record"
     # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
     r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
-    r"|adjust(?:ed)?)\b"
-    r"|改|换|调|挪|现在|新|变成|涨|升|降|减到|加到|纪录|刷新",
+    r"|adjust(?:ed)?"
+    # a time moved: "postponed the housewarming to the 21st", "brought it forward to Monday"
+    r"|postpon(?:e|ed|ing)|delay(?:ed|ing)?|brought\s+forward|put\s+off)\b"
+    r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|新|变成|涨|升|降|减到|加到|纪录|刷新",
     re.I,
 )
 _CORRECTION = re.compile(

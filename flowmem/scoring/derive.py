@@ -12,10 +12,10 @@ from flowmem.schema.memory import Memory, MemoryType, Message
 from flowmem.scoring.change import read_changes
 from flowmem.scoring.keys import CAPTION
 from flowmem.scoring.lexical import words
-from flowmem.timeexpr import extract_all
+from flowmem.timeexpr import expression_spans, extract_all
 from flowmem.timeexpr.anchors import Name, anchored, anchors_of
 from flowmem.timeexpr.model import ExtractedTime
-from flowmem.timeexpr.tense import reports_done
+from flowmem.timeexpr.tense import moved_to, reports_done
 
 
 def derived_id(workspace_id: str, user_id: str, message_id: str, index: int) -> str:
@@ -101,6 +101,10 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     wedding is in two weeks" is the day 14 days on (a question's "in two weeks" is that week).
     """
     found = event_times(text, said)
+    targets = moved_to(text) if len(found) > 1 else []
+    if targets:  # a plan moved: its date is the one it was moved to ("off Thursday, they moved me to Monday")
+        spans = expression_spans(text, found)
+        return next((t for t, (at, _) in zip(found, spans, strict=True) if at >= targets[0]), found[0])
     return found[0] if found else None
 
 
@@ -114,10 +118,11 @@ def with_event_time(memory: Memory, text: str, said: datetime) -> Memory:
     names none but tells of something done ("signed the lease!!", 把脚崴了: :func:`~flowmem.timeexpr.tense.
     reports_done`) is about the day it was said."""
     when = event_time(text, said) or (event_time("today", said) if reports_done(text) else None)
-    return memory if when is None else _at(memory, when)
+    return memory if when is None else at_time(memory, when)
 
 
-def _at(memory: Memory, when: ExtractedTime) -> Memory:
+def at_time(memory: Memory, when: ExtractedTime) -> Memory:
+    """``memory`` with the event parts and range of ``when``."""
     update: dict[str, Any] = {f"event_{part}": value for part, value in when.parts.items()}
     update.update(event_start=when.start, event_end=when.end)
     return memory.model_copy(update=update)
@@ -146,7 +151,7 @@ def with_anchored_times(memories: Sequence[Memory]) -> list[Memory]:
             # A name beats "told as done" (a cake ordered today for my birthday is about the birthday), never a time
             # the fact's own words name (read once, above).
             when = anchored(fact.content, anchors) if anchors and not times else None
-            dated.append(fact if when is None else _at(fact, when))
+            dated.append(fact if when is None else at_time(fact, when))
     return dated
 
 

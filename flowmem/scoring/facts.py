@@ -26,7 +26,8 @@ from itertools import pairwise
 
 from flowmem.scoring.info import info_score
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules
-from flowmem.timeexpr import ExtractedTime, extract_all, has_time_words
+from flowmem.timeexpr import ExtractedTime, expression_spans, extract_all, has_time_words
+from flowmem.timeexpr.tense import moved_to
 
 _ABBREVIATIONS = {"dr", "mr", "mrs", "ms", "st", "mt", "jr", "sr", "vs", "etc", "e.g", "i.e", "approx", "no"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[;。！？；])\s*|\n+")
@@ -63,7 +64,7 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
     pending: int | None = None  # where parts that carry nothing ("Great news!") before the first fact began
     timed = False  # whether the last group names a time
     for (start, end), score in _scored_parts(text):
-        own_time = has_time_words(text[start:end])
+        own_time = has_time_words(text[start:end]) and not _moved_only(text[start:end])
         # A leading statement never joins the fact after it; a part naming its own time never joins a fact that
         # names another ("I moved today! Housewarming on Saturday."): one event time per memory.
         if score >= min_info or (score > 0 and not groups) or (own_time and timed):
@@ -147,12 +148,26 @@ def _by_dates(text: str, spans: Iterable[Span]) -> list[Span]:
     stretches or more exactly when two spans or more name dates."""
     groups: list[list[int]] = []  # [start, end, dated]
     for start, end in spans:
-        dated = _dates(text[start:end])
+        dated = _dates(text[start:end]) and not _moved_only(text[start:end])
         if groups and not (dated and groups[-1][2]):
             groups[-1][1], groups[-1][2] = end, groups[-1][2] or dated
         else:
             groups.append([start, end, dated])
     return [(a, b) for a, b, _ in groups]
+
+
+# A piece that moves a plan without naming it ("physio's off Thursday, they moved me to Monday", "…，又改到周五了"):
+# its pronoun or its missing subject is the plan named before, and so is its new time.
+_MOVES_WHAT_CAME_BEFORE = re.compile(
+    r"\s*(?:(?:and|but|so|then)\s+)?(?:they|he|she|it|we|i|you|that|this)\b|\s*(?:又|就|已经|然后|结果)?(?:被)?"
+    r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)",
+    re.I,
+)
+
+
+def _moved_only(piece: str) -> bool:
+    """Whether ``piece`` moves the plan the words before it named to a new time, naming no plan of its own."""
+    return bool(moved_to(piece)) and _MOVES_WHAT_CAME_BEFORE.match(piece) is not None
 
 
 def _sentences(text: str) -> list[Span]:
@@ -200,12 +215,7 @@ def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
 
 def _time_spans(clause: str) -> list[Span]:
     """Where ``clause``'s time expressions are (by their words: one expression may cross a comma)."""
-    spans: list[Span] = []
-    for found in _times(clause):  # in text order: each is found after the one before
-        at = clause.find(found.expression, spans[-1][1] if spans else 0)
-        if at >= 0:
-            spans.append((at, at + len(found.expression)))
-    return spans
+    return [span for span in expression_spans(clause, _times(clause)) if span[0] >= 0]
 
 
 def _before_comma(sentence: str, start: int, end: int) -> int:

@@ -37,10 +37,11 @@ from flowmem.scoring.change import (
     says_wrong,
     subject_terms,
 )
-from flowmem.scoring.derive import SPEAKER, keywords_of, with_event_time
+from flowmem.scoring.derive import SPEAKER, at_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.scoring.values import find_values
+from flowmem.timeexpr import ExtractedTime, expression_spans
 from flowmem.timeexpr.clauses import SEGMENT_BREAK
 
 CORRECTION_WINDOW = timedelta(hours=24)
@@ -169,7 +170,27 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): no longer {' '.join(sorted(names))}"
         return supersede(memory, old, remainder(old.content, names, whole=True), reason)
     reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
-    return supersede(memory, old, written, reason)
+    return supersede(memory, old, written, reason, when=_moved_day(memory, old, change))
+
+
+_DAYS = frozenset({"weekday", "date"})
+# A day that recurs: "every Monday", "each Tuesday", "Mondays", 每周一, 每个礼拜三.
+_RECURRING = re.compile(r"\b(?:every|each)\s+\S+$|days\.?$|每", re.I)
+
+
+def _moved_day(memory: Memory, old: Memory, change: Change) -> ExtractedTime | None:
+    """When a dated plan is now, as the statement moving it says: "haircut on Saturday" (said on a Monday), then
+    "haircut pushed to next Wednesday" (said on Thursday) is the Wednesday after that Thursday — the day written into
+    the old words would be read as of the Monday, and without its "next". ``None``: no day of a dated plan moved."""
+    if old.event_time is None:
+        return None
+    pairs = [(o, new) for o, new in replaced_values(old.content, change) if new.kind in _DAYS]
+    if not pairs or any(_RECURRING.search(old.content[max(0, o.start - 8) : o.end]) for o, _ in pairs):
+        return None  # a weekly day moved ("every Monday" → "Wednesdays") is no one day: its words say when
+    days = [new for _, new in pairs]
+    found = event_times(memory.content, memory.message_time or memory.created_at)
+    spans = expression_spans(memory.content, found)
+    return next((time for time, (a, b) in zip(found, spans, strict=True) if a <= days[0].start < b), None)
 
 
 def _window(memory: Memory, change: Change) -> timedelta:
@@ -180,22 +201,33 @@ def _window(memory: Memory, change: Change) -> timedelta:
 
 
 def supersede(
-    memory: Memory, old: Memory, kept: str | None, reason: str, *, keep_words: bool = True
+    memory: Memory,
+    old: Memory,
+    kept: str | None,
+    reason: str,
+    *,
+    keep_words: bool = True,
+    when: ExtractedTime | None = None,
 ) -> list[MemoryAction]:
     """``old`` expired by ``memory`` for ``reason``, and what else it said (``kept``: its words less what changed;
-    ``None``: nothing) stored as a memory of its own, derived from both (:func:`derived`)."""
+    ``None``: nothing) stored as a memory of its own, derived from both (:func:`derived`; at ``when`` if given)."""
     actions = [MemoryAction(action="expire", memory=expired_by(old, by=memory, at=memory.created_at), old=old,
                             reason=reason)]  # fmt: skip
     if kept:
         actions.append(
-            MemoryAction(action="add", memory=derived(old, kept, by=memory, keep_words=keep_words), reason=reason)
+            MemoryAction(
+                action="add", memory=derived(old, kept, by=memory, keep_words=keep_words, when=when), reason=reason
+            )
         )
     return actions
 
 
-def derived(old: Memory, content: str, *, by: Memory, keep_words: bool = True) -> Memory:
+def derived(
+    old: Memory, content: str, *, by: Memory, keep_words: bool = True, when: ExtractedTime | None = None
+) -> Memory:
     """A memory of what ``old`` says, as ``content`` now has it after ``by``: said when ``old`` was, from both's
-    messages, its event time read from ``content`` as of then; no vector yet (its words are new)."""
+    messages, its event time read from ``content`` as of then (``when``: the time ``by`` gave it, when it moved a
+    plan); no vector yet (its words are new)."""
     digest = hashlib.sha256(f"{old.memory_id}\0{by.memory_id}".encode()).hexdigest()[:32]
     metadata = {k: v for k, v in old.metadata.items() if k not in (SLOTS_KEY, LLM_KEY, "superseded_by")}
     metadata.update({DERIVED_FROM: old.memory_id, CHANGED_BY: by.memory_id})
@@ -215,4 +247,6 @@ def derived(old: Memory, content: str, *, by: Memory, keep_words: bool = True) -
         "scores": {},
     }
     fresh = old.model_copy(update=update).with_event_time(None)
+    if when is not None:
+        return at_time(fresh, when)
     return with_event_time(fresh, content, old.message_time or old.created_at)

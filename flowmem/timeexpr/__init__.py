@@ -5,8 +5,8 @@
 both the rules and the LLM path.
 """
 
-from flowmem.timeexpr.extract import extract_all, extract_time
+from flowmem.timeexpr.extract import expression_spans, extract_all, extract_time
 from flowmem.timeexpr.gate import has_time_words
 from flowmem.timeexpr.model import ExtractedTime, canonical_parts
 
-__all__ = ["ExtractedTime", "canonical_parts", "extract_all", "extract_time", "has_time_words"]
+__all__ = ["ExtractedTime", "canonical_parts", "expression_spans", "extract_all", "extract_time", "has_time_words"]

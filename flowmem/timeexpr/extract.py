@@ -22,6 +22,7 @@ readings of ambiguous expressions are documented in :mod:`flowmem.timeexpr.en` a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Literal
@@ -131,6 +132,19 @@ def extract_all(
         )
         for start, end, span in found
     ]
+
+
+def expression_spans(text: str, found: Sequence[ExtractedTime]) -> list[tuple[int, int]]:
+    """Where each of ``found`` (:func:`extract_all`'s times of ``text``, in text order) stands in ``text``: each is
+    looked for after the one before (an expression said twice is placed at each saying); ``(-1, -1)`` for one not
+    found as written."""
+    spans: list[tuple[int, int]] = []
+    after = 0
+    for time in found:
+        at = text.find(time.expression, after)
+        spans.append((at, at + len(time.expression)) if at >= 0 else (-1, -1))
+        after = at + len(time.expression) if at >= 0 else after
+    return spans
 
 
 def _languages(text: str, language: Language | None) -> tuple[Language, ...]:

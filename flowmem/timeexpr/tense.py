@@ -92,6 +92,32 @@ _ZH_PAST = re.compile(r"了|过|已经|刚才|刚刚|曾经|那天")
 _ZH_RESCHEDULED = re.compile(r"(?:改|推迟?|挪|延期?|提前|调|换)(?:到|在|成)[^，。！？；,!?;]{1,12}?了")
 
 
+# A time moved to ("they moved me to Monday", "we've postponed the housewarming to the 21st", "pushed back till next
+# week"): the past verb tells that the plan changed, not that the new time is past — the "to" before the time is a
+# future cue (nearer the time than the verb). Only before a word that opens a time: "moved to Denver on Friday" is a
+# move.
+_EN_RESCHEDULED = re.compile(
+    r"\b(?:mov(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|shift(?:ed|ing)|bump(?:ed|ing)"
+    r"|delay(?:ed|ing)|brought\s+forward|put\s+off|chang(?:ed|ing)|switch(?:ed|ing))"
+    r"(?:\s+[\w'’]+){0,4}?\s+(?P<to>to|till|until|for)\s+(?:the\s+)?"
+    r"(?=\d|next\b|this\b|tomorrow|tonight|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b|mid|early\b|late\b|later\b)",
+    re.I,
+)
+# Where a Chinese moved time begins: 改到, 推迟到, 提前到, 挪到周五.
+_ZH_MOVED_TO = re.compile(r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)(?:到|在|成)")
+
+
+def moved_to(text: str) -> list[int]:
+    """Where the new times of plans moved in ``text`` begin ("physio's off Thursday, they moved me to Monday": the
+    offset of "Monday"; 拔牙改到下周五: of 下周五), in text order. The time a plan was moved to is the one it now
+    has: the event's date, the one its memory keeps."""
+    found = [m.end() for m in _EN_RESCHEDULED.finditer(text)]
+    if not text.isascii():
+        found += [m.end() for m in _ZH_MOVED_TO.finditer(text)]
+    return sorted(found)
+
+
 _HAVE_GOT = re.compile(r"(?:have|has|\w+'ve|\w+'s)$")
 Cue = tuple[int, Tense]
 """A tense word at a character offset."""
@@ -105,6 +131,7 @@ def cues(text: str) -> list[Cue]:
         moved = [m.span() for m in _ZH_RESCHEDULED.finditer(text)]
         found += [(a, "future") for a, _ in moved]
         found += [(m.start(), "past") for m in _ZH_PAST.finditer(text) if not any(a < m.start() < b for a, b in moved)]
+    found += [(m.start("to"), "future") for m in _EN_RESCHEDULED.finditer(text)]
     matches = list(_EN_WORD.finditer(text.lower().replace("’", "'")))
     words = [m.group() for m in matches]
     for index, word in enumerate(words):

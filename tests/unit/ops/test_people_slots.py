@@ -5,21 +5,9 @@ touches the user's own home or another person's."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
 
-from flowmem import App
-from flowmem.schema.memory import Memory, Message
-
-
-async def _said(texts: list[tuple[str, str]]) -> list[Memory]:
-    messages = [
-        Message(message_id=f"m{i}", role="user", name="kim", content=text, time_created=datetime.fromisoformat(at))
-        for i, (at, text) in enumerate(texts)
-    ]
-    async with App(overrides=["vector_store.default.backend=memory"]) as app:
-        await app.memories.add(messages, user_id="kim", workspace_id="w", flow="personal_summary")
-        page = await app.memories.list(workspace_id="w", user_id="kim", limit=None)
-    return page.memories
+from flowmem.schema.memory import Memory
+from tests.unit.ops.chat import said
 
 
 def _status(memories: list[Memory], *words: str) -> list[str]:
@@ -35,7 +23,7 @@ SAID = [
 
 
 def test_a_persons_new_home_expires_the_old_and_keeps_the_visit() -> None:
-    memories = asyncio.run(_said(SAID))
+    memories = asyncio.run(said(SAID))
     assert _status(memories, "whitby") == ["expired"]  # the old home of Nana's
     [visit] = [m for m in memories if m.status == "valid" and "visited nana" in m.content.lower()]
     assert "whitby" not in visit.content.lower() and "gardening" in visit.content  # what else was said stays

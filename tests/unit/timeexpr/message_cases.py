@@ -508,6 +508,11 @@ CLAUSES: list[MessageCase] = [
     # coming March), not the next one's (已经订好了); a time word alone before the comma goes with the next clause
     C("zh-clauses", "三月份结婚，酒席已经订好了", NOV3, "2026-03"),
     C("zh-clauses", "三月份，我们去了一趟日本", NOV3, "2025-03"),
+    # a plan moved (session 13): the time it was moved to is the event's, future whatever the tense of the verb that
+    # moved it, and the one kept when the message names the old time too
+    C("clauses", "we've postponed the housewarming to the 21st, too much to unpack", MAR15, "2025-03-21"),
+    C("clauses", "physio cancelled Thursday, they moved me to Monday", MAR15, "2025-03-17"),
+    C("zh-clauses", "搬家推迟到7月1号了", MAR15, "2025-07-01"),
 ]
 CLAUSES_HELD_OUT: list[MessageCase] = [
     # written with the comma-splice cases above, before the change ran on them
@@ -525,6 +530,13 @@ CLAUSES_HELD_OUT: list[MessageCase] = [
     # written with the 三月份结婚 cases (session 12), before the change ran on them
     C("zh-clauses", "五月份去云南，机票已经买好了", NOV3, "2026-05"),
     C("zh-clauses", "周三，我们去看了房子", MAR15, "2025-03-12"),
+    # written with the moved-plan cases (session 13), before the change ran on them
+    C("clauses", "the interview got pushed back to Thursday", MAR15, "2025-03-20"),
+    C("clauses", "They rescheduled my MRI for the 2nd", MAR15, "2025-04-02"),
+    C("clauses", "we moved the party to next Saturday because of the rain", MAR15, "2025-03-22"),
+    C("clauses", "The vet moved Biscuit's jab to the 28th", MAR15, "2025-03-28"),
+    C("zh-clauses", "婚礼改到五一了", MAR15, "2025-05-01"),
+    C("zh-clauses", "面试提前到周三了", MAR15, "2025-03-19"),
 ]
 KNOWN_MISSES: dict[str, str] = {
     "When we met on Monday, she said the results come on the 20th.": (
