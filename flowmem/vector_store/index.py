@@ -46,6 +46,7 @@ _parts = operator.attrgetter(*PART_FIELDS)
 ORDER_INSERTS = 64
 CREATED_BOUNDS = ("created_after", "created_before")  # the filter's conditions that are a slice of the kept order
 CODED_MASKS = 16  # how many filters' one_of masks an index remembers (n bytes each)
+SAMPLED_TOP = 64  # a search of at least this many times k scored rows finds its best above a sampled threshold
 
 
 def time_columns(memory: Memory) -> tuple[int, int, int]:
@@ -263,10 +264,9 @@ class WorkspaceIndex:
         # np.dot(vector, query) gives elsewhere (recall_fuse_op's cosines), whether or not the row set is narrowed.
         narrow = len(rows) * 4 < n  # a narrow filter: score only the rows it keeps
         scores = np.vecdot(self.vectors[rows], query) if narrow else np.vecdot(self.vectors[:n], query)[rows]
-        k = min(top_k, len(rows))
-        best = np.argpartition(-scores, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
-        best = best[np.argsort(-scores[best], kind="stable")]
-        return [(self.ids[rows[i]], float(scores[i])) for i in best]
+        best = _best(scores, min(top_k, len(rows)))
+        # tolist(): plain ints and floats at once (a float32's float is the same number either way)
+        return list(zip(map(self.ids.__getitem__, rows[best].tolist()), scores[best].tolist(), strict=True))
 
     def keeper(self, flt: MemoryFilter) -> Callable[[str], bool]:
         """A test of whether a memory id is a live row meeting ``flt`` (one mask, then a lookup per id)."""
@@ -425,6 +425,28 @@ class WorkspaceIndex:
         self.n = len(rows)
         self.dead = 0
         self._order = None
+
+
+def _best(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the ``k`` best ``scores``, best first: those of ``np.argpartition`` then a stable sort by score.
+
+    On a large array the best are first found above a threshold, the ``k // 2 + 1``-th best of every eighth score
+    (some ``4k`` scores pass it; one pass over the array instead of a selection over it: 10k scores ~17 µs, not
+    ~100). When two of the ``k + 1`` best are equal, which of them ``np.argpartition`` puts first is its own
+    affair: those are left to it, as is an array whose threshold lets too few through."""
+    if k >= len(scores):
+        return np.argsort(-scores, kind="stable")
+    if len(scores) >= SAMPLED_TOP * k:
+        sample = scores[::8]
+        at = len(sample) - (k // 2 + 1)
+        passed = np.flatnonzero(scores >= np.partition(sample, at)[at])
+        if len(passed) > k:
+            order = np.argsort(-scores[passed])[: k + 1]
+            top = scores[passed[order]]
+            if not np.any(top[1:] == top[:-1]):
+                return passed[order[:k]]
+    best = np.argpartition(-scores, k - 1)[:k]
+    return best[np.argsort(-scores[best], kind="stable")]
 
 
 def _walk(order: np.ndarray, keep: np.ndarray, place: int, stop: int, step: int) -> Iterator[int]:

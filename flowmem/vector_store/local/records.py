@@ -25,14 +25,15 @@ class ParsedRecords:
         self.limit = limit
         self._kept: OrderedDict[tuple[str, str], Memory] = OrderedDict()
 
-    def copy_of(self, workspace_id: str, memory_id: str) -> Memory | None:
-        """A copy of the kept memory, or ``None`` when it is not kept."""
+    def copy_of(self, workspace_id: str, memory_id: str, scores: dict[str, float] | None = None) -> Memory | None:
+        """A copy of the kept memory (with ``scores`` when given, as if assigned to it), or ``None`` when it is not
+        kept."""
         key = (workspace_id, memory_id)
         kept = self._kept.get(key)
         if kept is None:
             return None
         self._kept.move_to_end(key)
-        return _copied(kept)
+        return _copied(kept, scores)
 
     def keep(self, workspace_id: str, memory: Memory) -> None:
         """Keep a copy of ``memory`` (as parsed from its record, without its vector)."""
@@ -55,23 +56,28 @@ class ParsedRecords:
             del self._kept[key]
 
 
-def _copied(memory: Memory) -> Memory:
+def _copied(memory: Memory, scores: dict[str, float] | None = None) -> Memory:
     """A copy sharing nothing that can be changed in place: its lists and dicts copied all the way down (a parsed
     record's are JSON values, so a recursive copy of dicts and lists is a deep copy).
 
     Built as pydantic's ``model_copy`` builds one (a new instance, its ``__dict__`` and fields-set copied), minus
     what a memory cannot have (extra fields: ``extra="forbid"``; private attributes: none), and the lists and dicts
     of strings and numbers copied flat: ~2× cheaper than ``model_copy`` and a recursive copy of every container,
-    and a query copies ~60 memories."""
+    and a query copies ~60 memories. ``scores``: the copy's scores instead of a copy of the memory's, as an
+    assignment of them gives (the field then set): what a search hands out, without pydantic's ``__setattr__``."""
     fields = memory.__dict__.copy()
     for name in _FLAT:
         fields[name] = fields[name].copy()
     for name in _NESTED_FIELDS:
         fields[name] = _json_copy(fields[name])
+    fields_set = set(memory.__pydantic_fields_set__)
+    if scores is not None:
+        fields["scores"] = scores
+        fields_set.add("scores")
     fresh = _new(Memory)
     _set(fresh, "__dict__", fields)
     _set(fresh, "__pydantic_extra__", None)
-    _set(fresh, "__pydantic_fields_set__", set(memory.__pydantic_fields_set__))
+    _set(fresh, "__pydantic_fields_set__", fields_set)
     _set(fresh, "__pydantic_private__", None)
     return fresh
 

@@ -228,31 +228,42 @@ class LocalStore(VectorStore):
         cached = self._cached(workspace_id)
         if cached is None:
             return []
-        hits = cached.index.search(query, top_k, filters)
-        records = self._records(workspace_id, cached, [memory_id for memory_id, _ in hits], False)
-        scores = dict(hits)
-        for memory in records:
-            memory.scores = {SIMILARITY: scores[memory.memory_id]}
-        return records
+        return self._scored(workspace_id, cached, cached.index.search(query, top_k, filters), SIMILARITY)
 
     def _lexical_sync(self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter) -> list[Memory]:
         cached = self._cached(workspace_id)
         if cached is None:
             return []
-        hits = cached.lexicon.top(terms, top_k, cached.index.keeper(filters))
-        records = self._records(workspace_id, cached, [memory_id for memory_id, _ in hits], False)
-        scores = dict(hits)
-        for memory in records:
-            memory.scores = {LEXICAL: scores[memory.memory_id]}
-        return records
+        return self._scored(
+            workspace_id, cached, cached.lexicon.top(terms, top_k, cached.index.keeper(filters)), LEXICAL
+        )
 
-    def _records(self, workspace_id: str, cached: _Cached, ids: list[str], with_vectors: bool) -> list[Memory]:
+    def _scored(self, workspace_id: str, cached: _Cached, hits: list[tuple[str, float]], name: str) -> list[Memory]:
+        """The memories of a search's ``hits`` (id, score), in order, each with its score alone as ``scores[name]``."""
+        return self._records(workspace_id, cached, [memory_id for memory_id, _ in hits], False, (name, dict(hits)))
+
+    def _records(
+        self,
+        workspace_id: str,
+        cached: _Cached,
+        ids: list[str],
+        with_vectors: bool,
+        scored: tuple[str, dict[str, float]] | None = None,
+    ) -> list[Memory]:
         """The memories of ``ids`` (chosen by ``cached``'s index), in order: those kept since an earlier read copied,
-        the others read from the file and kept; vectors from the index, as the file holds them."""
-        found = {i: m for i in ids if (m := self._parsed.copy_of(workspace_id, i)) is not None}
+        the others read from the file and kept; vectors from the index, as the file holds them. ``scored``: (a
+        score's name, its value by id): each memory's scores are that one score alone."""
+        if scored is None:
+            found = {i: m for i in ids if (m := self._parsed.copy_of(workspace_id, i)) is not None}
+        else:  # the scores given to the copy as it is made (an assignment after it costs a pydantic __setattr__)
+            name, by_id = scored
+            copy_of = self._parsed.copy_of
+            found = {i: m for i in ids if (m := copy_of(workspace_id, i, {name: by_id[i]})) is not None}
         missing = [i for i in ids if i not in found]
         for memory in self._open().records(workspace_id, missing, with_vectors) if missing else []:
             self._parsed.keep(workspace_id, memory)
+            if scored is not None:
+                memory.scores = {scored[0]: scored[1][memory.memory_id]}
             found[memory.memory_id] = memory
         rows = cached.index.row_of
         if with_vectors:
@@ -311,6 +322,14 @@ class LocalStore(VectorStore):
             return {}
         rows = cached.index.row_of
         return {i: cached.index.vectors[rows[i]].copy() for i in ids if i in rows}
+
+    def _similarities_sync(self, workspace_id: str, query: np.ndarray, ids: list[str]) -> dict[str, float]:
+        cached = self._cached(workspace_id)
+        if cached is None or len(query) != cached.index.dims:
+            return {}
+        rows, vectors = cached.index.row_of, cached.index.vectors
+        # np.dot of each stored row, as the base's default over copies of them computes it (the same bits)
+        return {i: float(np.dot(vectors[rows[i]], query)) for i in ids if i in rows}
 
     def _count_sync(self, workspace_id: str, filters: MemoryFilter) -> int:
         cached = self._cached(workspace_id)
@@ -372,6 +391,10 @@ class LocalStore(VectorStore):
 
     async def _stored_vectors(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
         return await self._read(self._stored_vectors_sync, workspace_id, ids)
+
+    async def _similarities(self, workspace_id: str, query: np.ndarray, ids: list[str]) -> dict[str, float]:
+        # The dot products where the vectors are: no copy of each stored vector handed out first.
+        return await self._read(self._similarities_sync, workspace_id, query, ids)
 
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
         return await self._read(self._search_sync, workspace_id, query, top_k, filters)
