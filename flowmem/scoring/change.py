@@ -83,7 +83,9 @@ _CHANGE = re.compile(
     r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
     r"|adjust(?:ed)?"
     # a time moved: "postponed the housewarming to the 21st", "brought it forward to Monday"
-    r"|postpon(?:e|ed|ing)|delay(?:ed|ing)?|brought\s+forward|put\s+off)\b"
+    r"|postpon(?:e|ed|ing)|delay(?:ed|ing)?|brought\s+forward|put\s+off"
+    # an amount that went up or down to another: "put the rent up to £1,050", "hours cut down to 30"
+    r"|(?:up|down)\s+to(?=\s*[$£€¥]?\d))\b"
     r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|新|变成|涨|升|降|减到|加到|纪录|刷新",
     re.I,
 )
@@ -163,12 +165,15 @@ def read_changes(text: str) -> list[Change]:
 @lru_cache(maxsize=4096)
 def _read_changes(text: str) -> tuple[Change, ...]:
     correction = _CORRECTION.search(text)
-    if correction is None and _ENDING.search(text) is None and _CHANGE.search(text) is None:
+    if correction is None and not any(p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE)):
         return ()  # no word of a change: most statements, read without splitting them into clauses
     changes: list[Change] = []
     every_value = find_values(text)
     for start, end in _spans(text, CLAUSE_BREAK, every_value):
         clause = text[start:end]
+        if (left := _left_place(clause)) is not None:
+            changes.append(left)
+            continue
         values = tuple(v for v in every_value if start <= v.start < end)
         ending = _ENDING.search(clause)
         if ending is not None and values and _NEW_VALUE_ZH.fullmatch(ending.group()):
@@ -584,6 +589,38 @@ _ZH_SELLER = re.compile(r"(?P<who>[^，。！？；,.!?;\s]{1,8}?)(?:已经|早�
 _EN_SELLER = re.compile(
     r"(?P<who>\b(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+))?|\b(?:my|our|the)\s+[a-z]+)\s+(?:has\s+|just\s+)*$"
 )
+
+
+# Out of a place one is kept in ("Grandad's home from hospital", "she's out of rehab", 爷爷出院了): the stay there is
+# over. A closed class of such places; what ends is what was said of the stay (the pieces naming the place, of the
+# person named before the words: a nurse's job at the hospital is no stay). The stay's place is named after the cue
+# in English, inside the word in Chinese (出院 ends 住院).
+_LEFT_PLACE = re.compile(
+    r"\b(?:home|back|out|discharged|released)\s+(?:from|of)\s+(?:the\s+)?"
+    r"(?P<place>hospital|prison|jail|rehab|hospice|quarantine|intensive\s+care|icu)\b(?!\s+(?:shift|job|work|run)\b)"
+    r"|(?P<zh>出院|出狱|出ICU|出icu|出月子)",
+    re.I,
+)
+_ZH_STAY = {"出院": "住院 医院", "出狱": "坐牢 监狱", "出ICU": "ICU 重症", "出icu": "ICU 重症", "出月子": "月子"}
+_EN_HOLDER = re.compile(
+    r"(?P<who>[\w'’ ]+?)(?:'s|’s|\s+(?:is|was|has\s+been|got|came|went|been))?\s*(?:now\s+|finally\s+)?$"
+)
+
+
+def _left_place(clause: str) -> Change | None:
+    """The end of a stay ``clause`` tells (see _LEFT_PLACE), else None."""
+    found = _LEFT_PLACE.search(clause)
+    if found is None:
+        return None
+    if found.group("zh"):
+        about = frozenset().union(*(subject_terms(w) for w in _ZH_STAY[found.group("zh")].split()))
+        before = _without_adverbs(re.split(r"[，、]", clause[: found.start()])[-1])
+        holder = frozenset() if re.search(r"[我咱]", before) else subject_terms(before)
+    else:
+        about = subject_terms(found.group("place"))
+        who = _EN_HOLDER.search(clause[: found.start()])
+        holder = subject_terms(who.group("who")) if who else frozenset()
+    return Change("ended", about, (), found.group(), seller=holder, keeps_holder=True)
 
 
 def _seller(clause: str, ending: re.Match[str]) -> frozenset[str]:

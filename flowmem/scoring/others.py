@@ -43,11 +43,12 @@ _THIRD_VERB = re.compile(rf"^(?P<verb>{'|'.join(_THIRD)})\b", re.IGNORECASE)
 
 def _may_name(word: str | None) -> bool:
     """Whether a capitalised ``word`` may be a person's name: not a function word, an adverb or a verb that opens a
-    sentence ("Finally moved…", "Visited Nana…")."""
+    sentence ("Finally moved…", "Visited Nana…", "Loving my new flat…": a participle of six letters or more; Ming and
+    Xing are names)."""
     if word is None:
         return True
     plain = re.sub(r"['’]s$", "", word).lower()  # "It's", "Mum's"
-    return plain not in NOT_NAMES and not plain.endswith("ly")
+    return plain not in NOT_NAMES and not plain.endswith("ly") and not (plain.endswith("ing") and len(plain) >= 6)
 
 
 def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str, str]:

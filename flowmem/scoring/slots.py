@@ -64,7 +64,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_HOME}{_V}",
         # "my home is in Leeds", "our flat in Alfama": where one's own home is.
-        rf"\b(?:my|our)\s+(?:own\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
+        rf"\b(?:my|our)\s+(?:own\s+|new\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住(?![院过])在?{_ZH}",
         rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
@@ -94,6 +94,10 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bmy\s+(?:new\s+)?(?:job\s+title|title|role|position)\s+is\s+{_V}",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been)\s+promoted\s+to\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+(?P<v>{_JOB})\b",
+        # a tenure told of the speaker's job ("started as a junior accountant", "week two as a paramedic", "my first
+        # day as a teacher"): the sentence's own subject, or none (texting leaves out the "I")
+        rf"(?:\bi\s+{_ADV}(?:start(?:ed)?|began)|(?:^|[.!?]\s+|\bmy\s+)(?:[\w-]+\s+)?(?:day|week|month|year|shift)"
+        rf"(?:\s+[\w-]+)?)\s+as\s+(?:a|an)\s+(?P<v>{_JOB})",
         rf"(?<![他她它])(?:我|现在|目前){_ZH_WHEN}是(?:一[名位个])?(?P<v>{_ZH_JOB})",
         r"我是一[名位个](?P<v>[^，。！？；,.!?;\s]{1,12})",
         rf"我{_ZH_WHEN}(?:的职位|的职务|的工作|的岗位|岗位)是{_ZH}",

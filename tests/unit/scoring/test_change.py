@@ -585,3 +585,24 @@ def test_a_retirement_ends_the_persons_work_not_the_person() -> None:
 )
 def test_a_retiree_is_who_left_work_with_nothing_named_after_the_verb(text: str, retiree: set[str]) -> None:
     assert [c.seller if c.keeps_holder else frozenset() for c in read_changes(text)] == [frozenset(retiree)]
+
+
+def test_out_of_a_place_one_is_kept_in_ends_the_stay_of_whom_it_names() -> None:
+    """ "Grandad's home from hospital": the stay is over (what was said of it goes, what else stays); the hospital
+    a nurse works at, or another person's stay, is not his."""
+    stay = _memory("a", "Grandad is in hospital with pneumonia, the ward is lovely", 3)
+    job = _memory("b", "my sister works at the hospital as a nurse", 4)
+    mum = _memory("c", "Mum was in hospital last year for her knee", 5)
+    home = _memory("d", "Grandad's home from hospital, on the mend", 20)
+    (change,) = changes_of(home)
+    assert change.kind == "ended" and change.about == frozenset({"hospital"}) and change.seller == {"grandad"}
+    actions = apply_changes(home, [change], [stay, job, mum])
+    assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"a"}
+    (chuyuan,) = read_changes("爷爷出院了")
+    assert chuyuan.about >= {"住院"} and chuyuan.seller == {"爷爷"}
+    assert read_changes("she is back from the hospital shift") == []  # a shift, not a stay
+
+
+def test_an_amount_up_or_down_to_another_is_a_new_value() -> None:
+    (change,) = read_changes("rent went up to £1,050 this month")
+    assert change.kind == "replaced" and [v.norm for v in change.values] == ["1050 money"]

@@ -70,7 +70,8 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("Visited Nana at her house in Whitby today", {"residence@nana": "whitby"}),  # her: the one person named
         ("my sister Cleo works at Riverside General now", {"employer@cleo": "riverside general"}),
         ("Anna and Sam moved to Leeds", {}),  # two people: whose home is not one person's
-        ("Finally moved into our new flat in Alfama", {}),  # an adverb opening, not a name (residence@finally)
+        # an adverb opening, not a name (no residence@finally); "our new flat in Alfama" is the speaker's home
+        ("Finally moved into our new flat in Alfama", {"residence": "alfama"}),
         ("We live in Leeds and Nana moved into Rosehill", {"residence": "leeds"}),  # Nana inside: not read
         ("外婆搬到了杭州", {"residence@外婆": "杭州"}),
         ("Mum's moved to Cork", {"residence@mum": "cork"}),
@@ -246,3 +247,17 @@ def test_slots_read_again_are_remembered_and_handed_out_as_copies() -> None:
 )
 def test_a_slot_asked_about_supposed_or_denied_is_not_stated(text: str, slots: dict[str, str]) -> None:
     assert SlotRules().slots_of(text) == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("Loving my new flat in Cardiff, the light is amazing", {"residence": "cardiff"}),  # "Loving" is no person
+        ("Week two as a junior accountant at Price Hollis, spreadsheets all day", {"job_title": "junior accountant"}),
+        ("started as a paramedic on Monday", {"job_title": "paramedic"}),
+        ("my sister started as a nurse", {"job_title@sister": "nurse"}),  # hers, not the speaker's
+        ("Ming lives in Xiamen", {"residence@ming": "xiamen"}),  # a short name in -ing is a name
+    ],
+)
+def test_texting_without_its_i_states_a_home_and_a_job(text: str, slots: dict[str, str]) -> None:
+    assert slots_of(text) == slots
