@@ -491,6 +491,12 @@ def _said_before_it(clause: str, about: frozenset[str]) -> str:
     return kept if len(subject_terms(kept)) >= 2 else ""
 
 
+_SUBJECT_PRONOUNS = frozenset(
+    "i we you he she they it i'm we're you're he's she's they're it's i've we've they've".split()  # noqa: SIM905
+)
+_ADVERBS = frozenset("still now also just really currently mostly usually always never even only".split())  # noqa: SIM905
+
+
 def _without_phrase(clause: str, about: frozenset[str]) -> str:
     """``clause`` without the words naming ``about`` (with their determiner and a joining "and"), or "" when they
     are in its subject (no personal pronoun before them: "my roommate Jules works nights…", "Jonah and I…" are about
@@ -502,6 +508,9 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
     if not hits:
         return ""
     if not any(w.group().lower() in _PERSONAL for w in words if w.start() < hits[0].start()):
+        return ""
+    before = [w.group().lower() for w in words if w.end() <= hits[0].start() and w.group().lower() not in _ADVERBS]
+    if before and before[-1] in _SUBJECT_PRONOUNS:  # what the subject does ("She teaches chemistry at …"): it all goes
         return ""
     text = clause
     for hit in reversed(hits):

@@ -606,3 +606,11 @@ def test_out_of_a_place_one_is_kept_in_ends_the_stay_of_whom_it_names() -> None:
 def test_an_amount_up_or_down_to_another_is_a_new_value() -> None:
     (change,) = read_changes("rent went up to £1,050 this month")
     assert change.kind == "replaced" and [v.norm for v in change.values] == ["1050 money"]
+
+
+def test_an_ended_activity_that_is_what_the_subject_does_takes_its_clause() -> None:
+    """ "Leah left teaching": "She teaches chemistry at Westbrook High" goes whole — without its verb it read "She
+    chemistry at Westbrook High" and stayed current; a thing named beside the verb goes alone."""
+    said = "Talked to my sister Leah tonight. She teaches chemistry at Westbrook High, still loves it."
+    assert remainder(said, frozenset({"teach"})) == "Talked to my sister Leah tonight."
+    assert remainder("I work nights on the cardiac ward", frozenset({"night"})) == "I work on the cardiac ward"
