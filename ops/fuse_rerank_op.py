@@ -9,9 +9,10 @@ from pydantic import Field
 
 from flowmem.flow.context import OpContext
 from flowmem.flow.op import Op, OpParams, register_op
-from flowmem.keys import ANSWER, EXTRACTED_TIME, MEMORIES, QUERY_TIMES, TOP_K
+from flowmem.keys import ANSWER, EXTRACTED_TIME, MEMORIES, QUERY, QUERY_TIMES, TOP_K
 from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
+from flowmem.scoring.aspect import asks_about_now, tells_past_state
 from flowmem.scoring.priors import prior_shift, spread
 from flowmem.scoring.recency import RECENCY_RANK, changed_first, order_by_recency, when_of
 from flowmem.scoring.stages import base_score
@@ -87,6 +88,13 @@ class FuseRerankOp(Op):
             description="a query asking for a time ('when did…', 哪天): a prior ratio for the memories that say when "
             "their event happened (an event time), weighed as σ·ln(ratio) like spread's type ratio (1: off)",
         )
+        past_state_ratio: float = Field(
+            0.8,
+            ge=0,
+            le=1,
+            description="a query about now ('which town do I live in?'): the score multiplier of a memory that tells "
+            "a state as over ('I used to live in Sheffield', 我以前…; flowmem.scoring.aspect) (1: off)",
+        )
         recency_margin: float | None = Field(
             1.0,
             ge=0,
@@ -109,7 +117,7 @@ class FuseRerankOp(Op):
 
     params: Params
     reads = (MEMORIES,)
-    optional_reads = (EXTRACTED_TIME, TOP_K, QUERY_TIMES)
+    optional_reads = (EXTRACTED_TIME, TOP_K, QUERY_TIMES, QUERY)
     writes = (MEMORIES, ANSWER)
 
     async def execute(self, ctx: OpContext) -> None:
@@ -129,6 +137,7 @@ class FuseRerankOp(Op):
         sigma = spread([base for _, base in passed])
         known: QueryTimes | None = ctx.get(QUERY_TIMES)
         asks = known is not None and known.asks_when
+        now = asks_about_now(ctx.get(QUERY) or "")
         kept: list[Memory] = []
         for memory, base in passed:
             type_ratio = p.fuse_ratio_dict.get(memory.memory_type, 1.0)
@@ -145,6 +154,9 @@ class FuseRerankOp(Op):
                 shift = prior_shift(p.when_ratio, sigma, base)
                 memory.set_score("when_shift", shift, self.label)
                 relevance = max(relevance + shift, 0.0)
+            if now and p.past_state_ratio != 1.0 and tells_past_state(memory.content):
+                memory.set_score("past_state_ratio", p.past_state_ratio, self.label)
+                relevance *= p.past_state_ratio
             memory.set_score("time_match", 1.0 if matched else 0.0, self.label)
             memory.set_score("time_ratio", time_ratio, self.label)
             memory.set_score("final", relevance * time_ratio, self.label)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.unit.ops.test_people_slots import _said, _status
+from tests.unit.ops.chat import said
+from tests.unit.ops.test_people_slots import _status
 
 
 def test_an_older_name_in_the_same_words_as_a_new_employer_is_expired() -> None:
     memories = asyncio.run(
-        _said(
+        said(
             [
                 ("2025-02-03T19:00:00", "Twelve-hour day at Harbor Logistics again, inventory week"),
                 ("2025-02-05T08:00:00", "Harbor Logistics canteen does a decent curry though"),

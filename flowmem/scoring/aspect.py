@@ -1,0 +1,35 @@
+"""Whether a memory tells a state that is over, and whether a query asks about now.
+
+"I used to live in Sheffield", "she was formerly a nurse", 我以前住在海淀: the speaker's own words say the state is
+past — true, worth keeping, and not the answer to "which town do I live in?" while another memory may be. A query
+asks about now unless its own words look back ("where did I use to live?", "what was my job before?", 以前住哪):
+a closed class of words of aspect and tense, read from the texts, never from what they are about.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "used to" as a past habit, not "get used to", "I'm used to it", "used to the noise" (an adjective of habituation).
+_PAST_STATE = re.compile(
+    r"(?<!\bget\s)(?<!\bgot\s)(?<!\bgetting\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!'m\s)(?<!\bbe\s)(?<!\bbeen\s)"
+    r"(?<!\bwas\s)(?<!\bwere\s)\bused\s+to\s+(?!(?:it|this|that|the|a|an|being|having)\b)[a-z]"
+    r"|\b(?:formerly|previously|once\s+upon)\b|以前|曾经",
+    re.IGNORECASE,
+)
+# A query that looks back: a past tense or a word of before.
+_ASKS_PAST = re.compile(
+    r"\b(?:did|was|were|had|used|use\s+to|before|previously|formerly|earlier|ago|last|first|old|ex|back\s+then)\b"
+    r"|以前|之前|原来|曾经|过|上次|当初|那时",
+    re.IGNORECASE,
+)
+
+
+def tells_past_state(text: str) -> bool:
+    """Whether ``text`` tells a state of the past as over ("I used to live in Sheffield", 我以前在字节)."""
+    return _PAST_STATE.search(text) is not None
+
+
+def asks_about_now(query: str) -> bool:
+    """Whether ``query`` asks about how things are now (no past tense, no word of before)."""
+    return _ASKS_PAST.search(query) is None
