@@ -132,11 +132,11 @@ class ContraRepeatOp(Op):
             for m, v in zip(new, vectors, strict=True)
         ]
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
-        # The searches go out together (they are independent); the decisions then run in order, each
-        # seeing what the ones before it changed.
+        # The searches in one read (the local store: one matrix product for the batch); the decisions then run in
+        # order, each seeing what the ones before it changed.
         # Only what was said or concluded: an entity's description (derived from these) is no duplicate of a new fact.
         flt = MemoryFilter(target=ctx[USER_ID], status="valid", memory_type=RECALLED_TYPES)
-        found = await asyncio.gather(*(store.search(workspace, m.vector, self.params.top_k, flt) for m in new))
+        found = await store.search_each(workspace, [m.vector for m in new], self.params.top_k, flt)
         ends = {m.memory_id: rules.ended(m.content, named(m)) for m in new}
         wanted = {slot for m in new for slot in [*m.metadata[SLOTS_KEY], *ended_slots(m.metadata[SLOTS_KEY])]}
         gone = {value for values in ends.values() for value in values}  # "Nibbles passed away": any slot holding it

@@ -133,12 +133,16 @@ class VectorStoreConformance(
 
         self.run_case(case)
 
+    async def _ann_and_bob(self, store: VectorStore) -> str:
+        """A workspace of 20 memories, ann's and bob's in turn (``m0``...), beside another workspace's one: its id."""
+        ws, other = self.workspace(), self.workspace()
+        await store.upsert(ws, [memory(ws, f"m{i}", i, target=("ann", "bob")[i % 2]) for i in range(20)])
+        await store.upsert(other, [memory(other, "theirs", 5)])
+        return ws
+
     def test_search_many_answers_each_search_as_search_does(self) -> None:
         async def case(store: VectorStore) -> None:
-            ws, other = self.workspace(), self.workspace()
-            memories = [memory(ws, f"m{i}", i, target=("ann", "bob")[i % 2]) for i in range(20)]
-            await store.upsert(ws, memories)
-            await store.upsert(other, [memory(other, "theirs", 5)])
+            ws = await self._ann_and_bob(store)
             query = unit(5) + 0.3 * unit(6)
             searches = [(10, None), (3, MemoryFilter(target="ann")), (0, None), (5, MemoryFilter(target="nobody"))]
             many = await store.search_many(ws, query, searches)
@@ -152,6 +156,24 @@ class VectorStoreConformance(
             assert await store.search_many(ws, query, []) == []
             with pytest.raises(DimensionMismatchError):
                 await store.search_many(ws, np.ones(DIMS + 1), [(3, None)])
+
+        self.run_case(case)
+
+    def test_search_each_answers_each_vector_as_search_does(self) -> None:
+        async def case(store: VectorStore) -> None:
+            ws = await self._ann_and_bob(store)
+            vectors = [unit(5) + 0.3 * unit(6), unit(2), 2 * unit(11) - unit(4)]  # not unit: scaled as search scales
+            for k, flt in ((10, None), (3, MemoryFilter(target="ann")), (5, MemoryFilter(target="nobody"))):
+                each = await store.search_each(ws, vectors, k, flt)
+                alone = [await store.search(ws, v, k, flt) for v in vectors]
+                assert [[(m.memory_id, m.scores) for m in r] for r in each] == [
+                    [(m.memory_id, m.scores) for m in r] for r in alone
+                ]
+            assert [len(r) for r in await store.search_each(ws, vectors, 3, MemoryFilter(target="ann"))] == [3, 3, 3]
+            assert await store.search_each(ws, vectors, 0) == [[], [], []]
+            assert await store.search_each(ws, [], 3) == []
+            with pytest.raises(DimensionMismatchError):
+                await store.search_each(ws, [unit(1), np.ones(DIMS + 1)], 3)
 
         self.run_case(case)
 

@@ -20,9 +20,10 @@ from typing import Any
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import VectorStore
 
-PUBLIC_READS = ("get", "stored_vectors", "similarities", "search", "search_many", "lexical_search", "iterate",
-                "adjacent", "adjacent_many", "turns_around")  # fmt: skip
-BACKEND_READS = ("_get", "_search", "_search_many", "_lexical_search", "_iterate", "_adjacent", "_turns_around")
+PUBLIC_READS = ("get", "stored_vectors", "similarities", "search", "search_many", "search_each", "lexical_search",
+                "iterate", "adjacent", "adjacent_many", "turns_around")  # fmt: skip
+BACKEND_READS = ("_get", "_search", "_search_many", "_search_each", "_lexical_search", "_iterate", "_adjacent",
+                 "_turns_around")  # fmt: skip
 
 
 class ReadCount:

@@ -295,6 +295,31 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         results = iter(await self._search_many(workspace_id, query, wanted) if wanted else [])
         return [[m for m in next(results) if m.workspace_id == workspace_id] if k > 0 else [] for k, _ in checked]
 
+    async def search_each(
+        self, workspace_id: str, vectors: Sequence[Any], top_k: int, filters: MemoryFilter | None = None
+    ) -> list[list[Memory]]:
+        """:meth:`search` once for each of ``vectors``, with one ``top_k`` and filters, in one read where the store can
+        (``local`` and ``memory``: one mask and one hop for all; otherwise a search each, sent together).
+
+        Returns:
+            One result list per vector, in order, each exactly what :meth:`search` returns for it.
+
+        Raises:
+            DimensionMismatchError: a vector is not as wide as the store's vectors.
+            UnsupportedFilterError: ``filters`` has a condition this store cannot apply.
+        """
+        check_scope(workspace_id)
+        filters = self._checked(filters)
+        if not vectors:
+            return []
+        width = one_width(np.asarray(v) for v in vectors)
+        check_width(self._place(), await self._dims(), width, "query vector")
+        if top_k <= 0:
+            return [[] for _ in vectors]
+        queries = np.stack([normalise(np.asarray(v, dtype=np.float32))[0] for v in vectors])  # each as search does
+        found = await self._search_each(workspace_id, queries, top_k, filters)
+        return [[m for m in hits if m.workspace_id == workspace_id] for hits in found]
+
     async def lexical_search(
         self, workspace_id: str, text: str, top_k: int, filters: MemoryFilter | None = None
     ) -> list[Memory]:
@@ -547,6 +572,13 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     ) -> list[list[Memory]]:
         """One :meth:`_search` result per (``top_k`` > 0, filters); override to send them in one request."""
         return [await self._search(workspace_id, query, top_k, filters) for top_k, filters in searches]
+
+    async def _search_each(
+        self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter
+    ) -> list[list[Memory]]:
+        """One :meth:`_search` result per row of ``queries``, the searches sent together; override to make it one
+        read."""
+        return list(await asyncio.gather(*(self._search(workspace_id, query, top_k, filters) for query in queries)))
 
     async def _lexical_search(
         self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter

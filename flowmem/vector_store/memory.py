@@ -90,6 +90,19 @@ class MemoryStore(VectorStore):
         records = self._records[workspace_id]
         return [_out(records[i], False, {SIMILARITY: score}) for i, score in hits]
 
+    async def _search_each(
+        self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter
+    ) -> list[list[Memory]]:
+        index = self._indexes.get(workspace_id)
+        if index is None:
+            return [[] for _ in queries]
+        if index.n > THREAD_THRESHOLD:
+            found = await asyncio.to_thread(index.search_each, queries, top_k, filters)
+        else:
+            found = index.search_each(queries, top_k, filters)
+        records = self._records[workspace_id]
+        return [[_out(records[i], False, {SIMILARITY: score}) for i, score in hits] for hits in found]
+
     async def _lexical_search(
         self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
     ) -> list[Memory]:

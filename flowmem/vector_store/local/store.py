@@ -230,6 +230,15 @@ class LocalStore(VectorStore):
             return []
         return self._scored(workspace_id, cached, cached.index.search(query, top_k, filters), SIMILARITY)
 
+    def _search_each_sync(
+        self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter
+    ) -> list[list[Memory]]:
+        cached = self._cached(workspace_id)
+        if cached is None:
+            return [[] for _ in queries]
+        found = cached.index.search_each(queries, top_k, filters)
+        return [self._scored(workspace_id, cached, hits, SIMILARITY) for hits in found]
+
     def _lexical_sync(self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter) -> list[Memory]:
         cached = self._cached(workspace_id)
         if cached is None:
@@ -406,6 +415,11 @@ class LocalStore(VectorStore):
         return await self._read(
             lambda ws: [self._search_sync(ws, query, top_k, filters) for top_k, filters in searches], workspace_id
         )
+
+    async def _search_each(
+        self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter
+    ) -> list[list[Memory]]:
+        return await self._read(self._search_each_sync, workspace_id, queries, top_k, filters)
 
     async def _lexical_search(
         self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
