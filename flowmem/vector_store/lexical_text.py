@@ -140,11 +140,13 @@ class BM25Index:
             # bm25() over arrays: the same expression, so every store computes the same floats
             scores[slots] += idf(len(slots), count) * tf / (tf + K1 * (1.0 - B + B * self._lengths[slots] / average))
             found.append(slots)
-        # The memories holding a term, those of a non-zero score (each distinct: one term's, or the union's, ascending
-        # as np.flatnonzero over every slot gave them, without its pass over the whole workspace)
-        hits = found[0] if len(found) == 1 else np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        # The memories holding a term, those of a non-zero score (each distinct: one term's, or the union's), without
+        # a pass over the whole workspace. One term's come by memory id, and a stable sort by score keeps that order
+        # among equal scores: its runs below need no sort of their own.
+        by_id = len(found) == 1
+        hits = found[0] if by_id else np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
         hits = hits[scores[hits] != 0]
-        order = hits[np.argsort(-scores[hits])]
+        order = hits[np.argsort(-scores[hits], kind="stable" if by_id else None)]
         ranked = -scores[order]  # ascending
         picked: list[tuple[str, float]] = []
         start = 0
@@ -154,7 +156,8 @@ class BM25Index:
         while start < len(order) and len(picked) < top_k:
             end = int(np.searchsorted(ranked, ranked[start], side="right"))
             score = float(-ranked[start])
-            for memory_id in sorted(map(self._ids.__getitem__, order[start:end].tolist())):  # plain ints: C speed
+            run = map(self._ids.__getitem__, order[start:end].tolist())  # plain ints: C speed
+            for memory_id in run if by_id else sorted(run):
                 if keep is None or keep(memory_id):
                     picked.append((memory_id, score))
                     if len(picked) == top_k:
@@ -163,7 +166,8 @@ class BM25Index:
         return picked
 
     def _posting_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """The slots holding ``term`` and its count in each, ascending by slot (None: no memory holds it)."""
+        """The slots holding ``term`` and its count in each, by the id of the memory in each (None: no memory holds
+        it)."""
         arrays = self._arrays.get(term)
         if arrays is None:
             posting = self._postings.get(term)
@@ -171,8 +175,9 @@ class BM25Index:
                 return None
             slots = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
             tf = np.fromiter(posting.values(), dtype=np.float64, count=len(posting))
-            ascending = np.argsort(slots, kind="stable")
-            arrays = self._arrays[term] = (slots[ascending], tf[ascending])
+            ids = [self._ids[slot] for slot in slots.tolist()]
+            by_id = np.array(sorted(range(len(ids)), key=ids.__getitem__), dtype=np.int64)
+            arrays = self._arrays[term] = (slots[by_id], tf[by_id])
         return arrays
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
 from flowmem.vector_store import index as index_module
 from flowmem.vector_store.index import _best
-from flowmem.vector_store.lexical_text import BM25Index
+from flowmem.vector_store.lexical_text import K1, B, BM25Index, idf
 
 
 def _plain(scores: np.ndarray, k: int) -> np.ndarray:
@@ -59,3 +61,46 @@ def test_bm25_posting_arrays_follow_every_put_and_remove() -> None:
     for terms in (["tennis"], ["club"], ["tennis", "club"], ["night", "tennis"]):
         assert kept.top(terms, 5) == fresh.top(terms, 5)
     assert [i for i, _ in kept.top(["club"], 5)] == ["c"]
+
+
+def _plain_top(index: BM25Index, terms: list[str], top_k: int, keep: Callable[[str], bool]) -> list[tuple[str, float]]:
+    """BM25Index.top as it was before its postings were kept as arrays: every slot scored, every run sorted by id."""
+    count = len(index._slots)
+    average = index._total_length / count or 1.0
+    scores = np.zeros(len(index._ids), dtype=np.float64)
+    for term in dict.fromkeys(terms):
+        posting = index._postings.get(term)
+        if not posting:
+            continue
+        slots = np.fromiter(posting.keys(), dtype=np.int64, count=len(posting))
+        tf = np.fromiter(posting.values(), dtype=np.float64, count=len(posting))
+        scores[slots] += idf(len(posting), count) * tf / (tf + K1 * (1.0 - B + B * index._lengths[slots] / average))
+    hits = np.flatnonzero(scores)
+    order = hits[np.argsort(-scores[hits])]
+    picked: list[tuple[str, float]] = []
+    for score in sorted({float(scores[i]) for i in order}, reverse=True):
+        for memory_id in sorted(index._ids[i] for i in order if float(scores[i]) == score):
+            if keep(memory_id) and len(picked) < top_k:
+                picked.append((memory_id, score))
+    return picked
+
+
+def test_bm25_top_is_the_plain_ranking_through_puts_and_removes() -> None:
+    rng = np.random.default_rng(11)
+    words = ["tennis", "club", "night", "river", "lisbon", "dog", "cat", "work"]
+    index = BM25Index()
+    for step in range(400):
+        memory_id = f"m{int(rng.integers(0, 60)):03d}"
+        if rng.random() < 0.2:
+            index.remove(memory_id)
+        else:
+            index.put(memory_id, " ".join(rng.choice(words, size=int(rng.integers(1, 6)))))
+        if step % 10 == 0 and len(index):
+            terms = list(rng.choice(words, size=int(rng.integers(1, 4))))
+            top_k = int(rng.integers(1, 25))
+            refused = {f"m{int(i):03d}" for i in rng.integers(0, 60, size=10)}
+
+            def keep(memory_id: str, refused: set[str] = refused) -> bool:
+                return memory_id not in refused
+
+            assert index.top(terms, top_k, keep) == _plain_top(index, terms, top_k, keep), (step, terms)
