@@ -265,14 +265,30 @@ def _node_work(es_url: str | None, index: str) -> dict[str, float]:
     work |= {"queries": total["search"]["query_total"], "query_ms": total["search"]["query_time_in_millis"],
              "fetches": total["search"]["fetch_total"], "refreshes": total["refresh"]["total"],
              "merge_ms": total["merges"]["total_time_in_millis"]}  # fmt: skip
+    # HTTP requests (round trips) the node answered, and the bytes of its answers, per route (every client's)
+    http = httpx.get(f"{base}/_nodes/_local/stats/http", params={"filter_path": "nodes.*.http.routes"}, timeout=30)
+    nodes_http: dict[str, Any] = http.json().get("nodes", {})
+    node_http: dict[str, Any] = next(iter(nodes_http.values()), {})
+    routes: dict[str, Any] = node_http.get("http", {}).get("routes", {})
+    for route, stats in routes.items():
+        work[f"http {route}"] = stats["requests"]["count"]
+        work[f"http_response_kb {route}"] = stats["responses"]["total_size_in_bytes"] / 1024
+    work["http_requests"] = sum(stats["requests"]["count"] for stats in routes.values())
     return work
 
 
 def _node_per_request(before: dict[str, float], after: dict[str, float], requests: int) -> dict[str, float]:
-    """The node's work during the load, per request (CPU, shard queries and their time, refreshes, merge time)."""
+    """The node's work during the load, per request (CPU, shard queries and their time, refreshes, merge time, HTTP
+    requests and answer kilobytes per route)."""
     if not before or not requests:
         return {}
-    return {f"{key}_per_request": round((after[key] - before[key]) / requests, 3) for key in before}
+    # a route first used during the load is missing before it; a route no request used during the load is left out
+    changed = {key: after[key] - before.get(key, 0.0) for key in after}
+    return {
+        f"{key}_per_request": round(value / requests, 3)
+        for key, value in changed.items()
+        if value or not key.startswith("http")
+    }
 
 
 def _delete_indices(es_url: str, index: str) -> None:
