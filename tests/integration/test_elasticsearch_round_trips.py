@@ -1,4 +1,5 @@
-"""Round trips to Elasticsearch per request: a time-scoped recall is one ``_msearch``, not three searches.
+"""Round trips to Elasticsearch per request: a time-scoped recall is one ``_msearch``, not three searches, and the
+searches issued at the same moment (concurrent queries, a flow's branches) are one ``_msearch`` (es_batching).
 
 Requests are counted from the client's own log (``elastic_transport.transport`` logs one line per request).
 """
@@ -8,13 +9,19 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from flowmem.app import App
+from flowmem.testing.store_harness import memory, unit
+from flowmem.vector_store.elasticsearch.errors import ElasticsearchError
+from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
+from flowmem.vector_store.filters import MemoryFilter
 from tests.integration.conftest import ClientRequests, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
@@ -120,3 +127,76 @@ def test_turns_around_several_places_are_one_msearch_when_each_turn_is_one_memor
     sent, sent_again = asyncio.run(main())
     assert sent == ["_msearch"]
     assert sent_again == ["_msearch", "_msearch"]
+
+
+def _searches(store: ElasticsearchStore, vectors: list[np.ndarray]) -> list[Awaitable[Any]]:
+    """A query's reads of several kinds (kNN, one filtered, several with one vector, words, similarities), as
+    concurrent queries of a service issue them."""
+    typed = MemoryFilter(memory_type=["observation"])
+    return [
+        store.search("w", vectors[0], 5),
+        store.search("w", vectors[1], 3, typed),
+        store.search_many("w", vectors[2], [(4, None), (2, typed)]),
+        store.lexical_search("w", "cello lessons", 5),
+        store.similarities("w", vectors[3], ["m1", "m4", "m7", "gone"]),
+    ]
+
+
+def _shown(found: Any) -> Any:
+    """Ids and scores of a read's answer, whatever its shape."""
+    if isinstance(found, dict):
+        return sorted(found.items())
+    if found and isinstance(found[0], list):
+        return [_shown(one) for one in found]
+    return [(m.memory_id, m.scores) for m in found]
+
+
+def test_searches_of_the_same_moment_are_one_msearch_with_the_answers_of_each_alone(
+    es_url: str, index: str, requests: ClientRequests
+) -> None:
+    async def main() -> None:
+        store = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index))
+        try:
+            kinds = ["observation", "conversation"]
+            texts = ["cello lessons on Monday", "my sister Ann", "a cat named Miso", "sailing in Kyoto"]
+            await store.upsert("w", [
+                memory("w", f"m{i}", i, content=f"{texts[i % 4]} ({i})", memory_type=kinds[i % 2]) for i in range(12)
+            ])  # fmt: skip
+            vectors = [unit(100 + i) for i in range(4)]
+            alone = [await read for read in _searches(store, vectors)]
+            requests.lines.clear()
+            together = await asyncio.gather(*_searches(store, vectors))
+            sent = [line.split(" ")[1].split("?")[0].rsplit("/", 1)[-1] for line in requests.lines]
+            assert sent == ["_msearch"]
+            assert [_shown(found) for found in together] == [_shown(found) for found in alone]
+            assert all(_shown(found) for found in alone), "every read found something: the comparison is not empty"
+        finally:
+            await store.aclose()
+
+    asyncio.run(main())
+
+
+def test_a_search_refused_in_an_msearch_fails_only_its_own_caller(es_url: str, index: str) -> None:
+    async def main() -> None:
+        store = ElasticsearchStore(ElasticsearchStore.Params(hosts=es_url, index=index))
+        try:
+            await store.upsert("w", [memory("w", f"m{i}", i) for i in range(4)])
+            refused = {"query": {"range": {"created_at": {"gte": "not a date"}}}, "size": 1}
+            sent_before = store._searches.requests
+            good, bad, good_words = await asyncio.gather(
+                store.search("w", unit(7), 2),
+                store._searches.search(store.index, refused),
+                store.lexical_search("w", "memory", 2),
+                return_exceptions=True,
+            )
+            assert store._searches.requests == sent_before + 1  # the three went together
+            assert isinstance(bad, ElasticsearchError) and "answered 400" in str(bad) and index in str(bad)
+            assert isinstance(good, list) and len(good) == 2
+            assert isinstance(good_words, list) and len(good_words) == 2
+            # alone, the same search fails with the same error
+            with pytest.raises(ElasticsearchError, match="answered 400"):
+                await store._searches.search(store.index, refused)
+        finally:
+            await store.aclose()
+
+    asyncio.run(main())

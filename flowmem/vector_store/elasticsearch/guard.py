@@ -88,7 +88,7 @@ async def generations(store: ElasticsearchStore, workspace_id: str, keys: list[s
     ids = {fence_doc_id(workspace_id, key): key for key in keys}
     # One request, on every write: no index yet (nobody was ever forgotten) is the mget's 404, not a lookup first.
     response = await store._call(
-        client.options(ignore_status=404).mget(index=side.name, ids=list(ids), realtime=True), side.name
+        store._with(client, ignore_status=404).mget(index=side.name, ids=list(ids), realtime=True), side.name
     )
     if response.meta.status == 404:
         return {}
@@ -169,7 +169,7 @@ async def fenced(
                 await undo()
                 raise
     finally:
-        await store._call(client.options(ignore_status=404).delete(index=side.name, id=intent), side.name)
+        await store._call(store._with(client, ignore_status=404).delete(index=side.name, id=intent), side.name)
 
 
 async def check(store: ElasticsearchStore, fence: Fence | None) -> None:

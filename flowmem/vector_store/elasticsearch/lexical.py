@@ -64,9 +64,9 @@ async def search(
     """The ``top_k`` memories of the workspace meeting ``filters`` by BM25 of ``terms``, with ``scores["lexical"]``."""
     from flowmem.vector_store.elasticsearch import query as q
 
-    client = await store._ready()
     body = search_body(workspace_id, terms, top_k, q.filter_clauses(workspace_id, filters))
-    response = await store._call(client.search(index=store.index, source_excludes=q.excluded_source(False), **body))
+    body["_source"] = q.search_source(False, False)
+    response = await store._searches.search(store.index, body)  # with the searches of the same moment (es_batching)
     return [q.from_source(hit["_source"], {LEXICAL: float(hit["_score"])}) for hit in response["hits"]["hits"]]
 
 

@@ -7,6 +7,7 @@ results are checked again on the way out where a document is fetched by ``_id``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -18,7 +19,6 @@ from flowmem.schema.memory import Memory
 from flowmem.vector_store.base import SIMILARITY
 from flowmem.vector_store.batch import AdjacentRead
 from flowmem.vector_store.elasticsearch import query as q
-from flowmem.vector_store.elasticsearch.errors import ElasticsearchError
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
 
 if TYPE_CHECKING:
@@ -52,7 +52,6 @@ async def similarities(
     vectors of 384 floats, as recall_fuse_op asked, was the dearest request of a query)."""
     if not await store._has_index() or store._width != len(query) or not np.any(query):
         return {}
-    client = await store._ready()
     unit = query / np.linalg.norm(query)  # the node refuses a dot_product query that is not unit length
     found: dict[str, float] = {}
     for start in range(0, len(ids), q.MAX_PAGE):
@@ -60,9 +59,8 @@ async def similarities(
         named = {q.doc_id(workspace_id, i): i for i in chunk}
         clauses: list[dict[str, Any]] = [{"term": {"workspace_id": workspace_id}}, {"ids": {"values": list(named)}}]
         knn = q.knn_clause(unit, len(chunk), len(chunk), clauses, store._index_options)
-        response = await store._call(
-            client.search(index=store.index, knn=knn, size=len(chunk), source=False, track_total_hits=False)
-        )
+        body = {"knn": knn, "size": len(chunk), "_source": False, "track_total_hits": False}
+        response = await store._searches.search(store.index, body)
         for hit in response["hits"]["hits"]:
             if hit["_id"] in named:
                 found[named[hit["_id"]]] = q.cosine_from_score(store._similarity, hit["_score"])
@@ -107,43 +105,31 @@ async def search(
     """The ``top_k`` memories of the workspace meeting ``filters`` nearest ``query``, with ``scores["similarity"]``."""
     if not await store._has_index():
         return []
-    client = await store._ready()
-    knn = checked_knn(store, workspace_id, query, top_k, filters)
-    response = await store._call(
-        client.search(
-            index=store.index, knn=knn, size=top_k, source_excludes=q.excluded_source(False), track_total_hits=False
-        )
+    return knn_hits(
+        store, await store._searches.search(store.index, knn_body(store, workspace_id, query, top_k, filters))
     )
-    return knn_hits(store, response)
 
 
 async def search_many(
     store: ElasticsearchStore, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
 ) -> list[list[Memory]]:
-    """Several searches with one query vector, each ``(top_k, filters)``: one ``_msearch`` (one search: ``_search``)."""
+    """Several searches with one query vector, each ``(top_k, filters)``: issued together, so they go to the node as
+    one ``_msearch`` (one search: ``_search``) with whatever else is searched at the same moment (es_batching)."""
     # One `_msearch`: a time-scoped recall was three searches one after another (three round trips,
     # three requests for the server's event loop and the node's transport to handle), now one.
-    if len(searches) == 1 or not await store._has_index():
-        return [await store._search(workspace_id, query, top_k, filters) for top_k, filters in searches]
-    client = await store._ready()
-    body: list[dict[str, Any]] = []
-    for top_k, filters in searches:
-        knn = checked_knn(store, workspace_id, query, top_k, filters)
-        body += [{"index": store.index}, {"knn": knn, "size": top_k, "_source": q.search_source(False, False),
-                                         "track_total_hits": False}]  # fmt: skip
-    response = await store._call(client.msearch(searches=body))
-    results = []
-    for answer in response["responses"]:
-        results.append(knn_hits(store, answered(store, answer)))
-    return results
+    if not await store._has_index():
+        return [[] for _ in searches]
+    bodies = [knn_body(store, workspace_id, query, top_k, filters) for top_k, filters in searches]
+    answers = await asyncio.gather(*[store._searches.submit(store.index, body) for body in bodies])
+    return [knn_hits(store, answer) for answer in answers]
 
 
-def answered(store: ElasticsearchStore, answer: dict[str, Any]) -> dict[str, Any]:
-    """One answer of an ``_msearch``; raises as if that search had been sent alone when it failed."""
-    if "error" in answer:
-        status, reason = answer.get("status", "?"), q.short_reason(answer["error"])
-        raise ElasticsearchError(f"Elasticsearch at {store.url} answered {status} for index '{store.index}': {reason}")
-    return answer
+def knn_body(
+    store: ElasticsearchStore, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter
+) -> dict[str, Any]:
+    """The request body of one kNN search (no vectors, derived fields or lexical text in its hits)."""
+    knn = checked_knn(store, workspace_id, query, top_k, filters)
+    return {"knn": knn, "size": top_k, "_source": q.search_source(False, False), "track_total_hits": False}
 
 
 def checked_knn(
@@ -215,26 +201,25 @@ async def adjacent_many(
     around a query's hits (``neighbour_context_op`` reads around several), not one per place."""
     if not reads or not await store._has_index():
         return [([], []) for _ in reads]
-    client = await store._ready()
-    body: list[dict[str, Any]] = []
+    bodies: list[dict[str, Any]] = []
     for read in reads:
         place = [q.epoch_millis(read.at), read.memory_id]
         for count, direction in zip((read.before, read.after), ("desc", "asc"), strict=True):
             if count > 0:
-                body += [{"index": store.index}, {
+                bodies.append({
                     "query": q.bool_query(workspace_id, read.filters),
                     "sort": [{"created_at": direction}, {"memory_id": direction}],
                     "search_after": place,
                     "size": count,
                     "track_total_hits": False,
                     "_source": q.search_source(read.with_vectors, store._vectors_excluded),
-                }]  # fmt: skip
-    answers = iter((await store._call(client.msearch(searches=body)))["responses"] if body else [])
+                })  # fmt: skip
+    answers = iter(await asyncio.gather(*[store._searches.submit(store.index, body) for body in bodies]))
     found: list[tuple[list[Memory], list[Memory]]] = []
     for read in reads:
         sides = []
         for count in (read.before, read.after):
-            answer = answered(store, next(answers)) if count > 0 else {"hits": {"hits": []}}
+            answer = next(answers) if count > 0 else {"hits": {"hits": []}}
             sides.append([q.from_source(hit["_source"]) for hit in answer["hits"]["hits"]])
         found.append((sides[0], sides[1]))
     return found

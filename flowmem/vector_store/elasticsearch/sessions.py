@@ -45,7 +45,7 @@ async def get(store: ElasticsearchStore, workspace_id: str, user_id: str, sessio
         return None
     client = await store._ready()
     _id = session_doc_id(workspace_id, user_id, session_id)
-    response = await store._call(client.options(ignore_status=404).get(index=side.name, id=_id), side.name)
+    response = await store._call(store._with(client, ignore_status=404).get(index=side.name, id=_id), side.name)
     if response.meta.status == 404 or not response.body.get("found"):
         return None
     return ChatSession.model_validate(response.body["_source"]["record"])
@@ -74,13 +74,13 @@ async def _put(store: ElasticsearchStore, session: ChatSession) -> bool:
     }  # fmt: skip
     condition: dict[str, Any] = {"op_type": "create"}  # version 1: only if none is stored
     if session.version > 1:
-        got = await store._call(client.options(ignore_status=404).get(index=side.name, id=_id), side.name)
+        got = await store._call(store._with(client, ignore_status=404).get(index=side.name, id=_id), side.name)
         if got.meta.status == 404 or got.body["_source"].get("version") != session.version - 1:
             return False
         # Compare-and-set on the document we read: a write landing in between makes this one a 409.
         condition = {"if_seq_no": got.body["_seq_no"], "if_primary_term": got.body["_primary_term"]}
     response = await store._call(
-        client.options(ignore_status=409).index(
+        store._with(client, ignore_status=409).index(
             index=side.name, id=_id, document=document, refresh=store.params.refresh, **condition
         ),
         side.name,
@@ -95,6 +95,6 @@ async def delete(store: ElasticsearchStore, workspace_id: str, user_id: str, ses
     client = await store._ready()
     _id = session_doc_id(workspace_id, user_id, session_id)
     response = await store._call(
-        client.options(ignore_status=404).delete(index=side.name, id=_id, refresh=store.params.refresh), side.name
+        store._with(client, ignore_status=404).delete(index=side.name, id=_id, refresh=store.params.refresh), side.name
     )
     return bool(response.meta.status != 404)
