@@ -57,6 +57,10 @@ _END_EN = (
     r"|graduated(?:\s+from)?"
     # a business or place gone (what ended is its subject): "Smile Studio closed down last month", "the gym went bust"
     r"|closed\s+down|shut\s+down|closed\s+for\s+good|went\s+(?:bust|under|out\s+of\s+business)"
+    # a state that has cleared, said with nothing after it: "cold's gone finally", "the rash is gone" (not "gone to",
+    # "gone back", "gone off": somewhere, or spoilt)
+    r"|(?:(?<=['’]s\s)|(?<=\bis\s)|(?<=\bhas\s)|(?<=\bare\s))gone(?=\s*(?:[.!,;:)]|$|\s+(?:now|finally|completely"
+    r"|at\s+last|for\s+good|thank|yay|woo|lol)\b))"
 )
 # "don't work at Dell anymore", "not seeing Jonah anymore": the thing ended sits between the negation and "anymore"
 # (n't is inside its word: no boundary before it).

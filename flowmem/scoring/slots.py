@@ -37,8 +37,11 @@ _ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住
 )
 _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
-_PET = r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|turtle|fish)"
-_ZH_PET = r"(?P<k>狗|小狗|狗狗|猫|小猫|猫咪|兔子|鹦鹉|仓鼠)"
+_PET = (
+    r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|pony|turtle|tortoise|fish|budgie|guinea\s+pig|ferret"
+    r"|gecko|lizard|snake|retriever|labrador|terrier|spaniel|collie|poodle|beagle|pug|dachshund|husky|greyhound|tabby)"
+)
+_ZH_PET = r"(?P<k>狗|小狗|狗狗|猫|小猫|猫咪|兔子|鹦鹉|仓鼠|乌龟|金鱼|柯基|泰迪|金毛|柴犬|哈士奇|布偶|英短|橘猫)"
 # "live in a one-bedroom apartment in Temescal", "moved into our new flat in Alfama": the place is after the home.
 _HOME = (
     r"(?:(?:a|an|the|my|our|their|his|her)\s+(?:[\w-]+\s+){0,3}?"
@@ -48,7 +51,8 @@ _WITH = r"(?:和|跟)[^，。！？；,.!?;\s]{1,12}?"  # 我和我的狗旺财�
 # Job titles are open-ended, so "I'm a …" counts only when it ends in an occupation ("I'm a big fan" does not).
 _JOB = EN_OCCUPATION
 _ZH_JOB = ZH_OCCUPATION
-_ZH_ORG = r"(?:公司|集团|银行|医院|学校|大学|工厂|工作室|店|事务所)"  # 一家游戏公司: where one works is an organisation
+# 一家游戏公司, 一家外企: where one works is an organisation
+_ZH_ORG = r"(?:公司|集团|银行|医院|学校|大学|工厂|工作室|店|事务所|外企|国企|央企|私企|企业)"
 # What one does at work, as Chinese names a job by its function (在华通物流做数据分析, 在一家电商做运营):
 # "在 X 做 <function>" says where one works only with one of these after it (在健身房做有氧 is a workout).
 _ZH_FUNCTION = (
@@ -63,6 +67,10 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)\s+{_ADV}live\s+(?:in|at|near)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_HOME}{_V}",
+        # "we rent a flat in Didsbury", "we bought a house in Stockport": the home named, then its place
+        rf"\b(?:i|we)(?:'ve|\s+have|'re|\s+are)?\s+{_ADV}(?:rent|rented|renting|bought|buy|own)\s+"
+        rf"(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage"
+        rf"|bungalow)\s+(?:in|at|near)\s+{_V}",
         # "my home is in Leeds", "our flat in Alfama": where one's own home is.
         rf"\b(?:my|our)\s+(?:own\s+|new\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住(?![院过])在?{_ZH}",
@@ -82,6 +90,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:工作|上班)",
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
+        # 跳槽去了一家国企: a job left for another, the speaker left out
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}跳槽(?:去|到)了?(?:一家)?{_ZH}",
         rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG})(?:做|当|上班|工作)",
         rf"(?<![他她它])(?:我|，|^){_ZH_WHEN}是(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)的{_ZH_JOB}",
         rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{2,12}}?)(?:做|干|搞)(?={_ZH_FUNCTION}|{_ZH_JOB})",
@@ -96,7 +106,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+(?P<v>{_JOB})\b",
         # a tenure told of the speaker's job ("started as a junior accountant", "week two as a paramedic", "my first
         # day as a teacher"): the sentence's own subject, or none (texting leaves out the "I")
-        rf"(?:\bi\s+{_ADV}(?:start(?:ed)?|began)|(?:^|[.!?]\s+|\bmy\s+)(?:[\w-]+\s+)?(?:day|week|month|year|shift)"
+        rf"(?:\bi\s+{_ADV}(?:start(?:ed)?|began|retrained|qualified|trained)|(?:^|[.!?]\s+|\bmy\s+)(?:[\w-]+\s+)?(?:day|week|month|year|shift)"
         rf"(?:\s+[\w-]+)?)\s+as\s+(?:a|an)\s+(?P<v>{_JOB})",
         rf"(?<![他她它])(?:我|现在|目前){_ZH_WHEN}是(?:一[名位个])?(?P<v>{_ZH_JOB})",
         r"我是一[名位个](?P<v>[^，。！？；,.!?;\s]{1,12})",
@@ -145,8 +155,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     ),
     "pet_name": (
         rf"\bmy\s+(?:\w+\s+)?{_PET}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called|,)?\s+{_NAME}",
-        rf"\b(?:i|we)\s+(?:have|got|adopted)\s+(?:a|an)\s+(?:\w+\s+)?{_PET}\s+(?:named|called)\s+{_NAME}",
-        rf"我(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
+        rf"\b(?:i|we)\s+(?:have|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?{_PET}\s+(?:named|called)\s+{_NAME}",
+        rf"我们?(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
     ),
     "major": (
@@ -162,7 +172,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>unemployed|between\s+jobs|out\s+of\s+work|jobless)\b",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
-        rf"我{_ZH_WHEN}(?P<v>离职|辞职|失业)了",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>离职|辞职|失业)了",
         # 今天跟领导提了离职: handed in one's notice (the speaker left out, as chats do)
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:跟[^，。！？；,.!?;\s]{{1,4}})?(?:提了?|递了?|交了?)(?P<v>离职|辞职)",
     ),
@@ -178,12 +188,14 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
 # name, a partner). The ``v`` group is the value that ended; only memories holding exactly it are affected.
 _ZH_AGO = r"(?:今天|昨天|前天|上周|上个月|去年|最近|[一二三四五六七八九十\d]{1,2}月份?)?"
 ENDINGS: tuple[str, ...] = (
-    rf"\b{_NAME}\s+(?:has\s+|just\s+)?(?:passed\s+away|died|ran\s+away|went\s+missing)",
+    rf"\b{_NAME}\s+(?:has\s+|just\s+|was\s+|got\s+)?(?:passed\s+away|died|ran\s+away|went\s+missing"
+    r"|crossed\s+the\s+rainbow\s+bridge|(?:been\s+)?put\s+to\s+sleep|(?:been\s+)?rehomed)",
+    rf"\b(?:we|i)\s+(?:just\s+|had\s+to\s+)?(?:rehome|rehomed|re-homed)\s+{_NAME}",
     rf"\b(?:we|i)\s+(?:just\s+)?(?:lost|had\s+to\s+put\s+down|said\s+goodbye\s+to)\s+{_NAME}",
     rf"\b{_NAME}\s+and\s+i\s+(?:just\s+)?(?:broke\s+up|split\s+up|separated|got\s+divorced|divorced)",
     rf"\bi\s+(?:just\s+)?(?:broke\s+up|split\s+up)\s+with\s+{_NAME}",
     rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:left|quit)\s+(?:my\s+job\s+at\s+)?{_V}",
-    rf"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:去世|死|走丢|跑丢)了",
+    rf"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:去世|死|走丢|跑丢|送人|送走|没)了",
     rf"我(?:和|跟)(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:分手|离婚)了",
 )
 

@@ -76,7 +76,15 @@ _JOB = re.compile(
 # Anselm's"), Latin script only; a capital that opens a sentence says nothing. Found last: a weekday, a month or an
 # e-mail is its own kind.
 # The pronoun "I" goes on no name: "As a junior designer at Fold Studio I mostly resize banners" names "Fold Studio".
-_NAME = re.compile(r"\b[A-Z][a-zA-Z'’&-]*(?:\s+(?:(?:of|de|&)\s+)?(?!I\b)[A-Z][a-zA-Z'’&-]*)*")
+# A title with its dot is part of the name it stands before ("Ms. Okafor", "Dr. Osei": not a name "ms" and another).
+_NAME = re.compile(
+    r"\b(?:(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+)?[A-Z][a-zA-Z'’&-]*(?:\s+(?:(?:of|de|&)\s+)?(?!I\b)[A-Z][a-zA-Z'’&-]*)*"
+)
+_TITLE = re.compile(r"^(?:mr|mrs|ms|mx|dr|prof)\.?\s+")
+# A month said alone is a time, not a name ("graduation was in July").
+_MONTH_WORDS = frozenset(
+    "january february march april june july august september october november december".split()  # noqa: SIM905
+)
 _SENTENCE_END = '.!?。！？:;\n"“—-'
 
 
@@ -107,10 +115,10 @@ def find_values(text: str) -> list[Value]:
             if rest is None:
                 continue
             start += rest.end()
-        name = re.sub(r"['’]s$", "", text[start:end]).lower()
+        name = _TITLE.sub("", re.sub(r"['’]s$", "", text[start:end]).lower())  # "Ms. Okafor", "Okafor": one person
         if text[start:end].isupper() and len(text[start:end]) <= 4:
             continue  # an abbreviation (PR, ICU, GP), not a name
-        if name not in NOT_NAMES and not any(start < b and a < end for a, b in taken):
+        if name not in NOT_NAMES and name not in _MONTH_WORDS and not any(start < b and a < end for a, b in taken):
             found.append(Value("name", name, start, end))
     return sorted(found, key=lambda v: v.start)
 

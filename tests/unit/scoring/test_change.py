@@ -614,3 +614,21 @@ def test_an_ended_activity_that_is_what_the_subject_does_takes_its_clause() -> N
     said = "Talked to my sister Leah tonight. She teaches chemistry at Westbrook High, still loves it."
     assert remainder(said, frozenset({"teach"})) == "Talked to my sister Leah tonight."
     assert remainder("I work nights on the cardiac ward", frozenset({"night"})) == "I work on the cardiac ward"
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [("cold's gone finally", {"cold"}), ("the rash is gone!", {"rash"}), ("Maria's gone back to Spain", None),
+     ("the milk has gone off", None)],
+)  # fmt: skip
+def test_a_state_gone_with_nothing_after_it_is_over(text: str, about: set[str] | None) -> None:
+    changes = read_changes(text)
+    assert ([c.about for c in changes if c.kind == "ended"] == [frozenset(about)]) if about else changes == []
+
+
+def test_a_title_is_part_of_the_name_and_a_month_is_no_name() -> None:
+    from flowmem.scoring.values import find_values
+
+    assert [(v.norm, v.start) for v in find_values("her teacher is Ms. Okafor")] == [("okafor", 15)]
+    assert [v.norm for v in find_values("my GP is Dr. Osei now")] == ["osei"]  # one name, not "dr" and "osei"
+    assert [v.norm for v in find_values("graduation was in July and he's at Station 9")] == ["station"]

@@ -73,7 +73,7 @@ def test_every_write_path_stores_the_key_and_lexical_search_finds_it() -> None:
             # Neither memory's words have "live" or "occupation": their keys do.
             assert await found("where do I live?") == ["flat"]
             assert await found("what is my occupation?") == [added.memory_id]
-            edited = await app.memories.update("flat", "We rent a flat in Graça.", workspace_id="w")
+            edited = await app.memories.update("flat", "We like the flats in Graça.", workspace_id="w")
             assert edited.expanded_key == "said 8 May 2023 Monday"  # the edit dropped the home: so did the key
             assert await found("where do I live?") == []
 

@@ -261,3 +261,28 @@ def test_a_slot_asked_about_supposed_or_denied_is_not_stated(text: str, slots: d
 )
 def test_texting_without_its_i_states_a_home_and_a_job(text: str, slots: dict[str, str]) -> None:
     assert slots_of(text) == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("we have a golden retriever called Bailey", {"pet_name:retriever": "bailey"}),  # a breed is a pet's kind
+        ("我们家的仓鼠叫团子", {"pet_name:hamster": "团子"}),
+        ("we rent a flat in Didsbury", {"residence": "didsbury"}),
+        ("we bought a house in Stockport!! keys on Friday", {"residence": "stockport"}),
+        ("跳槽去了一家国企，还是做HR", {"employer": "国企"}),
+        ("辞职了，准备考研", {"employment": "not working"}),  # the speaker left out, as chats do
+        ("my sister retrained as a paramedic", {"job_title@sister": "paramedic"}),
+    ],
+)
+def test_pets_homes_and_jobs_said_in_more_ways(text: str, slots: dict[str, str]) -> None:
+    assert slots_of(text) == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [("Bailey crossed the rainbow bridge last night", {"bailey"}), ("团子昨天死了，哭了一晚上", {"团子"}),
+     ("豆豆送人了，我实在照顾不过来", {"豆豆"}), ("we rehomed Biscuit, she needed a garden", {"biscuit"})],
+)  # fmt: skip
+def test_a_pet_gone_ends_its_name(text: str, ended: set[str]) -> None:
+    assert SlotRules().ended(text) == ended
