@@ -18,11 +18,8 @@ deletes too (no write could have stored such an id, and a read must not cache or
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
 from collections.abc import AsyncIterator, Iterable, Sequence
-from datetime import datetime
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,11 +29,11 @@ from flowmem.core.errors import InputError, Problem
 from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import expanded_key
-from flowmem.scoring.tokens import query_terms
-from flowmem.vector_store.batch import AdjacentRead, Ledger, WriteBatch
+from flowmem.vector_store.batch import Ledger, WriteBatch
 from flowmem.vector_store.bulk_load import BulkLoadStore
 from flowmem.vector_store.erasure import ErasureGate, Fence, fence_keys
 from flowmem.vector_store.filters import NO_FILTER, MemoryFilter
+from flowmem.vector_store.places import END_OF_TIME, LAST_ID, MAX_ADJACENT, PlaceReads, TurnPlace, Turns
 from flowmem.vector_store.records import ForgetCounts, RecordStore
 from flowmem.vector_store.rules import (
     DimensionMismatchError,
@@ -51,22 +48,17 @@ from flowmem.vector_store.rules import (
     one_width,
     shown,
 )
+from flowmem.vector_store.searches import SIMILARITY, SearchReads
 from flowmem.vector_store.sessions import SessionStore
-from flowmem.vector_store.turns import paged_turns
 
 # Kept importable from here (they lived here before rules.py): the errors, and normalise (the embedding base uses it).
+# And the names of the searches and the reads around a place, which lived here before searches.py and places.py.
 __all__ = [
-    "SHARED_STATS", "SIMILARITY", "DimensionMismatchError", "Fence", "ForgetCounts", "Ledger", "ScopeError",
-    "UnsupportedFilterError", "VectorStore", "WriteBatch", "normalise",
+    "END_OF_TIME", "LAST_ID", "MAX_ADJACENT", "SHARED_STATS", "SIMILARITY", "DimensionMismatchError", "Fence",
+    "ForgetCounts", "Ledger", "ScopeError", "TurnPlace", "Turns", "UnsupportedFilterError", "VectorStore",
+    "WriteBatch", "normalise",
 ]  # fmt: skip
 
-SIMILARITY = "similarity"
-MAX_ADJACENT = 1_000  # memories per side of one adjacent() read: "around a memory" is a handful
-# A place of turns_around(): (created_at, memory_id, its sources, filters); and turns, nearest first, each its memories.
-TurnPlace = tuple[datetime, str, Sequence[str], MemoryFilter | None]
-Turns = list[list[Memory]]
-# The place newest() reads back from: after every memory a store holds (ids never come near it in that second).
-END_OF_TIME, LAST_ID = datetime(9999, 12, 31, 23, 59, 59), "~"
 # The keys of stats() that say nothing about any tenant: an allow-list, so a new store-wide figure
 # is not shown to a caller scoped to one workspace until someone decides it may be.
 SHARED_STATS = frozenset(
@@ -75,7 +67,7 @@ SHARED_STATS = frozenset(
 )  # fmt: skip
 
 
-class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
+class VectorStore(RecordStore, BulkLoadStore, SessionStore, SearchReads, PlaceReads, Backend):
     """Where memories live. Subclasses implement ``_upsert``, ``_get``, ``_delete`` (or all of ``_write``),
     ``_search``, ``_lexical_search``, ``_iterate``, ``_adjacent``, ``_count``, ``_forget``, ``_dims`` and ``stats``, and
     declare ``filter_subjects``.
@@ -231,111 +223,11 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         found = await self._get(workspace_id, list(dict.fromkeys(ids)), with_vectors)
         return [m for m in found if m.workspace_id == workspace_id]
 
-    async def stored_vectors(self, workspace_id: str, ids: Sequence[str]) -> dict[str, np.ndarray]:
-        """The stored (unit) vectors of the memories with these ids in ``workspace_id``; unknown ids are left out.
-        What :meth:`get` with ``with_vectors`` gives, without reading the records where a store holds the vectors
-        apart (local: its index)."""
-        check_scope(workspace_id)
-        check_ids("memory", ids)
-        return await self._stored_vectors(workspace_id, list(dict.fromkeys(ids))) if ids else {}
-
-    async def similarities(self, workspace_id: str, vector: Any, ids: Sequence[str]) -> dict[str, float]:
-        """The dot product of ``vector`` (unit length, as a query embedding is) with the stored vector of each memory
-        of these ids in ``workspace_id`` — their cosine similarity; unknown ids, and vectors of another width, are
-        left out. What ``np.dot`` of :meth:`stored_vectors` with ``vector`` gives, computed where the vectors are:
-        Elasticsearch scores the ids on the node (a kNN search restricted to them), so no vector travels."""
-        check_scope(workspace_id)
-        check_ids("memory", ids)
-        query = np.asarray(vector, dtype=np.float32)
-        return await self._similarities(workspace_id, query, list(dict.fromkeys(ids))) if ids else {}
-
     async def delete(self, workspace_id: str, ids: Sequence[str]) -> int:
         """Delete these ids from ``workspace_id``; returns how many existed there."""
         # A write of deletes, scope-checked by write(). Its count cannot be post-filtered: every
         # backend keys deletes by (workspace, id), which conformance's tenant isolation proves.
         return await self.write(workspace_id, deleted=ids)
-
-    async def search(
-        self, workspace_id: str, vector: Any, top_k: int, filters: MemoryFilter | None = None
-    ) -> list[Memory]:
-        """The ``top_k`` memories most similar to ``vector``, best first, with ``scores["similarity"]``.
-
-        Raises:
-            DimensionMismatchError: ``vector`` is not as wide as the store's vectors.
-            UnsupportedFilterError: ``filters`` has a condition this store cannot apply.
-        """
-        check_scope(workspace_id)
-        filters = self._checked(filters)
-        query = normalise(np.asarray(vector, dtype=np.float32))[0]
-        check_width(self._place(), await self._dims(), len(query), "query vector")
-        if top_k <= 0:
-            return []
-        found = await self._search(workspace_id, query, top_k, filters)
-        return [m for m in found if m.workspace_id == workspace_id]
-
-    async def search_many(
-        self, workspace_id: str, vector: Any, searches: Sequence[tuple[int, MemoryFilter | None]]
-    ) -> list[list[Memory]]:
-        """Several searches (as :meth:`search`) with one query vector, each with its own ``top_k`` and filters,
-        sent together where the store can (Elasticsearch: one ``_msearch`` instead of a round trip each).
-
-        Returns:
-            One result list per search, in order, each exactly what :meth:`search` returns for it.
-
-        Raises:
-            DimensionMismatchError: ``vector`` is not as wide as the store's vectors.
-            UnsupportedFilterError: a search's filters have a condition this store cannot apply
-                (checked for every search before any runs).
-        """
-        check_scope(workspace_id)
-        checked = [(top_k, self._checked(filters)) for top_k, filters in searches]
-        query = normalise(np.asarray(vector, dtype=np.float32))[0]
-        check_width(self._place(), await self._dims(), len(query), "query vector")
-        wanted = [(top_k, filters) for top_k, filters in checked if top_k > 0]
-        results = iter(await self._search_many(workspace_id, query, wanted) if wanted else [])
-        return [[m for m in next(results) if m.workspace_id == workspace_id] if k > 0 else [] for k, _ in checked]
-
-    async def search_each(
-        self, workspace_id: str, vectors: Sequence[Any], top_k: int, filters: MemoryFilter | None = None
-    ) -> list[list[Memory]]:
-        """:meth:`search` once for each of ``vectors``, with one ``top_k`` and filters, in one read where the store can
-        (``local`` and ``memory``: one mask and one hop for all; otherwise a search each, sent together).
-
-        Returns:
-            One result list per vector, in order, each exactly what :meth:`search` returns for it.
-
-        Raises:
-            DimensionMismatchError: a vector is not as wide as the store's vectors.
-            UnsupportedFilterError: ``filters`` has a condition this store cannot apply.
-        """
-        check_scope(workspace_id)
-        filters = self._checked(filters)
-        if not vectors:
-            return []
-        width = one_width(np.asarray(v) for v in vectors)
-        check_width(self._place(), await self._dims(), width, "query vector")
-        if top_k <= 0:
-            return [[] for _ in vectors]
-        queries = np.stack([normalise(np.asarray(v, dtype=np.float32))[0] for v in vectors])  # each as search does
-        found = await self._search_each(workspace_id, queries, top_k, filters)
-        return [[m for m in hits if m.workspace_id == workspace_id] for hits in found]
-
-    async def lexical_search(
-        self, workspace_id: str, text: str, top_k: int, filters: MemoryFilter | None = None
-    ) -> list[Memory]:
-        """The ``top_k`` memories best matching the words of ``text`` (BM25), best first, with ``scores["lexical"]``.
-
-        Scope and filters as :meth:`search`; the query's terms are :func:`~flowmem.scoring.tokens.query_terms`
-        (stop words left out), a memory's :func:`~flowmem.vector_store.lexical_text.lexical_document`.
-        Only memories sharing a term come back. Scores rank within one search (see lexical_text).
-        """
-        check_scope(workspace_id)
-        filters = self._checked(filters)
-        terms = query_terms(text)
-        if top_k <= 0 or not terms:
-            return []
-        found = await self._lexical_search(workspace_id, terms, top_k, filters)
-        return [m for m in found if m.workspace_id == workspace_id]
 
     async def iterate(
         self,
@@ -354,125 +246,6 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
             mine = [m for m in batch if m.workspace_id == workspace_id]
             if mine:
                 yield mine
-
-    async def adjacent(
-        self,
-        workspace_id: str,
-        at: datetime,
-        memory_id: str,
-        filters: MemoryFilter | None = None,
-        *,
-        before: int,
-        after: int,
-        with_vectors: bool = False,
-    ) -> tuple[list[Memory], list[Memory]]:
-        """The ``before`` matching memories just before the place ``(at, memory_id)`` in the order of
-        :meth:`iterate` and the ``after`` just after it, nearest first on each side; ``memory_id`` is on neither
-        side (it need not be stored). One ordered, limited read per side: its cost does not grow with the
-        memories stored at the same time (a bulk load creates thousands within a second).
-
-        Ties of ``created_at`` are ordered by ``memory_id``; ``created_at`` compares to the second on the
-        ``memory`` and ``local`` stores (their index keeps seconds), to the millisecond on Elasticsearch.
-
-        Raises:
-            InputError: ``before`` or ``after`` is negative or over :data:`MAX_ADJACENT`.
-        """
-        reads = self._adjacent_reads(workspace_id, [(at, memory_id, filters)], before, after, with_vectors)
-        found = [await self._adjacent(workspace_id, read) for read in reads]
-        return _around(workspace_id, reads, found)[0] if reads else ([], [])
-
-    async def adjacent_many(
-        self,
-        workspace_id: str,
-        places: Sequence[tuple[datetime, str, MemoryFilter | None]],
-        *,
-        before: int,
-        after: int,
-        with_vectors: bool = False,
-    ) -> list[tuple[list[Memory], list[Memory]]]:
-        """Several :meth:`adjacent` reads with the same limits, one per place ``(at, memory_id, filters)``, sent
-        together where the store can (local: one hop to its thread and one records query for all of them).
-
-        Returns:
-            One ``(earlier, later)`` per place, in order, each exactly what :meth:`adjacent` returns for it.
-
-        Raises:
-            InputError: ``before`` or ``after`` is negative or over :data:`MAX_ADJACENT`.
-        """
-        reads = self._adjacent_reads(workspace_id, places, before, after, with_vectors)
-        if not reads:
-            return [([], []) for _ in places]
-        return _around(workspace_id, reads, await self._adjacent_many(workspace_id, reads))
-
-    async def turns_around(
-        self,
-        workspace_id: str,
-        places: Sequence[TurnPlace],
-        *,
-        before: int,
-        after: int,
-        with_vectors: bool = False,
-    ) -> list[tuple[Turns, Turns]]:
-        """For each place ``(at, memory_id, sources, filters)``, the ``before`` turns said just before it and the
-        ``after`` just after, in the order of :meth:`iterate`: :meth:`adjacent_many` counted in turns.
-
-        A turn is the memories of one message (:mod:`~flowmem.vector_store.turns`): a message split into facts is
-        several memories, one turn. The memories sharing a source with the place (``sources``: its message ids)
-        are its own turn, on neither side. Each side is read only as far as its turns go (and, where the store
-        cannot stop at a turn's end, one memory further): its cost is the turns wanted, not a guess of memories.
-
-        Returns:
-            One ``(earlier, later)`` per place, in order: the turns nearest first, each turn its memories nearest
-            first; none of them ``memory_id``, all in scope.
-
-        Raises:
-            InputError: ``before`` or ``after`` is negative or over :data:`MAX_ADJACENT`.
-        """
-        plain = [(at, memory_id, flt) for at, memory_id, _, flt in places]
-        reads = self._adjacent_reads(workspace_id, plain, before, after, with_vectors)
-        if not reads:
-            return [([], []) for _ in places]
-        reads = [AdjacentRead(r.at, r.memory_id, r.filters, r.before, r.after, r.with_vectors, tuple(place[2]))
-                 for r, place in zip(reads, places, strict=True)]  # fmt: skip
-        found = await self._turns_around(workspace_id, reads)
-        return [
-            (_in_scope(workspace_id, read.memory_id, earlier), _in_scope(workspace_id, read.memory_id, later))
-            for read, (earlier, later) in zip(reads, found, strict=True)
-        ]
-
-    def _adjacent_reads(
-        self,
-        workspace_id: str,
-        places: Sequence[tuple[datetime, str, MemoryFilter | None]],
-        before: int,
-        after: int,
-        with_vectors: bool,
-    ) -> list[AdjacentRead]:
-        """The checked reads of :meth:`adjacent_many` (none when both limits are 0)."""
-        check_scope(workspace_id)
-        check_ids("memory", [memory_id for _, memory_id, _ in places])
-        reads = [AdjacentRead(at, memory_id, self._checked(flt), before, after, with_vectors)
-                 for at, memory_id, flt in places]  # fmt: skip
-        for side, count in (("before", before), ("after", after)):
-            if not 0 <= count <= MAX_ADJACENT:
-                raise InputError(Problem("adjacent", f"{side} must be 0 to {MAX_ADJACENT}, got {count}"))
-        return [] if before == after == 0 else reads
-
-    async def newest(
-        self, workspace_id: str, filters: MemoryFilter | None = None, *, limit: int, with_vectors: bool = False
-    ) -> list[Memory]:
-        """The ``limit`` matching memories last in the order of :meth:`iterate` (created last), newest first.
-
-        One ordered, limited read (:meth:`adjacent` back from the end of time): what "the user's latest facts"
-        costs, however many memories the user has.
-
-        Raises:
-            InputError: ``limit`` is negative or over :data:`MAX_ADJACENT`.
-        """
-        earlier, _ = await self.adjacent(
-            workspace_id, END_OF_TIME, LAST_ID, filters, before=limit, after=0, with_vectors=with_vectors
-        )
-        return earlier
 
     async def count(self, workspace_id: str, filters: MemoryFilter | None = None) -> int:
         """How many memories of ``workspace_id`` match."""
@@ -554,38 +327,6 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
     async def _delete(self, workspace_id: str, ids: list[str]) -> int:
         raise NotImplementedError
 
-    async def _stored_vectors(self, workspace_id: str, ids: list[str]) -> dict[str, np.ndarray]:
-        """The vectors of :meth:`stored_vectors`; this default reads the records (:meth:`_get`)."""
-        found = await self._get(workspace_id, ids, True)
-        return {m.memory_id: m.vector for m in found if m.workspace_id == workspace_id and m.vector is not None}
-
-    async def _similarities(self, workspace_id: str, query: np.ndarray, ids: list[str]) -> dict[str, float]:
-        """The cosines of :meth:`similarities`; this default takes the dot products of :meth:`_stored_vectors`."""
-        vectors = await self._stored_vectors(workspace_id, ids)
-        return {i: float(np.dot(v, query)) for i, v in vectors.items() if len(v) == len(query)}
-
-    async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
-        raise NotImplementedError
-
-    async def _search_many(
-        self, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
-    ) -> list[list[Memory]]:
-        """One :meth:`_search` result per (``top_k`` > 0, filters); override to send them in one request."""
-        return [await self._search(workspace_id, query, top_k, filters) for top_k, filters in searches]
-
-    async def _search_each(
-        self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter
-    ) -> list[list[Memory]]:
-        """One :meth:`_search` result per row of ``queries``, the searches sent together; override to make it one
-        read."""
-        return list(await asyncio.gather(*(self._search(workspace_id, query, top_k, filters) for query in queries)))
-
-    async def _lexical_search(
-        self, workspace_id: str, terms: list[str], top_k: int, filters: MemoryFilter
-    ) -> list[Memory]:
-        """The ``top_k`` memories of ``workspace_id`` meeting ``filters``, by BM25 of ``terms`` (``lexical``)."""
-        raise NotImplementedError
-
     def _iterate(
         self, workspace_id: str, filters: MemoryFilter, batch_size: int, with_vectors: bool
     ) -> AsyncIterator[list[Memory]]:
@@ -600,40 +341,6 @@ class VectorStore(RecordStore, BulkLoadStore, SessionStore, Backend):
         async for batch in self._iterate(workspace_id, NO_FILTER, 1000, False):
             found.update(m.target for m in batch if m.workspace_id == workspace_id)
         return found
-
-    async def _adjacent(self, workspace_id: str, read: AdjacentRead) -> tuple[list[Memory], list[Memory]]:
-        """Up to ``read.before`` memories just before its place, nearest first, and ``read.after`` just after."""
-        raise NotImplementedError
-
-    async def _adjacent_many(
-        self, workspace_id: str, reads: list[AdjacentRead]
-    ) -> list[tuple[list[Memory], list[Memory]]]:
-        """One :meth:`_adjacent` result per read, the reads concurrent; override to make them in one step."""
-        return list(await asyncio.gather(*(self._adjacent(workspace_id, read) for read in reads)))
-
-    async def _turns_around(self, workspace_id: str, reads: list[AdjacentRead]) -> list[tuple[Turns, Turns]]:
-        """Each read's turns (``before``/``after`` counted in turns, ``own`` read past). This default pages through
-        :meth:`_adjacent_many` (:func:`~flowmem.vector_store.turns.paged_turns`); stores whose index knows each
-        memory's sources override it to stop at a turn's end."""
-        read = functools.partial(self._adjacent_many, workspace_id)
-        return await paged_turns(read, workspace_id, reads, MAX_ADJACENT)
-
-
-def _around(
-    workspace_id: str, reads: list[AdjacentRead], found: list[tuple[list[Memory], list[Memory]]]
-) -> list[tuple[list[Memory], list[Memory]]]:
-    """Each read's sides as :meth:`VectorStore.adjacent` returns them: in scope, without the place, within limits."""
-    return [
-        ([m for m in earlier if m.workspace_id == workspace_id and m.memory_id != read.memory_id][: read.before],
-         [m for m in later if m.workspace_id == workspace_id and m.memory_id != read.memory_id][: read.after])
-        for read, (earlier, later) in zip(reads, found, strict=True)
-    ]  # fmt: skip
-
-
-def _in_scope(workspace_id: str, memory_id: str, turns: Turns) -> Turns:
-    """``turns`` without memories of another workspace or the place's own id (a turn left empty goes too)."""
-    kept = [[m for m in turn if m.workspace_id == workspace_id and m.memory_id != memory_id] for turn in turns]
-    return [turn for turn in kept if turn]
 
 
 def keyed(memories: Sequence[Memory]) -> list[Memory]:
