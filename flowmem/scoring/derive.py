@@ -15,7 +15,7 @@ from flowmem.scoring.lexical import words
 from flowmem.timeexpr import expression_spans, extract_all
 from flowmem.timeexpr.anchors import Name, anchored, anchors_of
 from flowmem.timeexpr.model import ExtractedTime
-from flowmem.timeexpr.tense import moved_to, reports_done
+from flowmem.timeexpr.tense import arranges, moved_to, reports_done
 
 
 def derived_id(workspace_id: str, user_id: str, message_id: str, index: int) -> str:
@@ -99,13 +99,27 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     name recurs yearly and the last one is nearer (see :mod:`flowmem.timeexpr.pick`). "Friday the 28th"
     is the nearest 28th that is a Friday in that direction. A count of weeks ahead is a day: "the
     wedding is in two weeks" is the day 14 days on (a question's "in two weeks" is that week).
+
+    Of several times, the first — unless a plan was moved (the time it was moved to: :func:`~flowmem.timeexpr.tense.
+    moved_to`), or the text tells of arranging or hearing of something ahead (:func:`~flowmem.timeexpr.tense.
+    arranges`, in the words around a time not ahead: "booked the vet yesterday for the jabs next Friday", "Mum rang
+    last night - her operation is on July 2nd", 昨天订好了机票，下个月5号飞成都): then the first time after the day it
+    was said — the booking, the call, the news were how the event was made or heard of, and the event is what the
+    memory is about.
     """
     found = event_times(text, said)
-    targets = moved_to(text) if len(found) > 1 else []
+    if len(found) < 2:
+        return found[0] if found else None
+    spans = expression_spans(text, found)
+    targets = moved_to(text)
     if targets:  # a plan moved: its date is the one it was moved to ("off Thursday, they moved me to Monday")
-        spans = expression_spans(text, found)
-        return next((t for t, (at, _) in zip(found, spans, strict=True) if at >= targets[0]), found[0])
-    return found[0] if found else None
+        return next((t for t, (_, end) in zip(found, spans, strict=True) if end > targets[0]), found[0])
+    ahead = [t for t in found if t.start.date() > said.date()]
+    if ahead and any(
+        t.start.date() <= said.date() and arranges(text, at) for t, (at, _) in zip(found, spans, strict=True)
+    ):
+        return ahead[0]  # "Booked the vet yesterday for the jabs next Friday": the booking was the way to the event
+    return found[0]
 
 
 def event_times(text: str, said: datetime) -> list[ExtractedTime]:

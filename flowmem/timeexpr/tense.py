@@ -104,6 +104,25 @@ _EN_RESCHEDULED = re.compile(
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b|mid|early\b|late\b|later\b)",
     re.I,
 )
+# Verbs of arranging something or of hearing or telling of it: the act that makes or passes on a plan, done before the
+# plan itself ("booked the vet yesterday", "Mum rang last night", "signed up today", 昨天订好了机票, 打电话约了).
+_ARRANGING = re.compile(
+    r"\b(?:book(?:ed|ing)?|call(?:ed)?|rang|phoned|emailed|texted|messaged|signed\s+up|register(?:ed)?|appl(?:y|ied)"
+    r"|enrol(?:l?ed)?|order(?:ed)?|paid|sent(?:\s+off)?|posted|found\s+out|heard|learn(?:ed|t)|told|said|says|mentioned"
+    r"|confirm(?:ed|ation)?|arrang(?:e|ed)|schedul(?:e|ed)|reserv(?:e|ed)|invit(?:e|ed|ation)|bought\s+(?:the\s+|our\s+|my\s+)?"
+    r"tickets?)\b"
+    r"|订好?了|约好?了|预约|报了?名|打了?电话|通知|告诉|说了?|买好?了[^，。！？；]{0,3}票|确认",
+    re.I,
+)
+
+
+def arranges(text: str, offset: int) -> bool:
+    """Whether the segment of ``text`` around ``offset`` (a time's place) tells of arranging something, or of hearing
+    or telling of it (see _ARRANGING): "Booked the vet yesterday", 昨天订好了机票 — not 我们周二吵了一架."""
+    start, end = clauses.around(text, offset, clauses.SEGMENT_BREAK)
+    return _ARRANGING.search(text, start, end) is not None
+
+
 # Where a Chinese moved time begins: 改到, 推迟到, 提前到, 挪到周五.
 _ZH_MOVED_TO = re.compile(r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)(?:到|在|成)")
 
@@ -118,6 +137,7 @@ def moved_to(text: str) -> list[int]:
     return sorted(found)
 
 
+_DAY_WORDS = frozenset({"yesterday", "tomorrow"}) | shortened("yesterday") | shortened("tomorrow")
 _HAVE_GOT = re.compile(r"(?:have|has|\w+'ve|\w+'s)$")
 Cue = tuple[int, Tense]
 """A tense word at a character offset."""
@@ -135,6 +155,8 @@ def cues(text: str) -> list[Cue]:
     matches = list(_EN_WORD.finditer(text.lower().replace("’", "'")))
     words = [m.group() for m in matches]
     for index, word in enumerate(words):
+        if word in _DAY_WORDS:
+            continue  # a time of its own, not the tense of another: "booked the vet yesterday for the jabs on Friday"
         if word == "got" and index and _HAVE_GOT.match(words[index - 1]):
             continue  # "I've got two weeks off": having, now — not a past event
         tense = _en_cue(word, words[index + 1 : index + 3])
@@ -196,7 +218,9 @@ class TenseReader:
             if tense != "neutral":
                 return tense
             if breaks is clauses.SEGMENT_BREAK and (
-                _OWN_SUBJECT.match(self._text, start, offset) or _own_predicate(self._text, offset, end)
+                _OWN_SUBJECT.match(self._text, start, offset)
+                or _own_predicate(self._text, offset, end)
+                or _ZH_COPULA_BEFORE.search(self._text, start, offset)
             ):
                 break  # a clause of its own after a comma ("I already told HR, my contract ends on 31 Dec")
         return self._lean
@@ -205,7 +229,9 @@ class TenseReader:
 # A segment that begins with a subject of its own and a verb after it ("my contract finish on 31 Dec" after "I already
 # inform HR,") is a clause spliced on with a comma, not a fragment of the clause before: it does not take that
 # clause's tense. A fragment has no subject of its own ("On Friday", "Bob on Friday", "her birthday on the 5th").
-_OWN_SUBJECT = re.compile(r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they)\s+[a-z'’]+\s+[a-z'’]+\b", re.I)
+_OWN_SUBJECT = re.compile(
+    r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they|the|this|that)\s+[a-z'’]+\s+[a-z'’]+\b", re.I
+)
 
 
 # A Chinese time word stands before its verb: a segment that goes on after it with a verb of its own (三月份结婚，
@@ -213,6 +239,10 @@ _OWN_SUBJECT = re.compile(r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they
 _ZH_TIME_WORD = re.compile(
     r"[\d一二三四五六七八九十两几上下本这今明昨前后去年月日号周星期礼拜天末初底中旬份点半早晚午夜凌晨来]+"
 )
+
+
+# A Chinese segment that says its subject is at a time (马拉松在四月二十号, 婚礼定在五月): a clause of its own.
+_ZH_COPULA_BEFORE = re.compile(r"[\u4e00-\u9fff](?:在|是|定在|定于|安排在|改在)$")
 
 
 def _own_predicate(text: str, offset: int, end: int) -> bool:

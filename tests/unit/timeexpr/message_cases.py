@@ -513,6 +513,20 @@ CLAUSES: list[MessageCase] = [
     C("clauses", "we've postponed the housewarming to the 21st, too much to unpack", MAR15, "2025-03-21"),
     C("clauses", "physio cancelled Thursday, they moved me to Monday", MAR15, "2025-03-17"),
     C("zh-clauses", "搬家推迟到7月1号了", MAR15, "2025-07-01"),
+    # arranging or hearing of an event (booked, rang, 订好了) is done before it: the event's time is the one ahead
+    C("clauses", "Booked the vet yesterday for Biscuit's jabs on Friday", MAR15, "2025-03-21"),
+    C("clauses", "Mum rang last night - her operation is scheduled for April 2nd", MAR15, "2025-04-02"),
+    C("zh-clauses", "昨天订好了机票，下个月5号飞成都", MAR15, "2025-04-05"),
+    # written as held-out (session 13): 2 of 6 right on their first run (the confirmation and the garage's 20th read as
+    # past, the Chinese April a year back, the confirmation's yesterday the date); the rules they showed wrong were
+    # fixed (a day word is no tense cue for another time, "the car goes in" is a clause of its own, 马拉松在… too), so
+    # they are development cases now
+    C("clauses", "I emailed the school this morning, parents' evening is on the 27th", MAR15, "2025-03-27"),
+    C("clauses", "Got the confirmation yesterday: my driving test is April 9", MAR15, "2025-04-09"),
+    C("clauses", "ordered the cake today for Maya's party next Saturday", MAR15, "2025-03-22"),
+    C("clauses", "I called the garage on Monday, the car goes in on the 20th", MAR15, "2025-03-20"),
+    C("zh-clauses", "上周打电话约了牙医，下周四去", MAR15, "2025-03-20"),
+    C("zh-clauses", "今天报了名，马拉松在四月二十号", MAR15, "2025-04-20"),
 ]
 CLAUSES_HELD_OUT: list[MessageCase] = [
     # written with the comma-splice cases above, before the change ran on them
@@ -537,8 +551,24 @@ CLAUSES_HELD_OUT: list[MessageCase] = [
     C("clauses", "The vet moved Biscuit's jab to the 28th", MAR15, "2025-03-28"),
     C("zh-clauses", "婚礼改到五一了", MAR15, "2025-05-01"),
     C("zh-clauses", "面试提前到周三了", MAR15, "2025-03-19"),
+    # written with the arranging cases after the first held-out six below were seen (session 13), before the change
+    # ran on them
+    C("clauses", "Rang the clinic this morning and my scan is on Thursday", MAR15, "2025-03-20"),
+    C("clauses", "We paid the deposit last week, the cottage is ours from April 4", MAR15, "2025-04-04"),
+    C("clauses", "Heard yesterday that the reunion is on the 29th", MAR15, "2025-03-29"),
+    C("clauses", "Signed the contract on Monday, the new job starts on the 1st", MAR15, "2025-04-01"),
+    C("zh-clauses", "昨天收到通知，面试在下周二", MAR15, "2025-03-18"),
+    C("zh-clauses", "上个月报的名，考试定在五月十号", MAR15, "2025-05-10"),
 ]
 KNOWN_MISSES: dict[str, str] = {
+    "Signed the contract on Monday, the new job starts on the 1st": (
+        "held out, missed: both times are read right, but signing is not among the verbs of arranging, so the memory "
+        "takes the first (Monday), the signing's, not the job's start"
+    ),
+    "上个月报的名，考试定在五月十号": (
+        "held out, missed: both times are read right, but 报的名 (a 的 construction) is not among the forms of "
+        "arranging (报了名, 报名), so the memory takes the first (last month)"
+    ),
     "When we met on Monday, she said the results come on the 20th.": (
         "reported speech with no 'that' and no tense word of its own: the nearest cue is 'said', the saying's"
     ),
