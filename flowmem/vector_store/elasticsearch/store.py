@@ -75,9 +75,9 @@ The ``elasticsearch`` package is imported when a store is created, so flowmem im
 This module holds the store's connection and state; each part of the work has a module of its own in this
 package (``flowmem.vector_store.elasticsearch``): the request bodies and mappings in :mod:`.query`, opening
 (creating, checking, migrating) the indices in :mod:`.index`, writes and their refreshes in :mod:`.bulk` and
-:mod:`.refresh`, reads in :mod:`.reads`, lexical search in :mod:`.lexical`, history, message ledger and chat
-sessions in :mod:`.history`, :mod:`.ledger` and :mod:`.sessions`, ``forget`` in :mod:`.forget`, errors in
-:mod:`.errors`.
+:mod:`.refresh`, reads in :mod:`.reads` (the searches of one moment sent together by :mod:`.batching`), lexical
+search in :mod:`.lexical`, history, message ledger and chat sessions in :mod:`.history`, :mod:`.ledger` and
+:mod:`.sessions`, ``forget`` in :mod:`.forget`, errors in :mod:`.errors`.
 """
 
 from __future__ import annotations
