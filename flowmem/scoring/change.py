@@ -501,6 +501,16 @@ _SUBJECT_PRONOUNS = frozenset(
 _ADVERBS = frozenset("still now also just really currently mostly usually always never even only".split())  # noqa: SIM905
 
 
+# A determiner and its modifiers left without their noun: "a part-time at Warwick", "my new ." — the phrase named the
+# thing itself, and the clause says nothing without it.
+_DANGLING = re.compile(
+    r"\b(?:a|an|the|my|our|his|her|their)\s+(?:(?:\w+-\w+|new|old|first|last|\w+(?:al|ed|ful|ive|ous|ic))\s+)?"
+    r"(?:at|in|on|for|with|from|to|of|and|or)\b"
+    r"|\b(?:a|an|the|my|our|his|her|their)\s*(?:[.,;!?]|$)",
+    re.I,
+)
+
+
 def _without_phrase(clause: str, about: frozenset[str]) -> str:
     """``clause`` without the words naming ``about`` (with their determiner and a joining "and"), or "" when they
     are in its subject (no personal pronoun before them: "my roommate Jules works nights…", "Jonah and I…" are about
@@ -525,6 +535,8 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
         )
         text = phrase.sub(" ", text, count=1)
     text = " ".join(text.split())
+    if _DANGLING.search(text):  # "I'm doing a part-time MBA at Warwick" less the MBA: its modifiers left with nothing
+        return ""
     return text if len(subject_terms(text)) >= 2 else ""
 
 

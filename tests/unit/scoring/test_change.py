@@ -632,3 +632,10 @@ def test_a_title_is_part_of_the_name_and_a_month_is_no_name() -> None:
     assert [(v.norm, v.start) for v in find_values("her teacher is Ms. Okafor")] == [("okafor", 15)]
     assert [v.norm for v in find_values("my GP is Dr. Osei now")] == ["osei"]  # one name, not "dr" and "osei"
     assert [v.norm for v in find_values("graduation was in July and he's at Station 9")] == ["station"]
+
+
+def test_a_remainder_whose_modifiers_lost_their_noun_goes() -> None:
+    """ "I dropped out of the MBA": "I'm doing a part-time MBA at Warwick" less "MBA" read "I'm doing a part-time at
+    Warwick" and stayed current; a coordinated thing still goes alone."""
+    assert remainder("I'm doing a part-time MBA at Warwick", frozenset({"mba"})) is None
+    assert remainder("We have a dog and a cat at home", frozenset({"dog"})) == "We have a cat at home"
