@@ -173,6 +173,9 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         return ()  # no word of a change: most statements, read without splitting them into clauses
     changes: list[Change] = []
     every_value = find_values(text)
+    if things := _switched_to(text, every_value):  # a name inside the phrase is part of it ("the Hillside … kibble")
+        every_value = [v for v in every_value if not any(v.start < t.end and t.start < v.end for t in things)]
+        every_value = sorted([*every_value, *things], key=lambda v: v.start)
     for start, end in _spans(text, CLAUSE_BREAK, every_value):
         clause = text[start:end]
         if (left := _left_place(clause)) is not None:
@@ -303,6 +306,8 @@ def holds(text: str, about: frozenset[str]) -> bool:
 # lol. 555-0187 now", "… is the one to use from now on"), and a job title said of someone is what they do ("as a
 # junior designer" → "name badge came in: Senior Designer").
 SELF_NAMED = frozenset({"phone", "email", "job"})
+# …and a phrase switched to, which is of the thing its head word names (_things_like found it by that word).
+_NAMES_ITS_THING = SELF_NAMED | {"thing"}
 
 
 def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
@@ -311,6 +316,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     what it corrects: "ugh fat fingers. August 14"). Each old value is replaced once, by the first new one of its
     kind not used yet."""
     olds = find_values(old_text)
+    olds += [thing for new in change.values if new.kind == "thing" for thing in _things_like(old_text, new)]
     held = {(v.kind, v.norm) for v in olds}
     if any(v.kind != "name" for v in change.values) and all(
         (v.kind, v.norm) in held for v in change.values if v.kind != "name"
@@ -335,7 +341,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     and (
                         bool(_context(old_text, o, olds) & beside) or _same_place(old_text, start, o, change, index)
                         if named
-                        else about_it or o.kind in SELF_NAMED or _beside(old_text, o) & change.beside
+                        else about_it or o.kind in _NAMES_ITS_THING or _beside(old_text, o) & change.beside
                     )
                     and (not change.negated or any(same(o, n) for n in change.negated))
                     and (not change.subjects or _same_subject_at(old_text, start, o, change.subjects[index]))
@@ -614,6 +620,50 @@ _ZH_SELLER = re.compile(r"(?P<who>[^，。！？；,.!?;\s]{1,8}?)(?:已经|早�
 _EN_SELLER = re.compile(
     r"(?P<who>\b(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+))?|\b(?:my|our|the)\s+[a-z]+)\s+(?:has\s+|just\s+)*$"
 )
+
+
+# A thing switched to, named by a phrase and not a typed value ("Pepper should switch to the Hillside kidney care
+# kibble", "we changed to the night shift", "moved him onto the puppy food"): the phrase after "to", up to a word that
+# ends it. An older statement holding a phrase with the same last word (its head: kibble, shift) and other words
+# before it held the old one ("Pepper's on the salmon kibble") — a change of what kind of the same thing, written in
+# like a value.
+_SWITCH = re.compile(
+    r"\b(?:switch(?:ed|ing)?|swap(?:ped|ping)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)|put)\s+(?:[\w'’]+\s+)?(?:over\s+)?"
+    r"(?:on)?to\s+(?:the|a|an|my|our|his|her|their)\s+(?P<np>(?:[\w-]+\s+){0,3}[\w-]+)",
+    re.I,
+)
+_PHRASE_END = frozenset(
+    "from for with at in on by because and but or so to of then which that who now instead".split()  # noqa: SIM905
+)
+
+
+def _switched_to(text: str, values: list[Value]) -> list[Value]:
+    """The things ``text`` says something switched to, by a phrase (see _SWITCH), where no typed value but a name
+    stands."""
+    found = []
+    for match in _SWITCH.finditer(text):
+        words = list(re.finditer(r"[\w-]+", match.group("np")))
+        kept = []
+        for word in words:
+            if word.group().lower() in _PHRASE_END or word.group().lower() in _NOT_SUBJECT:
+                break
+            kept.append(word)
+        if not kept or len(kept[-1].group()) < 3 or kept[-1].group().lower() in _NOT_SUBJECT:
+            continue
+        start, end = match.start("np") + kept[0].start(), match.start("np") + kept[-1].end()
+        if not any(v.start < end and start < v.end and v.kind != "name" for v in values):
+            found.append(Value("thing", " ".join(w.group().lower() for w in kept), start, end))
+    return found
+
+
+def _things_like(old_text: str, new: Value) -> list[Value]:
+    """The phrases of ``old_text`` with ``new``'s head (its last word) after a determiner: what held the old kind."""
+    head = re.escape(new.norm.split()[-1])
+    pattern = rf"\b(?:the|a|an|my|our|his|her|their)\s+(?P<np>(?:[\w-]+\s+){{0,3}}?{head})\b"
+    return [
+        Value("thing", " ".join(m.group("np").lower().split()), m.start("np"), m.end("np"))
+        for m in re.finditer(pattern, old_text, re.I)
+    ]
 
 
 # Out of a place one is kept in ("Grandad's home from hospital", "she's out of rehab", 爷爷出院了): the stay there is

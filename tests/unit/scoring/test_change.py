@@ -639,3 +639,29 @@ def test_a_remainder_whose_modifiers_lost_their_noun_goes() -> None:
     Warwick" and stayed current; a coordinated thing still goes alone."""
     assert remainder("I'm doing a part-time MBA at Warwick", frozenset({"mba"})) is None
     assert remainder("We have a dog and a cat at home", frozenset({"dog"})) == "We have a cat at home"
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "now"),
+    [
+        (
+            "Vet says Pepper should switch to the Hillside kidney care kibble, half a cup twice a day.",
+            "Pepper's on the salmon kibble from the warehouse store, she inhales it.",
+            "Pepper's on the Hillside kidney care kibble from the warehouse store, she inhales it.",
+        ),
+        (
+            "we changed to the night shift last month",
+            "I work the day shift at the depot",
+            "I work the night shift at the depot",
+        ),
+        (
+            "switched Bailey to the lamb formula",
+            "Bailey eats the chicken kibble",
+            None,
+        ),  # another thing: no switch of it
+        ("I moved to the back bedroom, quieter", "the baby sleeps in the front bedroom", None),  # the baby's, not mine
+    ],
+)
+def test_a_thing_switched_to_by_a_phrase_replaces_the_one_with_its_head(new: str, old: str, now: str | None) -> None:
+    (change,) = read_changes(new)
+    assert rewrite(old, new, change) == now
