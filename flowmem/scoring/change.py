@@ -55,6 +55,14 @@ _END_EN = (
     # "I used to hate running": an attitude that changed, not the running
     r"(?!(?:hate|love|like|dislike|enjoy|prefer|think|believe|feel|want|fear|wish|dread|worry)\b)[a-z]+\b)"
     r"|graduated(?:\s+from)?"
+    # leaving a job by notice, and withdrawing from what one was doing: "handed my notice in at the bakery",
+    # "resigned from the council", "pulled out of the Bath half", "withdrew from the course", "backed out of the deal"
+    r"|resign(?:ed|ing)(?:\s+from)?|(?:hand(?:ed)?|gave|put)\s+(?:in\s+)?(?:my|his|her|their)\s+notice(?:\s+in)?"
+    r"|pull(?:ed|ing)\s+out(?:\s+of)?|withdr[ae]w(?:n)?(?:\s+from)?|back(?:ed|ing)\s+out(?:\s+of)?"
+    # a death said as a loss of someone named: "we lost Tofu on Saturday" (not "lost my keys": a name follows)
+    r"|lost(?=\s+(?-i:[A-Z])[a-z]+\b)"
+    # one thing swapped for another: "swapped the amitriptyline for propranolol" ends the amitriptyline
+    r"|(?:swapped|traded|replaced)(?=\s+(?:\w+\s+){1,4}?(?:for|with)\b)"
     # a business or place gone (what ended is its subject): "Smile Studio closed down last month", "the gym went bust"
     r"|closed\s+down|shut\s+down|closed\s+for\s+good|went\s+(?:bust|under|out\s+of\s+business)"
     # a state that has cleared, said with nothing after it: "cold's gone finally", "the rash is gone" (not "gone to",
@@ -193,7 +201,12 @@ def _read_changes(text: str) -> tuple[Change, ...]:
                     changes.append(Change("ended", WORK_TERMS, (), ending.group(), seller=retiree, keeps_holder=True))
                 else:
                     changes.append(Change("ended", about, (), ending.group(), chars, seller=_seller(clause, ending)))
-            continue
+            # "The flat got sold, the new landlord is a letting agency called Hearth Homes": what replaced it, said
+            # after the ending in the same clause, is read as a new value too
+            after = [v for v in values if v.start - start >= ending.end() and not subject_terms(v.norm) & about]
+            if not after or _CHANGE.search(clause, ending.end()) is None:
+                continue
+            values = tuple(after)
         cue = correction or _CHANGE.search(clause)
         if cue is None:
             continue
@@ -581,6 +594,9 @@ def _asserted(text: str, start: int, ending: re.Match[str]) -> bool:
     return stop is None or stop.group() not in "?？"
 
 
+_NOTICE = re.compile(r"(?:hand|gave|put|resign)", re.I)
+
+
 def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     """What the ending in ``clause`` ends: its object (the words after the verb, or between "not" and
     "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
@@ -594,6 +610,12 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
         # "I used to work at Dell" ends what names Dell; "I used to compete in dance competitions" (a memory told of
         # a past habit, the dancing still current) ends nothing: a past habit ends only a named thing
         return frozenset(t for v in find_values(rest) if v.kind == "name" for t in subject_terms(v.norm))
+    if ending.group().lower() == "lost":  # "we lost Tofu on Saturday. Miso keeps looking…": Tofu only
+        return subject_terms(rest.split()[0]) if rest.split() else frozenset()
+    if _NOTICE.match(ending.group()):  # "handed my notice in at the bakery": the place left, after at/from
+        return _first_terms(re.sub(r"^\s*(?:at|from)\b", "", rest))
+    if ending.group().lower() in ("swapped", "traded", "replaced"):
+        rest = re.split(r"\b(?:for|with)\b", rest, maxsplit=1)[0]  # what was given up, not what came for it
     if ending.group().lower() == "left" and re.match(r"\s+[a-z]{3,}ing\b", rest):
         return frozenset(_first_terms_in_order(rest)[:1])  # "left banking to start a bakery": the occupation only
     said_before = clause[: ending.start()]

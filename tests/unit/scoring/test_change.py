@@ -405,7 +405,7 @@ def test_a_typed_value_after_gaicheng_is_a_replacement_written_in() -> None:
     ],
 )
 def test_english_endings_by_their_grammar(new: str, about: set[str]) -> None:
-    [change] = read_changes(new)
+    [change] = [c for c in read_changes(new) if c.kind == "ended"]  # "now I'm at Lumen" is also read as a new value
     assert change.kind == "ended" and about <= change.about
     assert "lumen" not in change.about
 
@@ -665,3 +665,28 @@ def test_a_remainder_whose_modifiers_lost_their_noun_goes() -> None:
 def test_a_thing_switched_to_by_a_phrase_replaces_the_one_with_its_head(new: str, old: str, now: str | None) -> None:
     (change,) = read_changes(new)
     assert rewrite(old, new, change) == now
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("So much going on!! Handed my notice in at the bakery last week", {"bakery"}),
+        ("I resigned from the council today", {"council"}),
+        ("Hamstring's gone so I've pulled out of the Bath half, gutted", {"bath", "half"}),
+        ("Neuro has swapped the amitriptyline for propranolol, 40mg twice a day", {"amitriptylin"}),  # not what came
+        ("Sad news, we lost Tofu on Saturday. Miso keeps looking for him.", {"tofu"}),  # not Miso, not Saturday
+    ],
+)
+def test_leaving_withdrawing_swapping_and_losing_someone_end_what_they_name(text: str, about: set[str]) -> None:
+    assert [c.about for c in read_changes(text) if c.kind == "ended"] == [frozenset(about)]
+
+
+def test_a_new_value_after_an_ending_in_the_same_clause_is_read_too() -> None:
+    """ "The flat got sold, the new landlord is a letting agency called Hearth Homes": the sale ends, and the new
+    landlord's name replaces the old one (it was read as the ending alone)."""
+    text = "The flat got sold, the new landlord is a letting agency called Hearth Homes"
+    kinds = [c.kind for c in read_changes(text)]
+    assert kinds == ["ended", "replaced"]
+    (replaced,) = [c for c in read_changes(text) if c.kind == "replaced"]
+    assert replaced_names("Our landlord is a guy called Steve, pretty relaxed", replaced) == {"stev"}
+    assert read_changes("I lost my keys again")[0].about == {"key"}  # "lost my": a thing, as before
