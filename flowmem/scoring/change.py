@@ -74,7 +74,9 @@ _END_EN = (
 # (n't is inside its word: no boundary before it).
 _NOT_ANYMORE_EN = r"(?:\bnot|n't)\s+(?:\w+\s+){0,4}?any\s?more\b"
 _NO_LONGER_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff][\u4e00-\u9fff]{0,3}?了"
-_STOPPED_ZH = rf"{_NO_LONGER_ZH}|戒(?![指备严])(?=[\u4e00-\u9fff])"
+# 不在新东方上了: no longer at a place, named at any length (the place is what ended)
+_NOT_THERE_ZH = r"不在[\u4e00-\u9fffA-Za-z]{1,8}?了"
+_STOPPED_ZH = rf"{_NOT_THERE_ZH}|{_NO_LONGER_ZH}|戒(?![指备严])(?=[\u4e00-\u9fff])"
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # a place or business that is gone: 乐动健身跑路了, 那家店倒闭了

@@ -690,3 +690,9 @@ def test_a_new_value_after_an_ending_in_the_same_clause_is_read_too() -> None:
     (replaced,) = [c for c in read_changes(text) if c.kind == "replaced"]
     assert replaced_names("Our landlord is a guy called Steve, pretty relaxed", replaced) == {"stev"}
     assert read_changes("I lost my keys again")[0].about == {"key"}  # "lost my": a thing, as before
+
+
+def test_no_longer_at_a_chinese_place_of_any_length_is_an_ending() -> None:
+    """英语课不在新东方上了: the class is no longer at 新东方 (不…了 read only up to four characters before)."""
+    (ended, *_) = read_changes("英语课不在新东方上了，换到了学而思，时间改到周日下午")
+    assert ended.kind == "ended" and ended.cue == "不在新东方上了"
