@@ -164,6 +164,8 @@ class Change:
     subjects: tuple[Subject, ...] = ()
     around: tuple[frozenset[str], ...] = ()  # per value: the terms of the words either side of it (see _around)
     frames: tuple[NameFrame | None, ...] = ()  # per value: where a name stands (name_kinds), None for other kinds
+    # per value: the one-holder role a new name is said to fill; None: a new one of many (a friend), replacing no one
+    roles: tuple[frozenset[str] | None, ...] = ()
     # Whose thing ended, when not the speaker's: an older statement must name them. The seller of what was sold (their
     # part in it goes: _seller), or the person whose working life ended (what they said of work goes: _retiree).
     seller: frozenset[str] = frozenset()
@@ -222,7 +224,10 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             subjects = tuple(subject_before(text, start, v) for v in values)
             around = tuple(_context(text, v, every_value) for v in values)
             frames = tuple(_frame_if_changed(text, start, cues, v, values) for v in values)
-            changes.append(Change(kind, about, values, cue.group(), chars, negated, subjects, around, frames))
+            roles = tuple(_new_role(text, v) for v in values)
+            changes.append(
+                Change(kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles)
+            )
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     return tuple(changes)
@@ -342,6 +347,10 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     for index, new in enumerate(change.values):
         if (new.kind, new.norm) in held:
             continue  # a name both say (whose practice, whose school) is no change
+        role = change.roles[index] if change.roles else frozenset()
+        held_new = {(v.kind, v.norm) for v in change.values}
+        if role is None and change.kind != "corrected":
+            continue  # "a new friend, Sam": one more friend, instead of no one
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
             about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
             named = new.kind == "name" and change.kind != "corrected"  # a name is of the thing named right beside it
@@ -354,7 +363,9 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     and o.start not in used
                     and _replaces(o, new)
                     and (
-                        bool(_context(old_text, o, olds) & beside) or _same_place(old_text, start, o, change, index)
+                        bool(_context(old_text, o, olds) & beside)
+                        or _same_place(old_text, start, o, change, index)
+                        or bool(role and holds(old_text[start:end], role) and _only_name(o, olds, held_new, start, end))
                         if named
                         else about_it or o.kind in _NAMES_ITS_THING or _beside(old_text, o) & change.beside
                     )
@@ -406,10 +417,14 @@ def _context(text: str, value: Value, values: list[Value]) -> frozenset[str]:
 
 
 def _around(text: str, value: Value, words: int = 3) -> str:
-    """The ``words`` words either side of ``value`` in ``text``."""
-    before = text[: value.start].split()[-words:]
-    after = text[value.end :].split()[:words]
+    """The ``words`` words either side of ``value`` in ``text``, within its piece of the sentence: "my daughter is at
+    Oakfield, her teacher is Mrs Patel" — "teacher" is beside Mrs Patel, not beside Oakfield."""
+    before = _PIECE_BREAK.split(text[: value.start])[-1].split()[-words:]
+    after = _PIECE_BREAK.split(text[value.end :])[0].split()[:words]
     return " ".join([*before, *after])
+
+
+_PIECE_BREAK = re.compile(r"[,;.!?:，。！？；：]")
 
 
 def rewrite(old_text: str, new_text: str, change: Change) -> str | None:
@@ -688,6 +703,51 @@ def _things_like(old_text: str, new: Value) -> list[Value]:
         Value("thing", " ".join(m.group("np").lower().split()), m.start("np"), m.end("np"))
         for m in re.finditer(pattern, old_text, re.I)
     ]
+
+
+# Roles one person holds for someone at a time — a new one named is instead of the old ("I'm seeing a new physio,
+# Aisha", "our new landlord is Hearth Homes", 新房东姓赵): a closed class of services and charges, not friends or
+# colleagues (a new friend is one more).
+EXCLUSIVE_ROLES = frozenset(
+    " ".join(
+        (
+            "physio physiotherapist dentist doctor gp therapist counsellor counselor psychiatrist psychologist teacher",
+            "tutor coach trainer instructor landlord landlady manager boss supervisor nanny childminder babysitter",
+            "cleaner accountant lawyer solicitor vet hairdresser barber consultant midwife surgeon optician",
+            "chiropractor osteopath dietitian nutritionist mentor advisor adviser agent",
+        )
+    ).split()
+)
+_NEW_ROLE = re.compile(
+    r"\bnew\s+(?P<role>[a-z]+)(?:\s+(?:is|was|will\s+be))?(?:\s+(?:called|named))?[\s,:]*(?:is\s+)?$", re.I
+)
+
+
+# Relations a person has many of at once: a new one named is one more, never instead of another ("made a new friend,
+# Sam" leaves "my friend Jess lives in Leeds").
+_MANY_AT_ONCE = frozenset(
+    "friend colleague coworker co-worker neighbour neighbor classmate mate buddy pal teammate acquaintance".split()  # noqa: SIM905
+)
+
+
+def _only_name(old: Value, olds: list[Value], said_again: set[tuple[str, str]], start: int, end: int) -> bool:
+    """Whether ``old`` is the one name of its clause (``start``–``end``) that the change does not say again: a role
+    named far from its holder ("My physio sessions are Tuesdays at 5 with Dan") is theirs only when no one else is
+    named there."""
+    others = [v for v in olds if v.kind == "name" and start <= v.start < end and (v.kind, v.norm) not in said_again]
+    return others == [old]
+
+
+def _new_role(text: str, value: Value) -> frozenset[str] | None:
+    """The one-holder role (EXCLUSIVE_ROLES) a name is said to be the new one of ("a new physio, Aisha": physio);
+    None for a new one of a relation one has many of (_MANY_AT_ONCE: it replaces no one); empty otherwise."""
+    if value.kind != "name":
+        return frozenset()
+    found = _NEW_ROLE.search(text[max(0, value.start - 40) : value.start])
+    role = found.group("role").lower() if found else ""
+    if role in _MANY_AT_ONCE:
+        return None
+    return subject_terms(role) if role in EXCLUSIVE_ROLES else frozenset()
 
 
 # Out of a place one is kept in ("Grandad's home from hospital", "she's out of rehab", 爷爷出院了): the stay there is

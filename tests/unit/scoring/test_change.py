@@ -696,3 +696,15 @@ def test_no_longer_at_a_chinese_place_of_any_length_is_an_ending() -> None:
     """英语课不在新东方上了: the class is no longer at 新东方 (不…了 read only up to four characters before)."""
     (ended, *_) = read_changes("英语课不在新东方上了，换到了学而思，时间改到周日下午")
     assert ended.kind == "ended" and ended.cue == "不在新东方上了"
+
+
+def test_a_new_holder_of_a_one_holder_role_replaces_the_old_and_a_new_friend_replaces_no_one() -> None:
+    """ "our new landlord is Hearth Homes" replaces Steve though no word beside the two names is shared (the role is
+    said far from him); "made a new friend, Sam" replaced "my friend Jess" by the shared word "friend"."""
+    (landlord,) = read_changes("our new landlord is Hearth Homes")
+    assert replaced_names("Our landlord is a guy called Steve", landlord) == {"stev"}
+    (friend,) = read_changes("made a new friend, Sam, at pottery")
+    assert replaced_names("my friend Jess lives in Leeds", friend) == frozenset()
+    # With two names in the old clause, the role alone picks neither: the words beside them must.
+    (teacher,) = [c for c in read_changes("her new teacher is Mr Grant") if c.kind == "replaced"]
+    assert replaced_names("my daughter is at Oakfield, her teacher is Mrs Patel", teacher) == {"mrs", "patel"}
