@@ -27,6 +27,13 @@ class EmbeddingParams(BackendParams):
         "embedded again is not computed again (0: none kept; a text repeated within one call is computed once either "
         "way). For models whose vectors depend on the text alone",
     )
+    query_first_ms: float = Field(
+        100.0,
+        ge=0,
+        description="with calls taking turns (a server: limit_concurrency), a query waiting for the model goes before "
+        "document calls that have waited less than this many ms (a person waits on a search; an add's texts can "
+        "wait a little); 0: strictly in order of arrival",
+    )
 
 
 class EmbeddingModel(Backend):
@@ -52,8 +59,8 @@ class EmbeddingModel(Backend):
         self.cpu_seconds = 0.0  # the CPU those took on this machine, where a model counts it (local)
 
     def limit_concurrency(self, calls: int, joined: int | None = None) -> None:
-        """Let at most ``calls`` model computations run at once; later calls wait their turn in order of arrival,
-        and those waiting when a turn comes are computed with it (same kind) while their texts together are at most
+        """Let at most ``calls`` model computations run at once; later calls wait their turn in order of arrival (a
+        query before document calls that have waited less than ``query_first_ms``), and those waiting when a turn comes are computed with it (same kind) while their texts together are at most
         ``joined`` (default and at most: ``batch_size``); a call of more texts is still computed whole, alone
         (:class:`~flowmem.embedding.turns.Turns`).
 
@@ -61,7 +68,13 @@ class EmbeddingModel(Backend):
         when several calls share the cores with searches, so requests queue for it instead, and the queries of
         concurrent searches are embedded in one model call.
         """
-        self._turns = Turns(calls, min(joined or self.params.batch_size, self.params.batch_size), self._model_rows)
+        self._turns = Turns(
+            calls,
+            min(joined or self.params.batch_size, self.params.batch_size),
+            self._model_rows,
+            first="query",
+            patience=self.params.query_first_ms / 1000,
+        )
         self._share_cores(calls)
 
     @property

@@ -46,11 +46,18 @@ class Turns(Generic[Kind]):
     """
 
     def __init__(
-        self, calls: int, batch_size: int, compute: Callable[[list[str], Kind], Awaitable[np.ndarray]]
+        self,
+        calls: int,
+        batch_size: int,
+        compute: Callable[[list[str], Kind], Awaitable[np.ndarray]],
+        *,
+        first: Kind | None = None,
+        patience: float = 0.0,
     ) -> None:
         if calls < 1:
             raise ValueError(f"calls must be at least 1, got {calls}")
         self.calls, self.batch_size, self._compute = calls, batch_size, compute
+        self.first, self.patience = first, patience
         self._waiting: deque[_Call[Kind]] = deque()
         self._running = 0
         self.turns_taken, self.waited, self.computing = 0, 0.0, 0.0
@@ -77,7 +84,7 @@ class Turns(Generic[Kind]):
 
     def _start(self) -> None:
         while self._running < self.calls and self._waiting:
-            first = self._waiting.popleft()
+            first = self._next()
             group, size = [first], len(first.texts)
             for other in list(self._waiting):
                 if other.kind == first.kind and size + len(other.texts) <= self.batch_size:
@@ -91,6 +98,16 @@ class Turns(Generic[Kind]):
             task = asyncio.ensure_future(self._run(group))
             for call in group:
                 call.group, call.task = group, task
+
+    def _next(self) -> _Call[Kind]:
+        """The call whose turn it is: the first waiting, unless a call of kind ``first`` waits behind calls of other
+        kinds none of which has waited ``patience`` seconds yet (then that call: someone is waiting on a search)."""
+        head = self._waiting[0]
+        if self.first is None or head.kind == self.first or time.perf_counter() - head.arrived >= self.patience:
+            return self._waiting.popleft()
+        preferred = next((call for call in self._waiting if call.kind == self.first), head)
+        self._waiting.remove(preferred)
+        return preferred
 
     async def _run(self, group: list[_Call[Kind]]) -> None:
         started = time.perf_counter()

@@ -71,9 +71,9 @@ def test_queued_counts_the_calls_waiting_for_their_turn_and_those_waiting_are_co
 
     waiting, results = asyncio.run(main())
     assert waiting == 5
-    # As each computation started: how many still waited, and the texts computed together (the waiting documents
-    # joined, text 1 once, the query after them as it came after the first of them).
-    assert seen == [(5, ["text 0"]), (1, ["text 1", "text 2", "text 5"]), (0, ["a query"])]
+    # As each computation started: how many still waited, and the texts computed together (the query first: the
+    # documents before it had waited less than query_first_ms; then the waiting documents joined, text 1 once).
+    assert seen == [(5, ["text 0"]), (3, ["a query"]), (0, ["text 1", "text 2", "text 5"])]
     assert model.queued == 0
     assert isinstance(results[3], asyncio.CancelledError)
     # Five calls had a turn (the cancelled one never did); four of them waited ~20 ms for it, behind the first
@@ -266,3 +266,37 @@ def test_a_cancelled_embed_one_leaves_no_task_behind_unless_another_caller_waits
         assert (await second).shape == (model.dims,)  # the other caller still gets the shared result
 
     asyncio.run(main())
+
+
+def _turn_order(patience: float, held: float = 0.0) -> list[str]:
+    """The order in which a document call and a query call, both waiting behind a running one, get the model."""
+    from flowmem.embedding.turns import Turns
+
+    order: list[str] = []
+    release = asyncio.Event()
+
+    async def compute(texts: list[str], kind: str) -> np.ndarray:
+        if texts == ["running"]:
+            await release.wait()
+        order.extend(texts)
+        return np.zeros((len(texts), 2), dtype=np.float32)
+
+    async def main() -> None:
+        turns: Turns[str] = Turns(1, 8, compute, first="query", patience=patience)
+        running = asyncio.ensure_future(turns.rows(["running"], "document"))
+        await asyncio.sleep(0)
+        document = asyncio.ensure_future(turns.rows(["an add's text"], "document"))
+        await asyncio.sleep(0)
+        query = asyncio.ensure_future(turns.rows(["a search"], "query"))
+        await asyncio.sleep(held)  # how long the document has waited when the model is free
+        release.set()
+        await asyncio.gather(running, document, query)
+
+    asyncio.run(main())
+    return order
+
+
+def test_a_query_goes_before_documents_that_have_not_waited_long_and_after_those_that_have() -> None:
+    assert _turn_order(patience=1.0) == ["running", "a search", "an add's text"]  # someone waits on the search
+    assert _turn_order(patience=0.0) == ["running", "an add's text", "a search"]  # in order of arrival
+    assert _turn_order(patience=0.05, held=0.1) == ["running", "an add's text", "a search"]  # the add waited enough
