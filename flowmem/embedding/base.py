@@ -60,8 +60,9 @@ class EmbeddingModel(Backend):
 
     def limit_concurrency(self, calls: int, joined: int | None = None) -> None:
         """Let at most ``calls`` model computations run at once; later calls wait their turn in order of arrival (a
-        query before document calls that have waited less than ``query_first_ms``), and those waiting when a turn comes are computed with it (same kind) while their texts together are at most
-        ``joined`` (default and at most: ``batch_size``); a call of more texts is still computed whole, alone
+        query before document calls that have waited less than ``query_first_ms``), and those waiting when a turn
+        comes are computed with it (same kind) while their texts together are at most ``joined`` (default and at
+        most: ``batch_size``); a call of more texts is still computed whole, alone
         (:class:`~flowmem.embedding.turns.Turns`).
 
         A server sets this: a model computing on the machine's cores (the local e5) gets slower for everyone
