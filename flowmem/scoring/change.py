@@ -344,11 +344,11 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
         return []  # it says the new values already: it agrees (or is the change said before)
     pairs: list[tuple[Value, Value]] = []
     used: set[int] = set()
+    held_new = {(v.kind, v.norm) for v in change.values}
     for index, new in enumerate(change.values):
         if (new.kind, new.norm) in held:
             continue  # a name both say (whose practice, whose school) is no change
         role = change.roles[index] if change.roles else frozenset()
-        held_new = {(v.kind, v.norm) for v in change.values}
         if role is None and change.kind != "corrected":
             continue  # "a new friend, Sam": one more friend, instead of no one
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
@@ -531,9 +531,7 @@ def _said_before_it(clause: str, about: frozenset[str]) -> str:
     return kept if len(subject_terms(kept)) >= 2 else ""
 
 
-_SUBJECT_PRONOUNS = frozenset(
-    "i we you he she they it i'm we're you're he's she's they're it's i've we've they've".split()  # noqa: SIM905
-)
+_SUBJECT_PRONOUNS = _PERSONAL - {"his", "her", "their"} | {"they've"}  # the personal words that can be a subject
 _ADVERBS = frozenset("still now also just really currently mostly usually always never even only".split())  # noqa: SIM905
 
 
@@ -687,7 +685,7 @@ def _switched_to(text: str, values: list[Value]) -> list[Value]:
             if word.group().lower() in _PHRASE_END or word.group().lower() in _NOT_SUBJECT:
                 break
             kept.append(word)
-        if not kept or len(kept[-1].group()) < 3 or kept[-1].group().lower() in _NOT_SUBJECT:
+        if not kept or len(kept[-1].group()) < 3:
             continue
         start, end = match.start("np") + kept[0].start(), match.start("np") + kept[-1].end()
         if not any(v.start < end and start < v.end and v.kind != "name" for v in values):
@@ -757,10 +755,10 @@ def _new_role(text: str, value: Value) -> frozenset[str] | None:
 _LEFT_PLACE = re.compile(
     r"\b(?:home|back|out|discharged|released)\s+(?:from|of)\s+(?:the\s+)?"
     r"(?P<place>hospital|prison|jail|rehab|hospice|quarantine|intensive\s+care|icu)\b(?!\s+(?:shift|job|work|run)\b)"
-    r"|(?P<zh>出院|出狱|出ICU|出icu|出月子)",
+    r"|(?P<zh>出院|出狱|出ICU|出月子)",
     re.I,
 )
-_ZH_STAY = {"出院": "住院 医院", "出狱": "坐牢 监狱", "出ICU": "ICU 重症", "出icu": "ICU 重症", "出月子": "月子"}
+_ZH_STAY = {"出院": "住院 医院", "出狱": "坐牢 监狱", "出ICU": "ICU 重症", "出月子": "月子"}
 _EN_HOLDER = re.compile(
     r"(?P<who>[\w'’ ]+?)(?:'s|’s|\s+(?:is|was|has\s+been|got|came|went|been))?\s*(?:now\s+|finally\s+)?$"
 )
@@ -772,7 +770,7 @@ def _left_place(clause: str) -> Change | None:
     if found is None:
         return None
     if found.group("zh"):
-        about = frozenset().union(*(subject_terms(w) for w in _ZH_STAY[found.group("zh")].split()))
+        about = frozenset().union(*(subject_terms(w) for w in _ZH_STAY[found.group("zh").upper()].split()))
         before = _without_adverbs(re.split(r"[，、]", clause[: found.start()])[-1])
         holder = frozenset() if re.search(r"[我咱]", before) else subject_terms(before)
     else:

@@ -27,7 +27,7 @@ from itertools import pairwise
 from flowmem.scoring.info import info_score
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules
 from flowmem.timeexpr import ExtractedTime, expression_spans, extract_all, has_time_words
-from flowmem.timeexpr.tense import moved_to
+from flowmem.timeexpr.tense import ZH_MOVE_VERBS, moved_to
 
 _ABBREVIATIONS = {"dr", "mr", "mrs", "ms", "st", "mt", "jr", "sr", "vs", "etc", "e.g", "i.e", "approx", "no"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[;。！？；])\s*|\n+")
@@ -159,8 +159,8 @@ def _by_dates(text: str, spans: Iterable[Span]) -> list[Span]:
 # A piece that moves a plan without naming it ("physio's off Thursday, they moved me to Monday", "…，又改到周五了"):
 # its pronoun or its missing subject is the plan named before, and so is its new time.
 _MOVES_WHAT_CAME_BEFORE = re.compile(
-    r"\s*(?:(?:and|but|so|then)\s+)?(?:they|he|she|it|we|i|you|that|this)\b|\s*(?:又|就|已经|然后|结果)?(?:被)?"
-    r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)",
+    rf"\s*(?:(?:and|but|so|then)\s+)?(?:they|he|she|it|we|i|you|that|this)\b|\s*(?:又|就|已经|然后|结果)?(?:被)?"
+    rf"{ZH_MOVE_VERBS}",
     re.I,
 )
 

@@ -187,10 +187,10 @@ def _moved_day(memory: Memory, old: Memory, change: Change) -> ExtractedTime | N
     pairs = [(o, new) for o, new in replaced_values(old.content, change) if new.kind in _DAYS]
     if not pairs or any(_RECURRING.search(old.content[max(0, o.start - 8) : o.end]) for o, _ in pairs):
         return None  # a weekly day moved ("every Monday" → "Wednesdays") is no one day: its words say when
-    days = [new for _, new in pairs]
+    day = pairs[0][1]
     found = event_times(memory.content, memory.message_time or memory.created_at)
     spans = expression_spans(memory.content, found)
-    return next((time for time, (a, b) in zip(found, spans, strict=True) if a <= days[0].start < b), None)
+    return next((time for time, (a, b) in zip(found, spans, strict=True) if a <= day.start < b), None)
 
 
 def _window(memory: Memory, change: Change) -> timedelta:

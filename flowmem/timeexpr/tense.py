@@ -124,7 +124,8 @@ def arranges(text: str, offset: int) -> bool:
 
 
 # Where a Chinese moved time begins: 改到, 推迟到, 提前到, 挪到周五.
-_ZH_MOVED_TO = re.compile(r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)(?:到|在|成)")
+ZH_MOVE_VERBS = r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)"  # the verbs that move a plan in time, also read by facts
+_ZH_MOVED_TO = re.compile(rf"{ZH_MOVE_VERBS}(?:到|在|成)")
 
 
 def moved_to(text: str) -> list[int]:
