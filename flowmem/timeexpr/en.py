@@ -395,6 +395,19 @@ def _weekdays_ago(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.day_span(day))
 
 
+# "Friday after next": the week after the coming Friday; "Monday before last": the week before the last Monday.
+_WEEKDAY_FAR = re.compile(rf"\b(?:the\s+)?(?P<wd>{_WEEKDAY})\s+(?P<far>after\s+next|before\s+last)\b", _I)
+
+
+def _weekday_far(match: re.Match[str], ctx: Context) -> Mention | None:
+    weekday = _WEEKDAYS[match["wd"].lower()]
+    if match["far"].lower().startswith("after"):
+        day = cal.weekday_after(ctx.today, weekday) + timedelta(weeks=1)
+    else:
+        day = cal.weekday_before(ctx.today, weekday) - timedelta(weeks=1)
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day))
+
+
 # "a week from Friday", "two weeks from tomorrow": that many weeks after the coming day named.
 _WEEKS_FROM = re.compile(
     rf"\b(?P<n>{EN_CARDINAL})\s+weeks?\s+from\s+(?P<wd>{_WEEKDAY}|today|tomorrow)\b(?!\s+on\b)", _I
@@ -465,6 +478,7 @@ RULES: tuple[Rule, ...] = (
     Rule("en_season", _SEASON_RE, _season, frozenset({"spring", "summer", "autumn", "fall", "winter"})),
     Rule("en_weekdays_ago", _WEEKDAYS_AGO, _weekdays_ago, frozenset({"ago"})),
     Rule("en_weeks_from", _WEEKS_FROM, _weeks_from, frozenset({"week", "weeks"})),
+    Rule("en_weekday_far", _WEEKDAY_FAR, _weekday_far, frozenset({"next", "last"})),
     Rule("en_nth_of_month", _NTH_OF_MONTH, _nth_of_month, frozenset(_NTH)),
 )
 TRIGGER_WORDS: frozenset[str] = frozenset().union(*(rule.triggers or () for rule in RULES)) - {DIGIT}

@@ -16,7 +16,7 @@ Tense cues (each a word or two at a place in the text):
 - **future** too — a present "is"/"are"/"am": "my dentist appointment is on the 28th", "my last day
   is March 19" state a schedule (what is over is told with "was").
 - **past** — past wording: "did", "was", "were", "had", "went", "ago", regular past forms ("visited",
-  "watched"), common irregular ones ("met", "saw", "took"); 了, 过, 已经, 刚才.
+  "watched"), common irregular ones ("met", "saw", "took"); 了, 过, 已经, 刚 (刚才, 刚回来).
 
 The rule, for an expression at a place in the text:
 
@@ -28,7 +28,10 @@ The rule, for an expression at a place in the text:
    after: 周二看过的房子, 周日要再去), else the nearest before.
 2. A segment without a cue is a fragment of its **clause** ("I met Anna and Bob on Friday", "On
    Friday, I went to the gym"): the same reading over the whole clause.
-3. A clause without a cue is **neutral**; the caller's ``lean`` decides (queries lean past: people
+3. A Chinese segment whose time word is followed by a verb of its own with no aspect word (五月份去云南, 八月份领养
+   一只狗) is a **plan**, future, in a message: what is done is told with 了, 过 or the 是…的 form (五月份去的云南).
+   A query keeps its lean (past).
+4. A clause without a cue is **neutral**; the caller's ``lean`` decides (queries lean past: people
    ask a memory about what happened; messages lean nowhere: :func:`flowmem.timeexpr.pick.choose`
    reads neutral as today's or the coming occurrence of a near name — a weekday, a day of the month,
    a date within a month — else the nearer one). So a date in reported speech or a bare deadline with
@@ -87,7 +90,8 @@ _EN_NOT_PAST = frozenset(
 _ZH_FUTURE = re.compile(
     r"(?<![重主只])要|(?<![开例晚聚宴舞集大社机约事员工协学体误运都])会(?!议|議)|打算|准备|计划|将要|将会|想去|想要|约了|约好|预约|预定|预订|定在|定于|安排在|排在|记得|别忘|到时候|届时|即将"
 )
-_ZH_PAST = re.compile(r"了|过|已经|刚才|刚刚|曾经|那天")
+# 刚 before a verb is "just did" (周四刚回来); 刚好 (just right), 刚需, 刚性 and 刚强 are other words.
+_ZH_PAST = re.compile(r"了|过|已经|刚(?![好需性强毅])|曾经|那天")
 # A time moved to or set for (改到28号了, 推迟到下周): the 了 tells that the plan changed, not that the event is past.
 _ZH_RESCHEDULED = re.compile(r"(?:改|推迟?|挪|延期?|提前|调|换)(?:到|在|成)[^，。！？；,!?;]{1,12}?了")
 
@@ -218,10 +222,13 @@ class TenseReader:
             tense = governing(found, offset, _CJK.search(self._text, start, end) is not None)
             if tense != "neutral":
                 return tense
+            if breaks is clauses.SEGMENT_BREAK and _own_predicate(self._text, offset, end):
+                # A Chinese time word before a verb with no aspect word (五月份去云南, 八月份领养一只狗) tells a plan: a
+                # thing done is told with 了, 过 or the 是…的 form (五月份去的云南). Messages only; a query leans past.
+                plan = self._lean == "neutral" and not _ZH_DONE_FORM.search(self._text, offset, end)
+                return "future" if plan else self._lean
             if breaks is clauses.SEGMENT_BREAK and (
-                _OWN_SUBJECT.match(self._text, start, offset)
-                or _own_predicate(self._text, offset, end)
-                or _ZH_COPULA_BEFORE.search(self._text, start, offset)
+                _OWN_SUBJECT.match(self._text, start, offset) or _ZH_COPULA_BEFORE.search(self._text, start, offset)
             ):
                 break  # a clause of its own after a comma ("I already told HR, my contract ends on 31 Dec")
         return self._lean
@@ -244,6 +251,9 @@ _ZH_TIME_WORD = re.compile(
 
 # A Chinese segment that says its subject is at a time (马拉松在四月二十号, 婚礼定在五月): a clause of its own.
 _ZH_COPULA_BEFORE = re.compile(r"[\u4e00-\u9fff](?:在|是|定在|定于|安排在|改在)$")
+
+
+_ZH_DONE_FORM = re.compile(r"的")  # 是…的: 五月份去的云南, 上个月搬过来的
 
 
 def _own_predicate(text: str, offset: int, end: int) -> bool:

@@ -114,21 +114,29 @@ def _in_week(match: re.Match[str], ctx: Context) -> date:
     return ctx.today + timedelta(weeks=_MOD_OFFSETS[match["mod"]])
 
 
-_WEEKDAY_RE = re.compile(
-    # 一周三次/三回 is how often; 周三回去复查 (go back) is a day
-    rf"{_NOT_AFTER_PART}(?:{_MODIFIER}(?:个|個)?)?{_WEEK}(?P<wd>[一二三四五六日天1-7])(?![次遍个個]|回(?![去来家]))"
-)
+_WEEKDAY_RE = re.compile(rf"{_NOT_AFTER_PART}(?:{_MODIFIER}(?:个|個)?)?{_WEEK}(?P<wd>[一二三四五六日天1-7])")
+# After 周 + a numeral, these make the numeral a count: 一周五天 (five days a week), 周三次 (three times a week).
+_COUNTED = ("天", "次", "遍", "个", "個")
 
 
 def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
     text, end = ctx.text, match.end()
-    if match["wd"] not in "日天" and text.startswith("天", end):
-        return None  # 一周五天 is "five days a week"
+    if match["wd"] not in "日天" and (text.startswith(_COUNTED, end) or _counted_times(text, match)):
+        return None  # how often, not which day; 日 and 天 are never counts (周日回老家 is Sunday)
     weekday = _WEEKDAYS[match["wd"]]
     if match["mod"] is None:
         return Mention(match.start(), match.end(), weekday=weekday)
     day = cal.weekday_in_week(_in_week(match, ctx), weekday)
     return Mention(match.start(), match.end(), anchor=cal.day_span(day))
+
+
+def _counted_times(text: str, match: re.Match[str]) -> bool:
+    """Whether 回 after the weekday's numeral counts times: only after a count of weeks or 每 (一周三回, 每周两回);
+    else 回 is "go back" (周三回去复查, 周四回老家) and the weekday a day."""
+    return text.startswith("回", match.end()) and match["mod"] is None and text[: match.start()].endswith(_PER)
+
+
+_PER = ("一", "两", "二", "每", "1")  # right before the week word: 一周, 两周, 每周
 
 
 # 周五28号: the day's digits follow the weekday's numeral, which the day rule's lookbehind refuses.
