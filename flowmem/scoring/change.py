@@ -34,12 +34,17 @@ from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
+from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
 
 ChangeKind = Literal["ended", "replaced", "corrected"]
 Subject = Literal["speaker", "other", "unsaid"]  # whom a value is said of (subject_before)
 
 _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up"
+    # dropping a provider or a habit in everyday words: "finally ditched BT", "dumped the gym", "therapy's wrapped up"
+    r"|ditch(?:ed|ing)|dump(?:ed|ing)|wrapped\s+up|wound\s+up|finished\s+with|done\s+with"
+    # a charge passed to someone else: "handed the under-9s over to Gav"
+    r"|hand(?:ed|ing)\s+(?:\S+\s+){1,3}?over(?=\s+to\b)"
     r"|broke\s+up(?:\s+with)?|split\s+up(?:\s+with)?|divorced|moved\s+out(?:\s+of)?|retired(?:\s+from)?"
     r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
     # "took me off the apixaban" ends it; "I'm off to go swimming", "off work today" leave for something
@@ -79,6 +84,8 @@ _NOT_THERE_ZH = r"不在[\u4e00-\u9fffA-Za-z]{1,8}?了"
 _STOPPED_ZH = rf"{_NOT_THERE_ZH}|{_NO_LONGER_ZH}|戒(?![指备严])(?=[\u4e00-\u9fff])"
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
+    # given up, run out, not renewed, transferred away, broken up (跟小雅分了): 减肥放弃了, 年卡到期没续, 陈医生调走了
+    r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了"
     # a place or business that is gone: 乐动健身跑路了, 那家店倒闭了
     r"|跑路了|倒闭了?|关门了|黄了"
     # what is no longer done, by the aspect of a changed state (不 + verb + 了: 酒已经不喝了, 健身房不去了) — not
@@ -93,6 +100,8 @@ _NOT_ANYMORE = re.compile(r"(?:\bnot|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
     r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record"
+    # what holds now, said as the present against before: "we shop at Lidl these days", "currently at Monzo"
+    r"|these\s+days|nowadays|currently"
     # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
     r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
     r"|adjust(?:ed)?"
@@ -100,7 +109,7 @@ _CHANGE = re.compile(
     r"|postpon(?:e|ed|ing)|delay(?:ed|ing)?|brought\s+forward|put\s+off"
     # an amount that went up or down to another: "put the rent up to £1,050", "hours cut down to 30"
     r"|(?:up|down)\s+to(?=\s*[$£€¥]?\d))\b"
-    r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|新|变成|涨|升|降|减到|加到|纪录|刷新",
+    r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|如今|目前|新|变成|涨|升|降|减到|加到|纪录|刷新|转到",
     re.I,
 )
 _CORRECTION = re.compile(
@@ -193,6 +202,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         if (left := _left_place(clause)) is not None:
             changes.append(left)
             continue
+        if (dropped := _instead_of(clause, every_value, start)) is not None:
+            changes.append(dropped)
         values = tuple(v for v in every_value if start <= v.start < end)
         ending = _ENDING.search(clause)
         if ending is not None and values and _NEW_VALUE_ZH.fullmatch(ending.group()):
@@ -312,13 +323,30 @@ def stem(term: str) -> str:
         return term.rstrip("s") if term.isascii() and len(term) > 3 else term
     for suffix in ("ing", "ed", "es", "s", "e"):
         if term.endswith(suffix) and len(term) - len(suffix) >= 4:
-            return term[: -len(suffix)]
+            base = term[: -len(suffix)]
+            # "running", "stopped", "shopping": the consonant doubled before the ending is one (run, stop, shop)
+            return base[:-1] if suffix in ("ing", "ed") and base[-1] == base[-2] and base[-1] in "bdgmnpt" else base
     return term
 
 
 def holds(text: str, about: frozenset[str]) -> bool:
-    """Whether ``text`` speaks of what ``about`` names (shares one of its terms)."""
-    return bool(about & subject_terms(text))
+    """Whether ``text`` speaks of what ``about`` names: shares one of its terms, or an English word of the same family
+    (:func:`kin_terms`: "therapy's wrapped up" speaks of "seeing a therapist")."""
+    terms = subject_terms(text)
+    return bool(about & terms) or any(kin_terms(a, t) for a in about for t in terms)
+
+
+KIN_PREFIX = 6
+
+
+def kin_terms(a: str, b: str) -> bool:
+    """Whether two English terms are of one word family: they begin with the same :data:`KIN_PREFIX` letters or more,
+    and those cover three quarters of the shorter (therapy / therapist, physio / physiotherapy, medication / medical —
+    not department / departure). Stemming joins the inflections of a word, not its derivations."""
+    if not (a.isascii() and b.isascii()) or min(len(a), len(b)) < KIN_PREFIX:
+        return False
+    shared = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return shared >= KIN_PREFIX and shared >= 0.75 * min(len(a), len(b))
 
 
 # Kinds of value that say by their form what they are of — a phone number is the phone, an e-mail address the e-mail
@@ -610,6 +638,9 @@ def _asserted(text: str, start: int, ending: re.Match[str]) -> bool:
 
 
 _NOTICE = re.compile(r"(?:hand|gave|put|resign)", re.I)
+_HANDED_OVER = re.compile(r"hand(?:ed|ing)\s+(?P<what>.+?)\s+over", re.I)
+# Chinese endings that take what they end as an object after them when one is said (停了氨氯地平, 放弃减肥)
+_ZH_TRANSITIVE = re.compile(r"卖了|卖掉|停了|取消|放弃|戒了|退了")
 
 
 def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
@@ -627,6 +658,15 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
         return frozenset(t for v in find_values(rest) if v.kind == "name" for t in subject_terms(v.norm))
     if ending.group().lower() == "lost":  # "we lost Tofu on Saturday. Miso keeps looking…": Tofu only
         return subject_terms(rest.split()[0]) if rest.split() else frozenset()
+    if _HANDED_OVER.fullmatch(ending.group()):  # "handed the under-9s over to Gav": what was handed, inside the cue
+        return _first_terms(_HANDED_OVER.fullmatch(ending.group()).group("what"))  # type: ignore[union-attr]
+    if not ending.group().isascii() and _ZH_TRANSITIVE.fullmatch(ending.group()):
+        # 停了氨氯地平, 卖掉了车: a verb that takes an object, and one follows; 飞度卖了: none, what ended is before
+        obj = re.match(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", rest)
+        if (
+            obj is not None and obj.group()[0] not in ZH_NUMERAL_CHARS and not obj.group()[0].isdigit()
+        ):  # 卖了两万: a price
+            return _first_terms(obj.group())
     if _NOTICE.match(ending.group()):  # "handed my notice in at the bakery": the place left, after at/from
         return _first_terms(re.sub(r"^\s*(?:at|from)\b", "", rest))
     if ending.group().lower() in ("swapped", "traded", "replaced"):
@@ -762,6 +802,29 @@ _ZH_STAY = {"出院": "住院 医院", "出狱": "坐牢 监狱", "出ICU": "ICU
 _EN_HOLDER = re.compile(
     r"(?P<who>[\w'’ ]+?)(?:'s|’s|\s+(?:is|was|has\s+been|got|came|went|been))?\s*(?:now\s+|finally\s+)?$"
 )
+
+
+# "I swim instead of running now", "we take the bus rather than drive these days": what is done now, in place of what
+# was — said of the present (now, these days, anymore; 现在, 如今), so "tea instead of coffee today" ends nothing.
+_PRESENT_WORDS = r"now|these\s+days|nowadays|currently|any\s?more"
+_INSTEAD_OF = re.compile(
+    rf"\b(?:instead\s+of|rather\s+than)\s+(?P<what>[a-z][\w'’ -]{{2,40}}?)"
+    rf"(?=\s*(?:[,.;:!?)]|$|\b(?:{_PRESENT_WORDS})\b))",
+    re.I,
+)
+_PRESENT = re.compile(rf"\b(?:{_PRESENT_WORDS})\b", re.I)
+
+
+def _instead_of(clause: str, values: list[Value], start: int) -> Change | None:
+    """What ``clause`` says is no longer done because something else is done now in its place (see _INSTEAD_OF); a
+    typed value denied there ("instead of the 12th") is a corrected value, read elsewhere."""
+    found = _INSTEAD_OF.search(clause)
+    if found is None or _PRESENT.search(clause) is None:
+        return None
+    if any(found.start("what") <= v.start - start < found.end("what") for v in values):
+        return None
+    about = _first_terms(found.group("what"))
+    return Change("ended", about, (), found.group().split()[0]) if about else None
 
 
 def _left_place(clause: str) -> Change | None:

@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from flowmem.schema.memory import Memory
-from flowmem.scoring.change import read_changes, remainder, replaced_names, rewrite
+from flowmem.scoring.change import holds, kin_terms, read_changes, remainder, replaced_names, rewrite, stem
 from flowmem.scoring.keys import SAID_BEFORE, offline_key
 from flowmem.scoring.name_kinds import name_frame
 from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of
@@ -129,11 +129,37 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
         ("小米手机卖了", {"小米", "米手", "手机"}),
         ("Lena 辞职了", {"lena"}),
         ("my brother left banking to open a bakery", {"bank"}),  # an occupation left, by its -ing
+        ("finally ditched BT, the router was useless", {"bt"}),
+        ("handed the under-9s over to Gav", {"9s", "under"}),  # what was handed sits inside the cue
+        ("减肥放弃了，晚饭照吃", {"减肥"}),
+        ("年卡到期没续", {"年卡"}),
+        ("医生让我停了氨氯地平", {"氨氯", "地平"}),  # a verb that takes an object, and one follows
+        ("老卡罗拉卖了两万", {"卡罗", "罗拉"}),  # …not a price
     ],
 )
 def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
-    [change] = read_changes(new)
+    [change, *_] = read_changes(new)
     assert change.kind == "ended" and about <= change.about | change.seller  # a retiree is whose work ended
+
+
+@pytest.mark.parametrize(
+    ("new", "ended"),
+    [
+        ("knee's bad so I swim instead of running now", {"run"}),
+        ("we take the bus rather than drive these days", {"driv"}),
+        ("tea instead of coffee today", None),  # nothing said of the present: a one-off
+        ("moved it to the 19th instead of the 12th", None),  # a typed value denied: a correction's, not an ending
+    ],
+)
+def test_what_is_done_now_instead_ends_what_it_replaced(new: str, ended: set[str] | None) -> None:
+    found = [c.about for c in read_changes(new) if c.kind == "ended"]
+    assert found == ([ended] if ended else [])
+
+
+def test_an_ending_speaks_of_the_older_words_of_its_family() -> None:
+    assert holds("I'm seeing a therapist every other Tuesday", read_changes("therapy's wrapped up")[0].about)
+    assert kin_terms("physio", "physiotherapy") and not kin_terms("department", "departure")
+    assert stem("running") == "run" and stem("called") == "call"
 
 
 def test_leaving_an_occupation_ends_only_the_occupation() -> None:
