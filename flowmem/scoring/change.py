@@ -206,7 +206,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             changes.append(dropped)
         values = tuple(v for v in every_value if start <= v.start < end)
         ending = _ENDING.search(clause)
-        if ending is not None and values and _NEW_VALUE_ZH.fullmatch(ending.group()):
+        typed = [v for v in values if v.kind != "thing" or v.norm.isascii()]  # 换成了李老师: no typed value, an ending
+        if ending is not None and typed and _NEW_VALUE_ZH.fullmatch(ending.group()):
             ending = None  # 改成了周四: a typed value, replaced below (and written into what held the old one)
         if ending is not None:
             about, chars = _ended_terms(clause, ending), _stopped_chars(clause, ending)
@@ -714,10 +715,25 @@ _PHRASE_END = frozenset(
 )
 
 
+# The same in Chinese, where a compound names its kind by its last characters (实验幼儿园, 阳光幼儿园: 幼儿园; 刘医生,
+# 陈医生: 医生): what a move or change verb leads to (转到了实验幼儿园, 换了个刘医生) is a new one of the kind its head
+# names, and an older compound with the same head and another modifier held the old one. Three characters at least:
+# a head and what sets it apart (调到杭州 names a place, not a kind).
+_ZH_SWITCH = re.compile(
+    r"(?:转|调|换|搬|改)(?:到|成|去)?了?(?:个|台|家|辆|位|只|所)?"
+    r"(?P<np>(?![到成去了])[^了的，。！？；,.!?;\s\x00-\x2f]{3,8})(?=[了的，。！？；,.!?;\s]|$)"
+)
+ZH_HEAD = 2  # the characters of a Chinese compound's head
+
+
 def _switched_to(text: str, values: list[Value]) -> list[Value]:
-    """The things ``text`` says something switched to, by a phrase (see _SWITCH), where no typed value but a name
-    stands."""
-    found = []
+    """The things ``text`` says something switched to, by a phrase (see _SWITCH, _ZH_SWITCH), where no typed value but
+    a name stands."""
+    found = [
+        Value("thing", m.group("np").lower(), m.start("np"), m.end("np"))
+        for m in _ZH_SWITCH.finditer(text)
+        if not any(v.start < m.end("np") and m.start("np") < v.end and v.kind != "name" for v in values)
+    ]
     for match in _SWITCH.finditer(text):
         words = list(re.finditer(r"[\w-]+", match.group("np")))
         kept = []
@@ -734,13 +750,27 @@ def _switched_to(text: str, values: list[Value]) -> list[Value]:
 
 
 def _things_like(old_text: str, new: Value) -> list[Value]:
-    """The phrases of ``old_text`` with ``new``'s head (its last word) after a determiner: what held the old kind."""
+    """The phrases of ``old_text`` with ``new``'s head (its last word; in Chinese its last :data:`ZH_HEAD` characters,
+    after one to four others) after a determiner: what held the old kind."""
+    if not new.norm.isascii():
+        return _zh_things_like(old_text, new.norm[-ZH_HEAD:])
     head = re.escape(new.norm.split()[-1])
     pattern = rf"\b(?:the|a|an|my|our|his|her|their)\s+(?P<np>(?:[\w-]+\s+){{0,3}}?{head})\b"
     return [
         Value("thing", " ".join(m.group("np").lower().split()), m.start("np"), m.end("np"))
         for m in re.finditer(pattern, old_text, re.I)
     ]
+
+
+def _zh_things_like(old_text: str, head: str) -> list[Value]:
+    found = []
+    for match in re.finditer(rf"[\u4e00-\u9fff]{{1,4}}?{re.escape(head)}", old_text):
+        start = match.start()
+        while start < match.end() - ZH_HEAD and old_text[start] in _FUNCTION_CHARS:
+            start += 1  # 在阳光幼儿园: the compound, not the 在 before it
+        if start < match.end() - ZH_HEAD:
+            found.append(Value("thing", old_text[start : match.end()].lower(), start, match.end()))
+    return found
 
 
 # Roles one person holds for someone at a time — a new one named is instead of the old ("I'm seeing a new physio,

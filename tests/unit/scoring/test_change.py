@@ -58,6 +58,8 @@ def test_a_value_in_an_email_is_not_cut_by_its_dots() -> None:
             "Choir practice is Wednesdays at 7pm in the church hall, bring water",
         ),
         ("我们组每周二下午三点开周会", "周会改到周五了", "我们组每周五下午三点开周会"),
+        # a Chinese compound moved to: another of the kind its last characters name (幼儿园)
+        ("我女儿在阳光幼儿园", "女儿转到了实验幼儿园，离家近", "我女儿在实验幼儿园"),
         ("bench press is at 80kg for now", "new bench PR, 90kg", "bench press is at 90kg for now"),
         # a correction fixes the value of the statement before it, even without naming what it corrects
         ("the dinner reservation is on the 9th", "sorry, I mean the 19th", "the dinner reservation is on the 19th"),
