@@ -68,6 +68,8 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("My mom lives in Bari", {"residence@mom": "bari"}),  # someone else's home: hers, never the user's
         ("Nana moved into Rosehill, the assisted living place, last Sunday.", {"residence@nana": "rosehill"}),
         ("Visited Nana at her house in Whitby today", {"residence@nana": "whitby"}),  # her: the one person named
+        ("my brother's just moved to Aberdeen for the new job", {"residence@brother": "aberdeen"}),  # 's: has
+        ("my brother's girlfriend works in a bank", {}),  # 's: whose girlfriend, nothing of the brother
         ("my sister Cleo works at Riverside General now", {"employer@cleo": "riverside general"}),
         ("Anna and Sam moved to Leeds", {}),  # two people: whose home is not one person's
         # an adverb opening, not a name (no residence@finally); "our new flat in Alfama" is the speaker's home
