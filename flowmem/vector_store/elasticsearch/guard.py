@@ -7,15 +7,21 @@ The rules are :mod:`flowmem.vector_store.erasure`'s; here is how this store keep
   before it erases anything. They are read with realtime ``mget`` (a ``GET`` sees a write at once, no refresh
   needed). They hold a user id and a number, nothing anybody said, and ``forget`` never erases them.
 * **A fenced write** first records an *intent* (a document of ``<index>-intents`` naming its workspace and users),
-  then checks its fence (a forget that already began: nothing is written), writes, checks again (a forget that
-  began meanwhile: it erases what it wrote — memories, events, ledger entries — and is refused), and removes
-  its intent. **A forget**, after advancing the fence, makes the intents searchable, takes those of its
-  workspace (and user) that exist at that moment, and waits until each is gone before it erases: a write whose
-  intent it did not see recorded it after the fence moved, so its own first check refuses it. So no write that
-  started before a forget — in this process or any other — is readable once the forget answers. An intent
-  left by a writer that died is waited for at most :func:`lease` seconds (then the forget erases whatever
-  that writer wrote). Within one store object the same holds without a request
-  (:class:`~flowmem.vector_store.erasure.ErasureGate`).
+  then checks its fence (a forget that already began: nothing is written), writes (searchable before it goes on),
+  and removes its intent *on the condition that nobody touched it* (``if_seq_no``/``if_primary_term`` of its own
+  write). **A forget**, after advancing the fence, makes the intents searchable, takes those of its
+  workspace (and user) that exist at that moment, *marks* each (an update: its version moves on), and waits until
+  each is gone before it erases: a write whose intent it did not see recorded it after the fence moved, so its
+  own first check refuses it. A write whose intent was marked finds its removal refused (409): a forget began
+  meanwhile, so it checks its fence again, erases what it wrote — memories, events, ledger entries — and is
+  refused. The conditional removal is the second check in the same request: a forget whose mark came after
+  it finds the intent gone and erases the write, which was searchable by then. The fence is read again (as it
+  always was before the intents were marked) when the removal finds no intent (lost with a node's translog) or
+  comes :data:`RECHECK_AFTER` seconds or more after the intent was recorded (a forget that took its writer for
+  dead may not have marked it). So no write that started before a forget — in this process or any other — is
+  readable once the forget answers. An intent left by a writer that died is waited for at most :func:`lease`
+  seconds (then the forget erases whatever that writer wrote). Within one store object the same holds without a
+  request (:class:`~flowmem.vector_store.erasure.ErasureGate`).
 * **Must-exist memories** are read back with a realtime ``mget`` (their ``_seq_no``/``_primary_term``) and
   written with ``if_seq_no``/``if_primary_term``: a delete landing in between makes the write a 409 and the
   memory stays deleted. A 409 from a concurrent *edit* (the memory still there) is retried with the new
@@ -53,6 +59,10 @@ INTENTS_SUFFIX = "-intents"
 # a write that failed with the node; the forget after the restart erases whatever that write had stored.
 INTENT_SETTINGS = {"translog.durability": "async"}
 ATTEMPTS = 3  # a must-exist write that keeps meeting concurrent edits gives up after this many tries
+# A write that removes its intent this long after recording it reads its fence again first: a forget (of this
+# version, or of one from before intents were marked) takes a writer for dead after lease() >= 30 s, and may then
+# have erased without marking the intent. Half the least lease: a margin for clocks and for the removal's own trip.
+RECHECK_AFTER = 15.0
 Version = tuple[int, int]  # (_seq_no, _primary_term)
 
 
@@ -127,6 +137,7 @@ async def _outwait(store: ElasticsearchStore, workspace_id: str, user_id: str | 
         client.search(index=side.name, query={"bool": {"filter": clauses}}, size=10_000, source=False), side.name
     )
     waiting = [hit["_id"] for hit in found["hits"]["hits"]]
+    await _mark(store, waiting)
     deadline = time.monotonic() + lease(store)
     while waiting and time.monotonic() < deadline:
         docs = (await store._call(client.mget(index=side.name, ids=waiting, realtime=True), side.name))["docs"]
@@ -157,19 +168,64 @@ async def fenced(
         "workspace_id": fence.workspace_id, "user_id": list(fence.generations), "kind": INTENT,
         "started": time.time_ns(),
     }  # fmt: skip
-    await store._call(client.index(index=side.name, id=intent, document=document, refresh=False), side.name)
+    recorded = await store._call(client.index(index=side.name, id=intent, document=document, refresh=False), side.name)
+    since = time.monotonic()
+    removed = False
     try:
         await check(store, fence)
         try:
             yield
         finally:
-            try:
-                await check(store, fence)
-            except WriteConflictError:
-                await undo()
-                raise
+            # Removed only if untouched: a forget that began meanwhile marked it (module docstring).
+            removed = await _remove_unmarked(store, intent, recorded)
+            if not removed or time.monotonic() - since >= RECHECK_AFTER:
+                try:
+                    await check(store, fence)
+                except WriteConflictError:
+                    await undo()
+                    raise
     finally:
-        await store._call(store._with(client, ignore_status=404).delete(index=side.name, id=intent), side.name)
+        if not removed:
+            await store._call(store._with(client, ignore_status=404).delete(index=side.name, id=intent), side.name)
+
+
+async def _remove_unmarked(store: ElasticsearchStore, intent: str, recorded: Any) -> bool:
+    """Delete the intent over the version its writer recorded; ``False`` when it is not there as recorded (a forget
+    marked it, or it is gone: both a 409 for a conditional delete; 404 taken alike)."""
+    side = store._intents
+    client = await store._ready()
+    version = {"if_seq_no": recorded["_seq_no"], "if_primary_term": recorded["_primary_term"]}
+    response = await store._call(
+        store._with(client, ignore_status=(404, 409)).delete(index=side.name, id=intent, **version), side.name
+    )
+    return bool(response.meta.status < 300)
+
+
+async def _mark(store: ElasticsearchStore, intents: list[str]) -> None:
+    """A forget found these write intents: move each one's version on, so its writer's conditional removal fails and
+    the writer erases what it wrote (module docstring). One bulk request, no refresh (intents are read in realtime);
+    an intent already removed is skipped (404)."""
+    from flowmem.vector_store.elasticsearch.errors import BulkWriteError
+
+    if not intents:
+        return
+    side = store._intents
+    client = await store._ready()
+    marked = {"doc": {"generation": time.time_ns()}}
+    operations: list[dict[str, Any]] = []
+    for _id in intents:
+        operations += [{"update": {"_index": side.name, "_id": _id, "retry_on_conflict": 3}}, marked]
+    response = await store._call(client.bulk(operations=operations, refresh=False), side.name)
+    items = [item["update"] for item in response["items"]]
+    failures = {
+        item["_id"]: q.short_reason(item.get("error") or f"status {item.get('status')}")
+        for item in items
+        if item.get("status", 200) >= 300 and item.get("status") != 404
+    }
+    if failures:
+        raise BulkWriteError(
+            "mark", side.name, failures, len(items) - len(failures), noun=("write intent", "write intents")
+        )
 
 
 async def check(store: ElasticsearchStore, fence: Fence | None) -> None:
