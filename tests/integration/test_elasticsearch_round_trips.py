@@ -23,6 +23,7 @@ from flowmem.vector_store.elasticsearch.errors import ElasticsearchError
 from flowmem.vector_store.elasticsearch.store import ElasticsearchStore
 from flowmem.vector_store.filters import MemoryFilter
 from tests.integration.conftest import ClientRequests, delete_store_indices
+from tests.integration.test_elasticsearch_intents import es_overrides
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -198,5 +199,39 @@ def test_a_search_refused_in_an_msearch_fails_only_its_own_caller(es_url: str, i
                 await store._searches.search(store.index, refused)
         finally:
             await store.aclose()
+
+    asyncio.run(main())
+
+
+def test_an_add_is_eight_requests_its_memory_and_event_one_bulk(
+    es_url: str, index: str, requests: ClientRequests
+) -> None:
+    """A text add through the service (personal_add, fenced): the fence, the new memory's id looked up, its kNN
+    search, the write intent, the fence checked again, the memory with its history event as one ``_bulk``, the
+    refresh, and the intent removed on the condition nobody marked it (which is the second check: es_guard)."""
+
+    async def main() -> None:
+        app = App(overrides=es_overrides(es_url, index))
+        try:
+            mem = app.memories
+            await mem.add(text="I play the cello", user_id="u1")  # creates the indices
+            requests.lines.clear()
+            added = await mem.add(text="I sail in Kyoto", user_id="u1")
+            sent = list(requests.lines)
+            [memory] = await mem.get_many(added.memory_ids)
+            events = [event.event for event in await mem.history(memory.memory_id)]
+        finally:
+            await app.aclose()
+        # METHOD http://host/index/_route[/id]?query [status:N ...]: the method and the route
+        routes = [
+            next(p for p in reversed(line.split(" ")[1].split("?")[0].split("/")) if p[:1] == "_") for line in sent
+        ]
+        kinds = [f"{line.split(' ')[0]} {route}" for line, route in zip(sent, routes, strict=True)]
+        assert kinds == [
+            "POST _mget", "POST _mget", "POST _search", "PUT _doc", "POST _mget", "PUT _bulk", "POST _refresh",
+            "DELETE _doc",
+        ], sent  # fmt: skip
+        assert "if_seq_no=" in sent[-1] and "status:200" in sent[-1], sent[-1]  # removed as recorded: not marked
+        assert memory.content == "I sail in Kyoto" and events == ["add"]
 
     asyncio.run(main())

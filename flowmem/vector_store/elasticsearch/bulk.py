@@ -21,6 +21,7 @@ import numpy as np
 
 from flowmem.core.concurrency import gather_cancelling
 from flowmem.core.errors import InputError, Problem
+from flowmem.schema.history import HistoryEvent
 from flowmem.schema.memory import Memory
 from flowmem.vector_store.elasticsearch import query as q
 from flowmem.vector_store.elasticsearch.errors import BulkWriteError
@@ -141,6 +142,56 @@ async def upsert(
 
     ``versions`` (memory id → ``_seq_no``, ``_primary_term``): those memories are written only over that stored
     version (a changed or deleted one fails with a ``version_conflict_engine_exception``)."""
+    items, names = await memory_items(store, workspace_id, memories, vectors)
+    succeeded, failures = await bulk(store, items, memory_action(store, versions), names, index=store.index)
+    if store._in_bulk_load:
+        store._bulk_loaded += succeeded  # es_index.merge_after_import reads it when the load ends
+    if failures:
+        raise BulkWriteError("upsert", store.index, failures, succeeded)
+
+
+async def upsert_with_history(
+    store: ElasticsearchStore,
+    workspace_id: str,
+    memories: list[Memory],
+    vectors: np.ndarray,
+    events: list[HistoryEvent],
+) -> None:
+    """:func:`upsert` of the memories and :func:`~.history.record_history` of the events as one bulk request, for a
+    write whose two first steps fit in one chunk (``ElasticsearchStore._steps``): what the two requests did, in one
+    HTTP exchange.
+
+    Raises:
+        BulkWriteError: Memories refused ("upsert", as :func:`upsert`), else events refused ("record").
+    """
+    from flowmem.vector_store.elasticsearch import history as es_history
+
+    items, names = await memory_items(store, workspace_id, memories, vectors)
+    recorded, event_names = await es_history.event_actions(store, workspace_id, events)
+    actions = [*map(memory_action(store, None), items), *recorded]
+    # 409 is "already recorded" for an event (`create`); a memory's `index` without a version never answers it
+    _, failures = await bulk(store, actions, as_given, names | event_names, index=store.index, ignore_status=409)
+    memory_ids = set(names.values())
+    refused = {i: why for i, why in failures.items() if i in memory_ids}
+    if store._in_bulk_load:
+        store._bulk_loaded += len(memories) - len(refused)
+    if refused:
+        raise BulkWriteError("upsert", store.index, refused, len(memories) - len(refused))
+    if failures:
+        side = store._events.name
+        raise BulkWriteError(
+            "record", side, failures, len(events) - len(failures), noun=("history event", "history events")
+        )
+
+
+MemoryItem = tuple[str, Memory, np.ndarray]  # (_id, memory, its vector)
+
+
+async def memory_items(
+    store: ElasticsearchStore, workspace_id: str, memories: list[Memory], vectors: np.ndarray
+) -> tuple[list[MemoryItem], dict[str, str]]:
+    """The memories to index as (``_id``, memory, vector), and ``_id`` → memory id; the index is created first if
+    there is none, and vectors of the wrong width or all zeros are refused."""
     await store._ready()
     width = vectors.shape[1]
     if store._width is None:
@@ -154,8 +205,18 @@ async def upsert(
         why = f"has an all-zero vector, which similarity '{store._similarity}' cannot store"
         raise InputError([Problem(f"memory {i}", why) for i in zero])
     ids = [q.doc_id(workspace_id, m.memory_id) for m in memories]
+    return list(zip(ids, memories, vectors, strict=True)), {
+        _id: m.memory_id for _id, m in zip(ids, memories, strict=True)
+    }
 
-    def index(item: tuple[str, Memory, np.ndarray]) -> dict[str, Any]:
+
+def memory_action(
+    store: ElasticsearchStore, versions: dict[str, tuple[int, int]] | None
+) -> Callable[[MemoryItem], dict[str, Any]]:
+    """The bulk action indexing one memory item (over its stored version, if ``versions`` names it); built as its
+    chunk is sent (:func:`bulk`)."""
+
+    def index(item: MemoryItem) -> dict[str, Any]:
         _id, memory, vector = item
         action: dict[str, Any] = {
             "_op_type": "index",
@@ -168,13 +229,11 @@ async def upsert(
             action.update(if_seq_no=version[0], if_primary_term=version[1])
         return action
 
-    items = list(zip(ids, memories, vectors, strict=True))
-    names = {_id: m.memory_id for _id, m in zip(ids, memories, strict=True)}
-    succeeded, failures = await bulk(store, items, index, names, index=store.index)
-    if store._in_bulk_load:
-        store._bulk_loaded += succeeded  # es_index.merge_after_import reads it when the load ends
-    if failures:
-        raise BulkWriteError("upsert", store.index, failures, succeeded)
+    return index
+
+
+def as_given(action: dict[str, Any]) -> dict[str, Any]:
+    return action
 
 
 async def delete_memories(store: ElasticsearchStore, workspace_id: str, ids: list[str]) -> int:

@@ -30,21 +30,31 @@ def seq_block(store: ElasticsearchStore, n: int) -> int:
 
 async def record_history(store: ElasticsearchStore, workspace_id: str, events: list[HistoryEvent]) -> None:
     """Record the events (bulk ``create``: an event already recorded stays as it was)."""
+    actions, names = await event_actions(store, workspace_id, events)
+    succeeded, failures = await es_bulk.bulk(
+        store, actions, es_bulk.as_given, names, index=store._events.name, ignore_status=409
+    )
+    if failures:
+        raise BulkWriteError(
+            "record", store._events.name, failures, succeeded, noun=("history event", "history events")
+        )
+
+
+async def event_actions(
+    store: ElasticsearchStore, workspace_id: str, events: list[HistoryEvent]
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The bulk actions recording the events (the history index made first if missing), and ``_id`` → event id."""
     side = store._events
     await store._has_side(side, create=True)
     first = seq_block(store, len(events))
-    items = [(q.doc_id(workspace_id, e.event_id), e, first + i) for i, e in enumerate(events)]
-    names = {_id: event.event_id for _id, event, _ in items}
-
     # `create`, not `index`: a rerun keeps the event as first recorded, with its first seq (so
     # its place in the order), as the local store's INSERT OR IGNORE does.
-    def create(item: tuple[str, HistoryEvent, int]) -> dict[str, Any]:
-        _id, event, seq = item
-        return {"_op_type": "create", "_index": side.name, "_id": _id, "_source": q.history_doc(event, seq)}
-
-    succeeded, failures = await es_bulk.bulk(store, items, create, names, index=side.name, ignore_status=409)
-    if failures:
-        raise BulkWriteError("record", side.name, failures, succeeded, noun=("history event", "history events"))
+    ids = [q.doc_id(workspace_id, e.event_id) for e in events]
+    actions: list[dict[str, Any]] = [
+        {"_op_type": "create", "_index": side.name, "_id": _id, "_source": q.history_doc(e, first + i)}
+        for i, (_id, e) in enumerate(zip(ids, events, strict=True))
+    ]
+    return actions, {_id: e.event_id for _id, e in zip(ids, events, strict=True)}
 
 
 async def history(

@@ -60,7 +60,8 @@ Design choices, and why:
   ``write`` is the base class's four idempotent steps in order (memories, history, deletes,
   messages), each acknowledged before the next starts: a ledger entry never exists without the
   memories it stands for, nor a deleted memory without its ``delete`` event (a rerun after a crash
-  finishes the delete).
+  finishes the delete). Memories and their history events, which nothing orders, go as one bulk
+  request when together they fit in one chunk (an add: one request, not two).
 * **No ``delete_by_query`` or scripts**: the minimal distributions (and some managed offerings)
   lack them. Deletes are bulk deletes by ``_id``; paging is ``search_after`` on
   ``(created_at, memory_id)`` (``_id`` is not sortable). ``forget`` finds what to erase with such
@@ -84,6 +85,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -417,9 +419,20 @@ class ElasticsearchStore(VectorStore):
 
     async def _steps(self, workspace_id: str, batch: WriteBatch) -> int:
         if self._in_bulk_load or es_bulk.current_write(self) is not None or self.params.refresh == "false":
-            return await super()._write(workspace_id, batch)
+            return await self._write_steps(workspace_id, batch)
         async with es_bulk.refresh_at_end(self):
-            return await super()._write(workspace_id, batch)
+            return await self._write_steps(workspace_id, batch)
+
+    async def _write_steps(self, workspace_id: str, batch: WriteBatch) -> int:
+        # The base's four steps (memories, history, deletes, ledger), each acknowledged before the next, except that
+        # memories and history go as one bulk request when together they fit in one chunk (an add: one HTTP exchange
+        # less). Nothing orders those two: the order guards a ledger entry (after its memories) and a delete (after its
+        # `delete` event), and both still come after them.
+        together = len(batch.memories) + len(batch.history)
+        if batch.memories and batch.history and batch.vectors is not None and together <= self.params.bulk_chunk_size:
+            await es_bulk.upsert_with_history(self, workspace_id, batch.memories, batch.vectors, batch.history)
+            batch = replace(batch, memories=[], vectors=None, history=[])
+        return await super()._write(workspace_id, batch)
 
     async def _end_bulk_load(self) -> None:
         # Only indices this store object knows exist: the block's writes made (or found) each one they used.
