@@ -21,6 +21,7 @@ from flowmem.schema.actions import MemoryAction
 from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring.acts import dialogue_act
+from flowmem.scoring.aspect import tells_state
 from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.derive import SPEAKER
 from flowmem.scoring.frames import analogous_slots, slot_frames
@@ -52,14 +53,16 @@ class ContraRepeatOp(Op):
     Each new memory is compared with its ``top_k`` nearest valid memories of the user in scope,
     with every valid memory of the user holding one of the same single-valued facts ("slots": where
     they live, work, study, their job title, partner, pets' names, phone, … — :mod:`flowmem.scoring.slots`,
-    extended by the ``slots`` param), however far its wording, and with the new memories decided
+    extended by the ``slots`` param — and any attribute said with a copula, "my GP is Dr Osei", 我们公司在陆家嘴:
+    :mod:`flowmem.scoring.attributes`), however far its wording, and with the new memories decided
     before it. Offline rules, in order: the same text again is *skipped* (its message is added to the
     existing memory's sources); a newer statement of a slot with a different value *expires* every
     memory holding the old value (``replace``, the default: newer wins, the old one is marked expired
     with ``metadata["superseded_by"]``, never deleted; its history event names the new memory and both
     values) or keeps both (``keep_both``); a near-duplicate (cosine ≥ ``duplicate_similarity``)
     *updates* the existing memory with the newer wording (unless the two hold different values of one kind —
-    "gym tues" then "gym mon" is a change, not a paraphrase); anything else is *added*. An added memory that
+    "gym tues" then "gym mon" is a change, not a paraphrase — and when both tell a state, "I'm in year 12" then "I'm in
+    year 13", the newer *expires* the older: :func:`restates`); anything else is *added*. An added memory that
     states a change however worded (:mod:`flowmem.scoring.change`: something ended, a new value for the same
     thing, a correction) supersedes the older memories it is about, found among its nearest, its best word
     matches and the memories said just before it: they are expired and what else they said stays current as a
@@ -162,7 +165,9 @@ class ContraRepeatOp(Op):
             actions.extend(ended)
             made = decided or self._decide_rules(memory, candidates)
             if not use_llm and any(a.action == "add" and a.memory.memory_id == memory.memory_id for a in made):
-                made += self._changes(memory, changes[memory.memory_id], [*hits, *nearby[memory.memory_id]], state)
+                # as the decision left them: a statement its slot already expired is not rewritten again by its words
+                now = {**state, **{a.memory.memory_id: a.memory for a in made if a.action != "skip"}}
+                made += self._changes(memory, changes[memory.memory_id], [*hits, *nearby[memory.memory_id]], now)
             for action in made:
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory
@@ -332,17 +337,21 @@ class ContraRepeatOp(Op):
                 continue  # two turns that only sound alike: each kept as said
             if mine and theirs and mine.keys() != theirs.keys():
                 continue  # a hamster's name and a rabbit's: alike in words, two facts
-            if (
+            if not (
                 similarity >= self.params.duplicate_similarity
                 and same_words(memory, old, self.params.paraphrase_overlap)
-                and not values_differ(memory.content, old.content)  # "gym tues" then "gym mon": a change
                 and tells(memory)
                 and tells(old)
             ):
+                continue
+            if not values_differ(memory.content, old.content):
                 reason = f"near-duplicate of {old.memory_id} (cosine {similarity:.3f})"
                 return [
                     MemoryAction(action="update", memory=_merge(old, memory, keep_text=False), old=old, reason=reason)
                 ]
+            if restates(memory, old):  # "I'm in year 12 at Holmwood", then "I'm in year 13 at Holmwood": now year 13
+                reason = f"restated by {memory.memory_id} with another value (cosine {similarity:.3f})"
+                return [*supersede(memory, old, None, reason), MemoryAction(action="add", memory=memory, reason=reason)]
         return [MemoryAction(action="add", memory=memory, reason="new")]
 
     def _contradicted(self, memory: Memory, candidates: list[Candidate]) -> list[tuple[Memory, str]]:
@@ -464,6 +473,19 @@ _ADDRESS = re.compile(
     rf"\b(?i:hey|hi|hello|thanks|thank you|bye|congrats|wow|yeah|yes|oh|go),?\s+{_NAME}(?=\s*[,!?.…]|$)"
     rf"|,\s*{_NAME}(?=\s*[,!?])"
 )
+
+
+def restates(new: Memory, old: Memory) -> bool:
+    """Whether ``new``, a near-duplicate of ``old`` in words but with another value of one kind
+    (:func:`flowmem.scoring.values.differ`), says what is now true in place of it: both tell a state, not an event or a
+    plan (:func:`flowmem.scoring.aspect.tells_state`: "I run 5k three times a week" then "I run 10k three times a week"
+    is the run now; "ran 5k with Marcus" then "ran 10k with Marcus" are two runs), by the same speaker, said later."""
+    return (
+        old.created_at <= new.created_at
+        and same_speaker(new, old)
+        and tells_state(new.content)
+        and tells_state(old.content)
+    )
 
 
 def records(a: Memory, b: Memory) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from flowmem.timeexpr.tense import cues
+
 # "used to" as a past habit, not "get used to", "I'm used to it", "used to the noise" (an adjective of habituation).
 _PAST_STATE = re.compile(
     r"(?<!\bget\s)(?<!\bgot\s)(?<!\bgetting\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!'m\s)(?<!\bbe\s)(?<!\bbeen\s)"
@@ -39,3 +41,19 @@ def tells_past_state(text: str) -> bool:
 def asks_about_now(query: str) -> bool:
     """Whether ``query`` asks about how things are now (no past tense, no word of before)."""
     return _ASKS_PAST.search(query) is None
+
+
+# Words of a time to come (what will be is not yet what is): "I'll be in year 13", "gonna be 30kg".
+_FUTURE = re.compile(r"\b(?:will|shall|gonna|going\s+to)\b|'ll\b|要|会|将|打算|准备", re.IGNORECASE)
+# A Chinese 了 that ends its clause tells a state now reached (我女儿上四年级了), not an event done (跑了五公里).
+_ZH_ENDING_LE = re.compile(r"了(?=[，。！？；,.!?;~～\s]|$)")
+
+
+def tells_state(text: str) -> bool:
+    """Whether ``text`` tells how things are — no past wording (the tense cues of :mod:`flowmem.timeexpr.tense`, a
+    clause-final 了 aside) and no future wording: "I'm in year 13 at Holmwood", 我女儿今年上四年级了, "sertraline
+    100mg from today" — not "I ran 10k", 我跑了十公里, "I'll be in year 13"."""
+    if _FUTURE.search(text):
+        return False
+    plain = _ZH_ENDING_LE.sub("", text)
+    return not any(tense == "past" for _, tense in cues(plain))

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from flowmem.scoring.attributes import attribute_slots
 from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
@@ -307,6 +308,8 @@ class SlotRules:
         if found is None:
             said = first_person(unmixed(text), who)
             found = {**{m.slot: m.value for m in self.find(with_subject(said))}, **people_slots(said, self.find)}
+            # any other attribute said with a copula ("my commute is…"); one a built-in slot holds is that slot's
+            found.update({slot: value for slot, value in attribute_slots(said).items() if value not in found.values()})
             if len(self._read) >= READ_MEMO:
                 del self._read[next(iter(self._read))]  # the oldest
             self._read[(text, who)] = found

@@ -143,7 +143,18 @@ def differ(a: str, b: str) -> bool:
                 return True
         elif mine[kind] != theirs[kind]:
             return True
-    return False
+    # Numbers said bare ("year 12" / "year 13", 三年级 / 四年级): one on each side that the other does not say
+    mine_n, theirs_n = _numbers(a), _numbers(b)
+    return bool(mine_n - theirs_n and theirs_n - mine_n)
+
+
+# A bare number: digits, or Chinese numerals (一 alone is too often "a"/"one" inside a word: 一起, 一下).
+_NOT_ONE = ZH_NUMERAL_CHARS.replace("一", "")
+_NUMBER = re.compile(rf"\d+(?:\.\d+)?|[{ZH_NUMERAL_CHARS}]{{2,}}|[{_NOT_ONE}]")
+
+
+def _numbers(text: str) -> set[str]:
+    return set(_NUMBER.findall(text))
 
 
 def _by_kind(text: str) -> dict[str, set[str]]:

@@ -1,0 +1,57 @@
+"""A copular attribute of the speaker (:mod:`flowmem.scoring.attributes`), bare numbers in ``differ``, and what tells a
+state (:func:`flowmem.scoring.aspect.tells_state`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowmem.scoring.aspect import tells_state
+from flowmem.scoring.attributes import attribute_slots
+from flowmem.scoring.values import differ
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("my GP is Dr Osei", {"attr:gp": "dr osei"}),
+        ("my favourite band is probably Fontaines DC", {"attr:favourite band": "fontaines dc"}),
+        ("my commute is a 10 minute walk!", {"attr:commute": "10 minute walk"}),
+        ("我现在的医生是王医生，搬家后换的", {"attr:医生": "王医生"}),
+        ("我的微信名叫大鱼了", {"attr:微信名": "大鱼"}),
+        ("我们公司在张江，地铁二号线", {"attr:公司": "张江"}),
+        # not an attribute of the speaker, or not a value
+        ("my daughter is 6", {}),
+        ("my boss is a nightmare", {}),
+        ("my back is killing me", {}),
+        ("my point is that we should go", {}),
+        ("my kids are at school", {}),
+        ("is my GP Dr Osei?", {}),
+        ("我妈在医院", {}),
+        ("我们在北京", {}),
+        ("我的意思是不去了", {}),
+        ("我今天在家", {}),
+    ],
+)
+def test_an_attribute_is_read_from_a_possessed_noun_and_a_copula(text: str, slots: dict[str, str]) -> None:
+    assert attribute_slots(text) == slots
+
+
+def test_bare_numbers_that_differ_make_two_statements_no_paraphrase() -> None:
+    assert differ("I'm in year 12 at Holmwood", "I'm in year 13 at Holmwood")
+    assert differ("我女儿今年上三年级", "我女儿今年上四年级了")
+    assert not differ("I went to the gym", "I went to the gym today")
+    assert not differ("一起去吃饭", "一下去吃饭")  # 一 inside a word is no number
+
+
+@pytest.mark.parametrize(
+    ("text", "state"),
+    [
+        ("I take sertraline 50mg", True),
+        ("我女儿今年上四年级了", True),  # a clause-final 了: a state reached
+        ("I ran 10k", False),
+        ("我跑了十公里", False),
+        ("I'll be in year 13", False),
+    ],
+)
+def test_a_state_is_told_without_past_or_future_wording(text: str, state: bool) -> None:
+    assert tells_state(text) is state
