@@ -60,11 +60,26 @@ def frame_of(text: str, value: str) -> tuple[str, ...] | None:
     return None if found is None else _frame(text, found)
 
 
+# Chinese has no capitals, but says where one works by 在 X 做/干/搞 Y (我在华为做硬件) as often as by 在 X 上班.
+# 做 alone is also what one does somewhere (在健身房做有氧: a workout), so the table does not read it; an older
+# statement of that shape is read as the employer only when a newer one names another employer, and not when X is
+# named by a generic head of a place one goes to (健身房, 体育馆, 广场, 公园, 家里, 餐厅).
+ZH_WORK_FRAME: tuple[str, ...] = ("在", "做")
+_ZH_WORKS_AT = re.compile(
+    r"我(?:一直|现在|之前|以前|目前)?在(?:一家|一个)?(?P<v>[^，。！？；,.!?;\s]{2,12}?)(?<![房馆场园家里边厅])"
+    r"(?:做|干|搞)(?!饭|菜|作业|运动)"
+)
+
+
 def slot_frames(text: str, slots: Mapping[str, str]) -> dict[str, tuple[tuple[str, ...], str]]:
-    """``{slot: (frame, value)}`` of the speaker's own slots of ``text`` whose value is a name with a frame: what
-    :func:`analogous_slots` compares older statements with (read once per new memory)."""
-    found = {}
+    """``{slot: (frame, value)}`` of the speaker's own slots of ``text`` whose value is a name with a frame (or, in
+    Chinese, an employer: :data:`ZH_WORK_FRAME`): what :func:`analogous_slots` compares older statements with (read
+    once per new memory)."""
+    found: dict[str, tuple[tuple[str, ...], str]] = {}
     for slot, value in slots.items():
+        if slot == "employer" and not value.isascii():
+            found[slot] = (ZH_WORK_FRAME, value)
+            continue
         frame = frame_of(text, value) if "@" not in slot else None
         if frame is not None:
             found[slot] = (frame, value)
@@ -83,6 +98,11 @@ def analogous_slots(
     names = [v for v in find_values(old_text) if v.kind == "name"]
     found: dict[str, str] = {}
     for slot, (frame, value) in wanted.items():
+        if frame == ZH_WORK_FRAME:
+            works = _ZH_WORKS_AT.search(old_text)
+            if works is not None and works.group("v") != value:
+                found[slot] = works.group("v")
+            continue
         other = next((n for n in names if n.norm != value and _frame(old_text, n) == frame), None)
         if other is not None:
             found[slot] = other.norm

@@ -90,6 +90,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bmy\s+new\s+(?:job|employer|company)\s+is\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:工作|上班)",
+        # 在医院当护士, 在餐馆打工, 在工地上干活, 去超市当收银员: the verbs of working somewhere (not 在家: home)
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去|到)(?:一家|一个)?(?!家里?[当打干实]|[这那](?:里|儿|边)?[当打干实])(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
+        r"(?:当(?![时中然初])|打工|实习|干活)",
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
         # 跳槽去了一家国企: a job left for another, the speaker left out
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}跳槽(?:去|到)了?(?:一家)?{_ZH}",
@@ -114,6 +117,10 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:的职位|的职务|的工作|的岗位|岗位)是{_ZH}",
         rf"我{_ZH_WHEN}在(?:一家)?[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG}(?:做|当)(?P<v>[^，。！？；,.!?;\s]{{1,8}})",
         rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
+        # 在医院当护士, 去超市当收银员: what one works as there; 转行做产品经理了: a new line of work
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去|到)(?:一家|一个)?(?!家里?当)[^，。！？；,.!?;\s]{{1,16}}?当(?!时|中|然|初)"
+        r"(?P<v>[^，。！？；,.!?;\s了]{1,8})",
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:转行|改行)(?:去|了)?(?:做|当|干)(?P<v>[^，。！？；,.!?;\s了]{{1,8}})",
     ),
     "relationship_status": (
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)\b",
@@ -174,6 +181,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>离职|辞职|失业)了",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>不上班|没上班|待业)了?",
         # 今天跟领导提了离职: handed in one's notice (the speaker left out, as chats do)
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:跟[^，。！？；,.!?;\s]{{1,4}})?(?:提了?|递了?|交了?)(?P<v>离职|辞职)",
     ),
@@ -220,7 +228,7 @@ VALUE_ALIASES: dict[str, str] = {
     "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat",
     **dict.fromkeys(("laid off", "fired", "let go", "made redundant", "sacked", "unemployed", "between jobs",
                      "out of work", "jobless", "quit", "resigned from", "left", "裁", "裁员", "优化", "辞退", "开除",
-                     "离职", "辞职", "失业"), "not working"),
+                     "离职", "辞职", "失业", "不上班", "没上班", "待业"), "not working"),
 }  # fmt: skip
 # A state that ends another slot's: single again ends the partner, not working the employer and the title, a new
 # employer the not working. ``*``: any value. Read with the person the slot is qualified by (partner@cleo).

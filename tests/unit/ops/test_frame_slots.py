@@ -24,3 +24,18 @@ def test_an_older_name_in_the_same_words_as_a_new_employer_is_expired() -> None:
     assert old.status == "expired" and old.metadata["slots"] == {"employer": "harbor logistics"}
     assert _status(memories, "canteen") == ["valid"]  # the name in other words states no slot
     assert _status(memories, "quill") == ["valid"]
+
+
+def test_an_older_chinese_statement_of_where_one_works_is_expired_by_a_new_employer() -> None:
+    memories = asyncio.run(
+        said(
+            [
+                ("2025-02-03T19:00:00", "我在华为做硬件，天天加班"),
+                ("2025-02-05T08:00:00", "我在健身房做有氧，半小时"),  # 做 alone: a workout, no employer
+                ("2025-03-02T21:00:00", "跳槽去小米了"),
+            ]
+        )
+    )
+    assert _status(memories, "华为") == ["expired"]
+    assert _status(memories, "健身房") == ["valid"]
+    assert _status(memories, "小米") == ["valid"]

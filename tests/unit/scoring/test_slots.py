@@ -76,6 +76,14 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("Finally moved into our new flat in Alfama", {"residence": "alfama"}),
         ("We live in Leeds and Nana moved into Rosehill", {"residence": "leeds"}),  # Nana inside: not read
         ("外婆搬到了杭州", {"residence@外婆": "杭州"}),
+        # the Chinese verbs of working somewhere and as something; 在家 is home, 这 no place
+        ("我在医院当护士", {"employer": "医院", "job_title": "护士"}),
+        ("我在餐馆打工", {"employer": "餐馆"}),
+        ("换了份工作，去超市当收银员", {"employer": "超市", "job_title": "收银员"}),
+        ("转行做产品经理了", {"job_title": "产品经理"}),
+        ("我现在自己接私活，不上班了", {"employment": "not working"}),
+        ("我在家当全职妈妈", {}),
+        ("我在这当了三年", {}),
         ("Mum's moved to Cork", {"residence@mum": "cork"}),
         # Chinese with English words in it: the borrowed words read as their Chinese, a Latin name kept whole.
         ("我现在 based 在上海，做 consulting", {"residence": "上海"}),
