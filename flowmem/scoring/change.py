@@ -39,6 +39,15 @@ from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
 ChangeKind = Literal["ended", "replaced", "corrected"]
 Subject = Literal["speaker", "other", "unsaid"]  # whom a value is said of (subject_before)
 
+# A condition that is over: what the clause said of it goes whole with it ("I've got a sprained ankle" leaves nothing
+# of the sprain behind), not only its word.
+_RECOVERED_EN = r"healed|cleared\s+up|recovered(?:\s+from)?|all\s+better|back\s+to\s+normal"
+_RECOVERED_ZH = (
+    r"(?<=[\u4e00-\u9fff]{2})(?<![做弄备修办想说订买装搞写谈吃睡排约讲量了])(?:已经|都|终于|全|基本)?"
+    r"(?:好了|痊愈了?|康复了?|恢复了|正常了)"
+)
+RECOVERED = re.compile(rf"{_RECOVERED_EN}|{_RECOVERED_ZH}", re.I)
+
 _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up"
     # dropping a provider or a habit in everyday words: "finally ditched BT", "dumped the gym", "therapy's wrapped up"
@@ -74,6 +83,8 @@ _END_EN = (
     # "gone back", "gone off": somewhere, or spoilt)
     r"|(?:(?<=['’]s\s)|(?<=\bis\s)|(?<=\bhas\s)|(?<=\bare\s))gone(?=\s*(?:[.!,;:)]|$|\s+(?:now|finally|completely"
     r"|at\s+last|for\s+good|thank|yay|woo|lol)\b))"
+    # a condition over, said of what had it: "ankle's healed", "chest infection's cleared up", "recovered from the flu"
+    rf"|{_RECOVERED_EN}"
 )
 # "don't work at Dell anymore", "not seeing Jonah anymore": the thing ended sits between the negation and "anymore"
 # (n't is inside its word: no boundary before it).
@@ -85,7 +96,9 @@ _STOPPED_ZH = rf"{_NOT_THERE_ZH}|{_NO_LONGER_ZH}|戒(?![指备严])(?=[\u4e00-\u
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # given up, run out, not renewed, transferred away, broken up (跟小雅分了): 减肥放弃了, 年卡到期没续, 陈医生调走了
-    r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了"
+    r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了|送给|送人"
+    # a condition over, said after what had it (膝盖好了, 感冒好了, 血压现在正常了) — not a thing done (做好了, 订好了)
+    rf"|{_RECOVERED_ZH}"
     # a place or business that is gone: 乐动健身跑路了, 那家店倒闭了
     r"|跑路了|倒闭了?|关门了|黄了"
     # what is no longer done, by the aspect of a changed state (不 + verb + 了: 酒已经不喝了, 健身房不去了) — not
@@ -190,7 +203,7 @@ def read_changes(text: str) -> list[Change]:
 @lru_cache(maxsize=4096)
 def _read_changes(text: str) -> tuple[Change, ...]:
     correction = _CORRECTION.search(text)
-    if correction is None and not any(p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE)):
+    if correction is None and not any(p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF)):
         return ()  # no word of a change: most statements, read without splitting them into clauses
     changes: list[Change] = []
     every_value = find_values(text)
@@ -204,6 +217,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             continue
         if (dropped := _instead_of(clause, every_value, start)) is not None:
             changes.append(dropped)
+        if (born := _BORN.search(clause)) is not None:  # "baby girl arrived", 宝宝出生了: no longer expecting
+            changes.append(Change("ended", PREGNANCY_TERMS, (), born.group()))
         values = tuple(v for v in every_value if start <= v.start < end)
         ending = _ENDING.search(clause)
         typed = [v for v in values if v.kind != "thing" or v.norm.isascii()]  # 换成了李老师: no typed value, an ending
@@ -843,6 +858,15 @@ _INSTEAD_OF = re.compile(
     re.I,
 )
 _PRESENT = re.compile(rf"\b(?:{_PRESENT_WORDS})\b", re.I)
+
+
+# A birth ends a pregnancy (the words of one never name the other: "28 weeks pregnant", then "baby girl arrived").
+_BORN = re.compile(
+    r"\b(?:baby|babies|twins|son|daughter)\b[^.!?]{0,20}?\b(?:arrived|was\s+born|were\s+born|is\s+here|born)\b"
+    r"|(?:宝宝|孩子|儿子|女儿|双胞胎)[^，。！？；]{0,6}?(?:出生了|出世了|生了|生下来了)",
+    re.I,
+)
+PREGNANCY_TERMS = frozenset(["pregnant", "pregnanc", "expecting", "怀孕", "孕期", "预产"])
 
 
 def _instead_of(clause: str, values: list[Value], start: int) -> Change | None:

@@ -162,7 +162,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我(?:换了|的新)(?:邮箱|电子邮件)[^。！？]{{0,8}}?(?:用|是)\s*{_EMAIL}",
     ),
     "pet_name": (
-        rf"\bmy\s+(?:\w+\s+)?{_PET}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called|,)?\s+{_NAME}",
+        rf"\b(?:my|our)\s+(?:\w+\s+)?{_PET}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+named|\s+called|,)?\s+{_NAME}",
         rf"\b(?:i|we)\s+(?:have|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?{_PET}\s+(?:named|called)\s+{_NAME}",
         rf"我们?(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
@@ -201,10 +201,13 @@ ENDINGS: tuple[str, ...] = (
     r"|crossed\s+the\s+rainbow\s+bridge|(?:been\s+)?put\s+to\s+sleep|(?:been\s+)?rehomed)",
     rf"\b(?:we|i)\s+(?:just\s+|had\s+to\s+)?(?:rehome|rehomed|re-homed)\s+{_NAME}",
     rf"\b(?:we|i)\s+(?:just\s+)?(?:lost|had\s+to\s+put\s+down|said\s+goodbye\s+to)\s+{_NAME}",
+    rf"\b(?:we|i)\s+(?:just\s+)?(?:had\s+to\s+)?put\s+{_NAME}\s+(?:to\s+sleep|down)\b",
     rf"\b{_NAME}\s+and\s+i\s+(?:just\s+)?(?:broke\s+up|split\s+up|separated|got\s+divorced|divorced)",
     rf"\bi\s+(?:just\s+)?(?:broke\s+up|split\s+up)\s+with\s+{_NAME}",
     rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:left|quit)\s+(?:my\s+job\s+at\s+)?{_V}",
     rf"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:去世|死|走丢|跑丢|送人|送走|没)了",
+    # 旺旺前天走了: "went" said of when is a death (走了 alone is also "left")
+    r"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{1,6}?)(?:今天|昨天|前天|上周|上个月|去年|最近|早上|晚上|半夜)走了",
     rf"我(?:和|跟)(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:分手|离婚)了",
 )
 

@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
 from flowmem.scoring.change import (
+    RECOVERED,
     Change,
     holds,
     holds_chars,
@@ -151,8 +152,8 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         # retiree left was their work: what was said of it ends, not what was said of them.
         if change.keeps_holder:  # every piece speaking of the work goes ("Omar is my brother-in-law, he works at…")
             kept = remainder(old.content, change.about, whole=True, breaks=SEGMENT_BREAK)
-        else:
-            kept = remainder(old.content, change.seller or change.about)
+        else:  # a condition over goes with every clause said of it ("sprained ankle, on crutches" → "on crutches")
+            kept = remainder(old.content, change.seller or change.about, whole=bool(RECOVERED.fullmatch(change.cue)))
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, kept, reason, keep_words=False)
     if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it

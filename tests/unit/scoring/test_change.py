@@ -137,6 +137,11 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
         ("年卡到期没续", {"年卡"}),
         ("医生让我停了氨氯地平", {"氨氯", "地平"}),  # a verb that takes an object, and one follows
         ("老卡罗拉卖了两万", {"卡罗", "罗拉"}),  # …not a price
+        ("chest infection's cleared up, finished the antibiotics", {"chest", "infection"}),  # a condition over
+        ("膝盖好了，又能跑步了", {"膝盖"}),
+        ("兔子送给邻居小孩了", {"兔子"}),
+        ("baby girl arrived on Tuesday, 7lb 2oz!", {"pregnant"}),  # a birth ends the pregnancy
+        ("宝宝出生了，七斤二两", {"怀孕"}),
     ],
 )
 def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
@@ -156,6 +161,11 @@ def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
 def test_what_is_done_now_instead_ends_what_it_replaced(new: str, ended: set[str] | None) -> None:
     found = [c.about for c in read_changes(new) if c.kind == "ended"]
     assert found == ([ended] if ended else [])
+
+
+@pytest.mark.parametrize("said", ["饭做好了", "机票订好了", "好了好了不说了"])
+def test_a_thing_done_is_no_condition_over(said: str) -> None:
+    assert not [c for c in read_changes(said) if c.kind == "ended"]
 
 
 def test_an_ending_speaks_of_the_older_words_of_its_family() -> None:
