@@ -1,5 +1,6 @@
 """Write intents on Elasticsearch (es_guard): a writer removes its intent only as it recorded it, and reads its
-fence again when it cannot (a forget marked it, or it is gone) or when it comes to it late.
+fence again when it cannot (a forget marked it, or it is gone) or when it comes to it late. And a write that
+failed part-way (its intent removed, what it stored unrefreshed) is erased by a forget after it.
 
 Two store objects on one index (two servers), the write held inside the store's write (intent recorded, first
 check passed) while the other's forget runs: afterwards nothing of the forgotten user is readable, and the write
@@ -17,8 +18,8 @@ import pytest
 
 from flowmem.core.errors import WriteConflictError
 from flowmem.vector_store.elasticsearch import guard as es_guard
-from tests.integration.conftest import delete_store_indices
-from tests.integration.test_forget_races import SECRET, Pause, leftovers, opened
+from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_store_indices
+from tests.integration.test_forget_races import SECRET, Pause, leftovers, opened, said
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -102,3 +103,42 @@ def test_a_forget_that_does_not_mark_intents_is_met_by_a_late_writer(es_url: str
     monkeypatch.setattr(es_guard, "_mark", no_mark)
     monkeypatch.setattr(es_guard, "RECHECK_AFTER", 0.0)
     _refused(es_url)
+
+
+def test_a_write_that_failed_part_way_is_erased_by_a_forget_after_it(es_url: str) -> None:
+    """A write whose last step (the ledger) failed stored its memory and event and removed its intent, without the
+    refresh a write ends with; the index's scheduled refresh off, the memory is readable by id only. The forget
+    makes it searchable first, so it erases it."""
+    index = f"flowmem-test-intents-{uuid.uuid4().hex[:10]}"
+
+    async def main() -> list[str]:
+        async with opened(es_overrides(es_url, index)) as mem:
+            ws = f"ws-{uuid.uuid4().hex[:10]}"
+            await mem.add(said("bob", "I live in Oslo"), user_id="bob", workspace_id=ws)  # makes every index
+            async with httpx.AsyncClient(base_url=es_url) as http:
+                settings = {"index": {"refresh_interval": "-1"}}
+                (await http.put(f"/{index}/_settings", json=settings)).raise_for_status()
+            await asyncio.sleep(SCHEDULED_REFRESH_GONE)
+            written: list[str] = []
+            write = mem.store.write
+
+            async def recorded(workspace_id: str, memories: Any = (), **kwargs: Any) -> int:
+                written.extend(m.memory_id for m in memories)
+                return await write(workspace_id, memories, **kwargs)
+
+            async def refused(*args: Any) -> None:
+                raise RuntimeError("the ledger's node went away")
+
+            mem.store.write = recorded  # type: ignore[method-assign]
+            mem.store._mark_memorized = refused  # type: ignore[method-assign]
+            with pytest.raises(Exception, match="went away"):
+                await mem.add(said("alice", f"I live in {SECRET}"), user_id="alice", workspace_id=ws)
+            assert [m.content for m in await mem.get_many(written, workspace_id=ws)] == [f"I live in {SECRET}"]
+            assert (await mem.list(workspace_id=ws, user_id="alice")).total == 0, "not searchable yet"
+            await mem.forget(workspace_id=ws, user_id="alice")
+            return await leftovers(mem, ws, "alice", written)
+
+    try:
+        assert asyncio.run(main()) == []
+    finally:
+        delete_store_indices(es_url, index)

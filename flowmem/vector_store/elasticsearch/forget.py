@@ -11,8 +11,10 @@ and are read too, every candidate's records then checked here
 (:func:`~flowmem.schema.history.record_targets`, the rule every store uses).
 
 The order is memories, ledger, history, and each step is idempotent (a missing document is not
-an error), so a run stopped half-way is finished by the next one. One refresh at the end makes
-the erasure visible to every search and count; a dry run only pages and counts.
+an error), so a run stopped half-way is finished by the next one. A refresh first makes what any
+write stored searchable (a write refreshes when it ends, not when it raises: one that failed
+part-way left its documents unrefreshed); one refresh at the end makes the erasure visible to
+every search and count; a dry run only pages and counts.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ async def forget(store: ElasticsearchStore, workspace_id: str, user_id: str | No
 
     if not dry_run:  # first: every write prepared before this is refused from now on (es_guard)
         await es_guard.advance(store, workspace_id, user_id)
+    # A write that failed part-way left what it wrote unrefreshed (a write refreshes when it ends, not when it
+    # raises), and its intent removed: made searchable now, it is erased with the rest.
+    stored = [store.index] if await store._has_index() else []
+    stored += [side.name for side in (store._ledger, store._sessions) if await store._has_side(side, create=False)]
+    await store._shared_refresh.refresh(stored)
     steps: list[_Step] = []
     if await store._has_index():
         mine, keys = memory_query(workspace_id, user_id), ["workspace_id", "target"]
