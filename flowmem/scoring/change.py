@@ -69,6 +69,9 @@ _END_EN = (
     # "I used to hate running": an attitude that changed, not the running
     r"(?!(?:hate|love|like|dislike|enjoy|prefer|think|believe|feel|want|fear|wish|dread|worry)\b)[a-z]+\b)"
     r"|graduated(?:\s+from)?"
+    # a course or treatment come to its end: "finished her PhD", "finished my chemo" (not "finished my dinner")
+    r"|finish(?:ed|ing)\s+(?=(?:my|his|her|their|the)\s+(?:phd|degree|masters|master's|course|studies|training"
+    r"|apprenticeship|residency|internship|chemo|chemotherapy|treatment|physio|rehab)\b)"
     # leaving a job by notice, and withdrawing from what one was doing: "handed my notice in at the bakery",
     # "resigned from the council", "pulled out of the Bath half", "withdrew from the course", "backed out of the deal"
     r"|resign(?:ed|ing)(?:\s+from)?|(?:hand(?:ed)?|gave|put)\s+(?:in\s+)?(?:my|his|her|their)\s+notice(?:\s+in)?"
@@ -96,7 +99,7 @@ _STOPPED_ZH = rf"{_NOT_THERE_ZH}|{_NO_LONGER_ZH}|戒(?![指备严])(?=[\u4e00-\u
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # given up, run out, not renewed, transferred away, broken up (跟小雅分了): 减肥放弃了, 年卡到期没续, 陈医生调走了
-    r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了|送给|送人"
+    r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了|送给|送人|毕业"
     # a condition over, said after what had it (膝盖好了, 感冒好了, 血压现在正常了) — not a thing done (做好了, 订好了)
     rf"|{_RECOVERED_ZH}"
     # a place or business that is gone: 乐动健身跑路了, 那家店倒闭了

@@ -28,7 +28,7 @@ _ADVERBS = "just|finally|now|still|officially|also|recently"
 # A sentence opening with someone else and a verb: "Nana moved into", "my sister Cleo works at", "Jules has moved";
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
-    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:my|our)\s+(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
+    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+)?(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
     rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed)\b))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
     r"(?=[a-z])",

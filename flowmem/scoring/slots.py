@@ -65,16 +65,18 @@ _PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 
 BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "residence": (
-        rf"\b(?:i|we)\s+{_ADV}live\s+(?:in|at|near)\s+{_HOME}{_V}",
+        rf"\b(?:i|we)\s+{_ADV}live\s+(?:on\s+(?:my|our|his|her|their)\s+own\s+|alone\s+|by\s+(?:myself|himself|herself)\s+)?(?:in|at|near)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
-        rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based)\s+in\s+{_HOME}{_V}",
+        rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based|renting|staying)\s+in\s+{_HOME}{_V}",
+        # "home is Manchester these days", "my home is now in Leeds"
+        rf"(?:^|[.!?]\s+|\bmy\s+)home\s+is\s+(?:now\s+|still\s+)?(?:in\s+)?{_V}",
         # "we rent a flat in Didsbury", "we bought a house in Stockport": the home named, then its place
         rf"\b(?:i|we)(?:'ve|\s+have|'re|\s+are)?\s+{_ADV}(?:rent|rented|renting|bought|buy|own)\s+"
         rf"(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage"
         rf"|bungalow)\s+(?:in|at|near)\s+{_V}",
         # "my home is in Leeds", "our flat in Alfama": where one's own home is.
         rf"\b(?:my|our)\s+(?:own\s+|new\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
-        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}住(?![院过])在?{_ZH}",
+        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过])(?!在?一起)在?{_ZH}",
         rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬(?:到|去|进)了?{_ZH}",
@@ -91,7 +93,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:工作|上班)",
         # 在医院当护士, 在餐馆打工, 在工地上干活, 去超市当收银员: the verbs of working somewhere (not 在家: home)
-        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去|到)(?:一家|一个)?(?!家里?[当打干实]|[这那](?:里|儿|边)?[当打干实])(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?[当打干实]|[这那](?:里|儿|边)?[当打干实])(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
         r"(?:当(?![时中然初])|打工|实习|干活)",
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
         # 跳槽去了一家国企: a job left for another, the speaker left out
@@ -118,7 +120,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}在(?:一家)?[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG}(?:做|当)(?P<v>[^，。！？；,.!?;\s]{{1,8}})",
         rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
         # 在医院当护士, 去超市当收银员: what one works as there; 转行做产品经理了: a new line of work
-        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去|到)(?:一家|一个)?(?!家里?当)[^，。！？；,.!?;\s]{{1,16}}?当(?!时|中|然|初)"
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?当)[^，。！？；,.!?;\s]{{1,16}}?当(?!时|中|然|初)"
         r"(?P<v>[^，。！？；,.!?;\s了]{1,8})",
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:转行|改行)(?:去|了)?(?:做|当|干)(?P<v>[^，。！？；,.!?;\s了]{{1,8}})",
     ),
@@ -127,6 +129,10 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)\s+{_ADV}got\s+(?P<v>married|engaged|divorced|separated)\b",
         rf"\b(?:we|and\s+i)(?:'ve|\s+have)?\s+{_ADV}(?P<v>broken\s+up|broke\s+up|split\s+up)\b",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?P<v>结婚|订婚|离婚|单身|分手)了?",
+        # "I've been seeing someone", 我有男朋友了, 脱单了: no longer single
+        r"\bi(?:'ve\s+been|\s+have\s+been|'m|\s+am)\s+(?P<v>seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))\b",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}有(?P<v>男朋友|女朋友|对象)了",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>脱单)了?",
     ),
     "partner": (
         rf"\bmy\s+(?:new\s+)?{_PARTNER}(?:'s\s+name\s+is|\s+is\s+called|\s+is\s+named|\s+is|,)?\s+{_NAME}",
@@ -148,16 +154,20 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     ),
     "phone": (
         rf"\bmy\s+(?:new\s+)?(?:phone|mobile|cell)(?:\s+phone)?(?:\s+number)?\s+is\s+{_PHONE}",
-        rf"\bmy\s+(?:new\s+)?number\s+is\s+{_PHONE}",
+        rf"\bmy\s+(?:new\s+)?number(?:\s+is|['’]s)\s+(?:now\s+)?{_PHONE}",
+        rf"(?:^|[,.!?]\s*)(?:phone\s+|mobile\s+)?number(?:\s+is|['’]s)\s+(?:now\s+)?{_PHONE}",
         rf"\bnew\s+(?:phone\s+|mobile\s+|cell\s+)?number(?:\s+is|:)\s*{_PHONE}",
         rf"\b(?:call|text|reach)\s+me\s+(?:at|on)\s+{_PHONE}",
         rf"我的?(?:新)?(?:手机|电话)(?:号码?)?(?:是|换成了?|改成了?)\s*{_PHONE}",
         rf"新(?:手机|电话)?号码?(?:是|：|:)\s*{_PHONE}",
+        # 手机号换了，现在是139…: the number said after the words that it changed
+        rf"(?:手机|电话)号码?(?:换了|改了|变了)[，,\s]*(?:现在|新的)?(?:是|：|:)?\s*{_PHONE}",
     ),
     "email": (
         rf"\bmy\s+(?:new\s+)?e-?mail(?:\s+address)?\s+is\s+(?:now\s+)?{_EMAIL}",
         rf"\b(?:switched|changed|moved|updated)\s+my\s+e-?mail(?:\s+address)?\s+to\s+{_EMAIL}",
         rf"\b(?:reach|email|e-mail|contact|write\s+to)\s+me\s+at\s+{_EMAIL}",
+        rf"(?:^|[.!?]\s+|\bbest\s+)e-?mail(?:\s+address)?(?:\s+for\s+me)?\s+is\s+(?:now\s+)?{_EMAIL}",
         rf"我的?(?:新)?(?:邮箱|电子邮件|邮件地址)(?:地址)?(?:是|换成了?|改成了?)\s*{_EMAIL}",
         rf"我(?:换了|的新)(?:邮箱|电子邮件)[^。！？]{{0,8}}?(?:用|是)\s*{_EMAIL}",
     ),
@@ -189,7 +199,11 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been)|being)\s+(?:a\s+)?{_ADV}(?P<v>vegetarian|vegan|pescatarian)\b",
         r"\bi(?:'ve|\s+have)?\s+(?:been\s+)?(?:decided\s+to\s+)?(?:start(?:ed)?\s+|begun\s+)?eat(?:ing)?\s+"
         r"(?P<v>fish|meat|chicken)\s+again\b",
+        # "I eat fish now", "eating meat these days": what one eats now
+        rf"\bi(?:'m|\s+am)?\s+{_ADV}eat(?:ing)?\s+(?P<v>fish|meat|chicken)\s+(?:now|these\s+days|nowadays)\b",
         rf"我{_ZH_WHEN}(?:是|吃)(?P<v>素|全素|纯素)",
+        # 现在开始吃鱼了, 又吃肉了: what one eats again, a state reached (了)
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:开始|又)?吃(?P<v>鱼|肉|荤)了",
     ),
 }
 
@@ -228,7 +242,9 @@ VALUE_ALIASES: dict[str, str] = {
     "结婚": "married", "订婚": "engaged", "离婚": "divorced", "单身": "single", "分手": "broke up",
     "broken up": "broke up", "split up": "broke up",
     # What one eats again is a diet: fish again agrees with "pescatarian", meat or chicken with neither.
-    "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat",
+    "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat", "鱼": "pescatarian", "肉": "eats meat",
+    "荤": "eats meat",
+    **dict.fromkeys(("seeing", "dating", "男朋友", "女朋友", "对象", "脱单"), "in a relationship"),
     **dict.fromkeys(("laid off", "fired", "let go", "made redundant", "sacked", "unemployed", "between jobs",
                      "out of work", "jobless", "quit", "resigned from", "left", "裁", "裁员", "优化", "辞退", "开除",
                      "离职", "辞职", "失业", "不上班", "没上班", "待业"), "not working"),
@@ -482,10 +498,20 @@ def with_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> Memory:
     return memory.model_copy(update={"metadata": {**memory.metadata, SLOTS_KEY: read_slots(memory, rules)}})
 
 
+# Values that tell something that happened, not a state a later one replaces: "Marcus and I broke up" stays true when
+# "I've been seeing someone" is said after it.
+HAPPENED = frozenset({("relationship_status", "broke up")})
+
+
 def superseded(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
     """The slots of ``old`` the newer statement ``new`` replaces, in ``new``'s order: those both hold with different
-    values, and those a state of ``new`` ends (:data:`ENDS`: "we broke up" ends the partner)."""
-    replaced = [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    values (not what :data:`HAPPENED`), and those a state of ``new`` ends (:data:`ENDS`: "we broke up" ends the
+    partner)."""
+    replaced = [
+        slot
+        for slot, value in new.items()
+        if slot in old and old[slot] != value and (slot.partition("@")[0], old[slot]) not in HAPPENED
+    ]
     return [*replaced, *(slot for slot in ended_slots(new) if slot in old and slot not in replaced)]
 
 

@@ -83,6 +83,18 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("转行做产品经理了", {"job_title": "产品经理"}),
         ("我现在自己接私活，不上班了", {"employment": "not working"}),
         ("我在家当全职妈妈", {}),
+        ("we're renting in Clifton, tiny flat above a bakery", {"residence": "clifton"}),
+        ("home is Manchester these days", {"residence": "manchester"}),
+        ("my grandad lives on his own in Kent", {"residence@grandad": "kent"}),
+        ("got a new phone, number is 07700 900222", {"phone": "07700 900222"}),
+        ("手机号换了，现在是13987654321", {"phone": "13987654321"}),
+        ("best email for me is sam@oldmail.example", {"email": "sam@oldmail.example"}),
+        ("my business email is hello@kiln.example", {"attr:business email": "hello@kiln.example"}),  # not "email"
+        ("I eat fish now, doctor said I needed more omega 3", {"diet": "pescatarian"}),
+        ("现在开始吃鱼了", {"diet": "pescatarian"}),
+        ("so I've been seeing someone, his name's Theo", {"relationship_status": "in a relationship"}),
+        ("我有男朋友了，叫阿凯", {"relationship_status": "in a relationship"}),
+        ("我跟爸妈住在一起", {}),  # 住在一起: with whom, not where
         ("我在这当了三年", {}),
         ("Mum's moved to Cork", {"residence@mum": "cork"}),
         # Chinese with English words in it: the borrowed words read as their Chinese, a Latin name kept whole.
@@ -296,3 +308,10 @@ def test_pets_homes_and_jobs_said_in_more_ways(text: str, slots: dict[str, str])
 )  # fmt: skip
 def test_a_pet_gone_ends_its_name(text: str, ended: set[str]) -> None:
     assert SlotRules().ended(text) == ended
+
+
+def test_what_happened_is_not_replaced_by_a_later_state() -> None:
+    assert superseded({"relationship_status": "broke up"}, {"relationship_status": "in a relationship"}) == []
+    assert superseded({"relationship_status": "single"}, {"relationship_status": "in a relationship"}) == [
+        "relationship_status"
+    ]
