@@ -53,7 +53,9 @@ _END_EN = (
     # dropping a provider or a habit in everyday words: "finally ditched BT", "dumped the gym", "therapy's wrapped up"
     r"|ditch(?:ed|ing)|dump(?:ed|ing)|wrapped\s+up|wound\s+up|finished\s+with|done\s+with"
     # a charge passed to someone else: "handed the under-9s over to Gav"
-    r"|hand(?:ed|ing)\s+(?:\S+\s+){1,3}?over(?=\s+to\b)"
+    r"|hand(?:ed|ing)\s+(?:\S+\s+){1,3}?over(?=\s+to\b)|hand(?:ed|ing)\s+over\s+(?:\S+\s+){0,3}?\S+(?=\s+to\b)"
+    # what was given back: "handed the Focus back", "gave the keys back" (what is given back, inside the cue)
+    r"|(?:hand(?:ed|ing)|gave|giving)\s+(?:\S+\s+){1,3}?back\b"
     r"|broke\s+up(?:\s+with)?|split\s+up(?:\s+with)?|divorced|moved\s+out(?:\s+of)?|retired(?:\s+from)?"
     r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
     # "took me off the apixaban" ends it; "I'm off to go swimming", "off work today" leave for something
@@ -82,6 +84,8 @@ _END_EN = (
     r"|(?:swapped|traded|replaced)(?=\s+(?:\w+\s+){1,4}?(?:for|with)\b)"
     # a business or place gone (what ended is its subject): "Smile Studio closed down last month", "the gym went bust"
     r"|closed\s+down|shut\s+down|closed\s+for\s+good|went\s+(?:bust|under|out\s+of\s+business)"
+    # …or "closed" alone at the end of its clause ("Riverside closed", "the pool's closed now")
+    r"|(?<=\s)closed(?=\s*(?:[.!,;:)]|$|\s+(?:now|last|this|in\s+\w+|permanently)\b))"
     # a state that has cleared, said with nothing after it: "cold's gone finally", "the rash is gone" (not "gone to",
     # "gone back", "gone off": somewhere, or spoilt)
     r"|(?:(?<=['’]s\s)|(?<=\bis\s)|(?<=\bhas\s)|(?<=\bare\s))gone(?=\s*(?:[.!,;:)]|$|\s+(?:now|finally|completely"
@@ -115,7 +119,7 @@ _ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_NOT_ANYMORE_EN}|{_END_ZH}", re.I)
 _NOT_ANYMORE = re.compile(r"(?:\bnot|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
-    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record"
+    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record|transferr?(?:ed|ing)?"
     # what holds now, said as the present against before: "we shop at Lidl these days", "currently at Monzo"
     r"|these\s+days|nowadays|currently"
     # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
@@ -657,7 +661,10 @@ def _asserted(text: str, start: int, ending: re.Match[str]) -> bool:
 
 
 _NOTICE = re.compile(r"(?:hand|gave|put|resign)", re.I)
-_HANDED_OVER = re.compile(r"hand(?:ed|ing)\s+(?P<what>.+?)\s+over", re.I)
+_HANDED_OVER = re.compile(
+    r"hand(?:ed|ing)\s+(?P<what>.+?)\s+(?:over|back)|(?:hand(?:ed|ing)\s+over|gave|giving)\s+(?P<what2>.+?)(?:\s+back)?",
+    re.I,
+)
 # Chinese endings that take what they end as an object after them when one is said (停了氨氯地平, 放弃减肥)
 _ZH_TRANSITIVE = re.compile(r"卖了|卖掉|停了|取消|放弃|戒了|退了")
 
@@ -678,7 +685,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if ending.group().lower() == "lost":  # "we lost Tofu on Saturday. Miso keeps looking…": Tofu only
         return subject_terms(rest.split()[0]) if rest.split() else frozenset()
     if _HANDED_OVER.fullmatch(ending.group()):  # "handed the under-9s over to Gav": what was handed, inside the cue
-        return _first_terms(_HANDED_OVER.fullmatch(ending.group()).group("what"))  # type: ignore[union-attr]
+        handed = _HANDED_OVER.fullmatch(ending.group())
+        return _first_terms(handed.group("what") or handed.group("what2"))  # type: ignore[union-attr]
     if not ending.group().isascii() and _ZH_TRANSITIVE.fullmatch(ending.group()):
         # 停了氨氯地平, 卖掉了车: a verb that takes an object, and one follows; 飞度卖了: none, what ended is before
         obj = re.match(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", rest)

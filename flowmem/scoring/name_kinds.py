@@ -60,10 +60,18 @@ def name_frame(text: str, value: Value) -> NameFrame:
     return NameFrame(preposition, kinds)
 
 
+# Where one is and where one goes are one place of a statement: "work in the Leeds office", then "transferred me to
+# the Manchester office"; "at" a company, then "moved to" another.
+_LOCATIVE = {"at": "at", "in": "at", "to": "at", "into": "at"}
+
+
 def same_place(old: NameFrame, new: NameFrame) -> bool:
     """Whether two names stand in the same place of what their statements say: a kind in common, after the same
-    preposition."""
-    return old.preposition is not None and old.preposition == new.preposition and bool(old.kinds & new.kinds)
+    preposition (at, in, to and into are one: being there, or going there)."""
+    if old.preposition is None or new.preposition is None:
+        return False
+    same = _LOCATIVE.get(old.preposition, old.preposition) == _LOCATIVE.get(new.preposition, new.preposition)
+    return same and bool(old.kinds & new.kinds)
 
 
 def _skip_space(text: str, at: int) -> int:

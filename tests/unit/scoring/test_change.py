@@ -8,7 +8,16 @@ from datetime import datetime
 import pytest
 
 from flowmem.schema.memory import Memory
-from flowmem.scoring.change import holds, kin_terms, read_changes, remainder, replaced_names, rewrite, stem
+from flowmem.scoring.change import (
+    holds,
+    kin_terms,
+    read_changes,
+    remainder,
+    replaced_names,
+    replaced_values,
+    rewrite,
+    stem,
+)
 from flowmem.scoring.keys import SAID_BEFORE, offline_key
 from flowmem.scoring.name_kinds import name_frame
 from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of
@@ -140,6 +149,9 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
         ("chest infection's cleared up, finished the antibiotics", {"chest", "infection"}),  # a condition over
         ("膝盖好了，又能跑步了", {"膝盖"}),
         ("兔子送给邻居小孩了", {"兔子"}),
+        ("handed over treasurer duties to Priya at the AGM", {"treasurer"}),
+        ("handed the Focus back, got my own Corsa now", {"focu"}),
+        ("going to the Kings Rd clinic for physio now, Riverside closed", {"riversid"}),
         ("baby girl arrived on Tuesday, 7lb 2oz!", {"pregnant"}),  # a birth ends the pregnancy
         ("宝宝出生了，七斤二两", {"怀孕"}),
     ],
@@ -163,7 +175,7 @@ def test_what_is_done_now_instead_ends_what_it_replaced(new: str, ended: set[str
     assert found == ([ended] if ended else [])
 
 
-@pytest.mark.parametrize("said", ["饭做好了", "机票订好了", "好了好了不说了"])
+@pytest.mark.parametrize("said", ["饭做好了", "机票订好了", "好了好了不说了", "the shop is closed on Sundays"])
 def test_a_thing_done_is_no_condition_over(said: str) -> None:
     assert not [c for c in read_changes(said) if c.kind == "ended"]
 
@@ -746,3 +758,10 @@ def test_a_new_holder_of_a_one_holder_role_replaces_the_old_and_a_new_friend_rep
     # With two names in the old clause, the role alone picks neither: the words beside them must.
     (teacher,) = [c for c in read_changes("her new teacher is Mr Grant") if c.kind == "replaced"]
     assert replaced_names("my daughter is at Oakfield, her teacher is Mrs Patel", teacher) == {"mrs", "patel"}
+
+
+def test_being_at_a_place_and_going_to_one_are_the_same_place_of_a_statement() -> None:
+    new = "they've transferred me to the Manchester office, starting next week"
+    [change] = read_changes(new)
+    [(old, now)] = replaced_values("I work in the Leeds office", change)
+    assert (old.norm, now.norm) == ("leeds", "manchester")
