@@ -94,6 +94,13 @@ def _bare(mention: Mention) -> bool:
     )
 
 
+# A plan moved "from" one time "to" another names two times, not a span between them.
+_MOVED_FROM = re.compile(
+    r"\b(?:mov|chang|push|switch|reschedul|shift|bump|postpon|brought|pull)\w*\b[^.!?;]{0,40}?\bfrom\s+(?:the\s+)?\S+$",
+    re.I,
+)
+
+
 def join_ranges(
     first: Mention, second: Mention, text: str, joint: re.Pattern[str], today: date, tense: TenseReader
 ) -> tuple[Mention, Span] | None:
@@ -103,6 +110,8 @@ def join_ranges(
         return None
     if found.group().strip().lower() == "and" and not _BETWEEN.search(text, max(0, first.start - 12), first.end):
         return None  # "and" joins a range only after "between"
+    if _MOVED_FROM.search(text[max(0, first.start - 60) : first.end]):
+        return None  # "moved my appointment from Tuesday to Friday": from one day to another, not across them
     start = resolve(first, today, _tense_of(first, None, tense))
     if start is None:
         return None

@@ -408,9 +408,10 @@ def _weekday_far(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.day_span(day))
 
 
-# "a week from Friday", "two weeks from tomorrow": that many weeks after the coming day named.
+# "a week from Friday", "a week on Friday" (British), "two weeks from tomorrow": that many weeks after the coming day
+# named.
 _WEEKS_FROM = re.compile(
-    rf"\b(?P<n>{EN_CARDINAL})\s+weeks?\s+from\s+(?P<wd>{_WEEKDAY}|today|tomorrow)\b(?!\s+on\b)", _I
+    rf"\b(?P<n>{EN_CARDINAL})\s+weeks?\s+(?:from|on)\s+(?P<wd>{_WEEKDAY}|today|tomorrow)\b(?!\s+on\b)", _I
 )
 
 
