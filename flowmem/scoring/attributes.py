@@ -41,6 +41,15 @@ _ZH = re.compile(
     r"(?:我们家|我们的|我家的?|我们|我的|我)(?:现在的|目前的|现在|目前)?(?![们的]|现在|目前)(?P<attr>[\u4e00-\u9fff]{1,4}?)"
     r"(?:现在|目前|也|还)?(?:是|叫|在)(?P<v>[^，。！？；,.!?;\s]{1,12})"
 )
+# Chinese leaves the owner out as often as not: 公司在国贸 (my company is in Guomao), and says where a thing went with
+# 搬到/迁到 (公司搬到望京了): the thing's place now.
+_ZH_PLACE = re.compile(
+    r"(?:^|(?<=[，。！？；：:\s]))(?:我们?的?|我家的?)?(?P<attr>[\u4e00-\u9fff]{2,4}?)"
+    r"(?:上个?月|上周|去年|前天|昨天|今天|最近|现在|目前|也|已经|终于)*"
+    r"(?:在|搬到|搬去|迁到|迁去|搬进)了?(?P<v>[^，。！？；,.!?;\s]{1,12})"
+)
+# What opens a clause without being a thing: pronouns, demonstratives, adverbs of time and aspect, "everyone".
+_ZH_NOT_THING = re.compile(r"^[我咱你您他她它这那哪谁啥现正刚都也还就又在大每各]|什么|自己|大家")
 # Nouns of talk and thought: "my point is", "my guess is", 我的意思是 — what follows is a clause, not a value.
 _TALK = frozenset(
     " ".join(
@@ -90,7 +99,7 @@ def attribute_slots(text: str) -> dict[str, str]:
             read = _english(match)
             if read is not None:
                 found.setdefault(f"{ATTRIBUTE}:{read[0]}", read[1])
-        for match in _ZH.finditer(sentence):
+        for match in [*_ZH.finditer(sentence), *_ZH_PLACE.finditer(sentence)]:
             read = _chinese(match)
             if read is not None:
                 found.setdefault(f"{ATTRIBUTE}:{read[0]}", read[1])
@@ -125,7 +134,14 @@ def _english(match: re.Match[str]) -> tuple[str, str] | None:
 
 def _chinese(match: re.Match[str]) -> tuple[str, str] | None:
     attr, value = match.group("attr"), match.group("v").removesuffix("了").removesuffix("的")
-    if attr in _ZH_TALK or _ZH_TIME.search(attr) or _ZH_NOT_NOUN.search(attr) or attr in _ZH_PEOPLE or not value:
+    if (
+        attr in _ZH_TALK
+        or _ZH_TIME.search(attr)
+        or _ZH_NOT_NOUN.search(attr)
+        or _ZH_NOT_THING.search(attr)
+        or attr in _ZH_PEOPLE
+        or not value
+    ):
         return None
     if attr in _ZH_ROLES and not _ZH_NAME.search(value):
         return None

@@ -19,6 +19,11 @@ from flowmem.scoring.values import differ
         ("我现在的医生是王医生，搬家后换的", {"attr:医生": "王医生"}),
         ("我的微信名叫大鱼了", {"attr:微信名": "大鱼"}),
         ("我们公司在张江，地铁二号线", {"attr:公司": "张江"}),
+        ("公司在国贸，坐一号线二十分钟就到", {"attr:公司": "国贸"}),  # the owner left out
+        ("说一下：公司上个月搬到望京了", {"attr:公司": "望京"}),  # where the thing went
+        ("他在上班", {}),
+        ("大家在开会", {}),
+        ("我们搬到徐汇了", {}),  # the speaker: a residence, not a thing's place
         # not an attribute of the speaker, or not a value
         ("my daughter is 6", {}),
         ("my boss is a nightmare", {}),
