@@ -361,7 +361,7 @@ class ContraRepeatOp(Op):
         frames = slot_frames(memory.content, mine)
         found = []
         for old, _ in candidates:
-            if set(old.source) & set(memory.source):
+            if set(old.source) & set(memory.source) or plan_reached(old, memory):
                 continue
             theirs = _slots(old, self.rules)
             slots = superseded(theirs, mine)
@@ -473,6 +473,14 @@ _ADDRESS = re.compile(
     rf"\b(?i:hey|hi|hello|thanks|thank you|bye|congrats|wow|yeah|yes|oh|go),?\s+{_NAME}(?=\s*[,!?.…]|$)"
     rf"|,\s*{_NAME}(?=\s*[,!?])"
 )
+
+
+def plan_reached(old: Memory, new: Memory) -> bool:
+    """Whether ``old`` told a plan (its event after the day it was said: "下个月要 relocate 去 Singapore", "my last day
+    is March 19") whose time has come by ``new``: what ``new`` says now is where the plan led, and the plan stays true
+    as what was planned — an event, not a state ``new`` replaces."""
+    said, when = old.message_time or old.created_at, old.event_time
+    return when is not None and when.date() > said.date() and when <= (new.message_time or new.created_at)
 
 
 def restates(new: Memory, old: Memory) -> bool:

@@ -45,3 +45,17 @@ def test_another_fact_of_the_same_shape_is_kept(first: str, second: str) -> None
     memories = asyncio.run(said([("2025-03-01T09:00:00", first), ("2025-03-04T09:00:00", second)]))
     assert [m.status for m in memories if m.content == first] == ["valid"]
     assert [m.status for m in memories if m.content == second] == ["valid"]
+
+
+def test_a_plan_whose_time_has_come_stays_what_was_planned() -> None:
+    memories = asyncio.run(
+        said(
+            [
+                ("2025-01-15T21:00:00", "我现在 based 在上海，做 consulting"),
+                ("2025-02-10T20:00:00", "下个月要 relocate 去 Singapore 了，公司 internal transfer"),
+                ("2025-03-09T22:00:00", "已经到新加坡了 暂时住 Tiong Bahru 的 serviced apartment，很 chill"),
+            ]
+        )
+    )
+    assert _status(memories, "relocate") == ["valid"]  # the plan: it happened, and stays what was planned
+    assert _status(memories, "tiong bahru") == ["valid"]
