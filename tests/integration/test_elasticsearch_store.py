@@ -32,7 +32,7 @@ from flowmem.vector_store.elasticsearch import query as es_query
 from flowmem.vector_store.elasticsearch.store import BulkWriteError, ElasticsearchStore
 from flowmem.vector_store.filters import SUBJECT_TYPES, UNREAD_SLOTS, MemoryFilter
 from flowmem.vector_store.local.store import LocalStore
-from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_index, delete_store_indices
+from tests.integration.conftest import SCHEDULED_REFRESH_GONE, delete_store_indices
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -676,8 +676,7 @@ class TestWritePath:
         app = App(overrides=overrides)
         yield app
         app.close()
-        for index in (name, f"{name}-history", f"{name}-messages"):
-            delete_index(es_url, index)
+        delete_store_indices(es_url, name)
 
     def test_sample_chat_twice_dedup_and_expire_with_history(self, es_app: Any) -> None:
         from flowmem.eval.samples import load_messages
@@ -752,5 +751,4 @@ class TestWritePath:
             assert states[0] == states[1] and len(states[1]) > 40
         finally:
             for name in names:
-                for index in (name, f"{name}-history", f"{name}-messages"):
-                    delete_index(es_url, index)
+                delete_store_indices(es_url, name)
