@@ -60,7 +60,9 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         r"[$£€¥]\s?\d[\d,]*(?:\.\d+)?\s*[km]?\b|\b\d[\d,]*(?:\.\d+)?\s*(?:kg|kgs|lbs?|km|miles?|mi|k|%"
         # units of a dose or a measure: "sertraline 50mg" then "bumped to 100mg"
         r"|mg|mcg|µg|ug|g|ml|cl|l|oz|iu|units?|cm|mm|m|ft)(?![a-z])"
-        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}万[\d{ZH_NUMERAL_CHARS}]?(?:块|元)?|\d+(?:\.\d+)?\s*(?:块|元|公斤|斤)",
+        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}万[\d{ZH_NUMERAL_CHARS}]?(?:块|元)?|\d+(?:\.\d+)?\s*(?:块|元|公斤|斤)"
+        # a sum in thousands said in numerals (房租两千五, 工资八千, 学费两千八)
+        r"|[一二两三四五六七八九]千[零一二两三四五六七八九]?(?:百)?(?:块|元)?",
     ),
 )
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
@@ -218,6 +220,12 @@ def _amount(text: str) -> str:
     if zh:
         tens, rest = zh_number(zh.group(1)), zh_number(zh.group(2)) if zh.group(2) else 0
         return "" if tens is None or rest is None else f"{tens * 10000 + rest * 1000} money"
+    thousands = re.match(r"([一二两三四五六七八九])千([零一二两三四五六七八九])?", text)
+    if thousands:  # 两千五: 2,500; 八千: 8,000
+        lead, rest = zh_number(thousands.group(1)), zh_number(thousands.group(2)) if thousands.group(2) else 0
+        if lead is None or rest is None:
+            return ""
+        return f"{lead * 1000 + rest * 100}" + (" money" if text.endswith(("块", "元")) else "")
     number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
     if number is None:
         return ""

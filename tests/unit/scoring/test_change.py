@@ -39,6 +39,8 @@ from flowmem.scoring.values import differ, find_values
         ("10 units of insulin at night", "amount", "10 units"),
         ("paid $1,250 for it", "amount", "1250 money"),
         ("月薪两万三", "amount", "23000 money"),
+        ("房租每月两千五", "amount", "2500"),
+        ("学费八千块", "amount", "8000 money"),
         ("write to sam.lee@example.org", "email", "sam.lee@example.org"),
         ("my number is +44 20 7946 0958", "phone", "442079460958"),
         ("my handle is cool_cat_42", "handle", "cool_cat_42"),
@@ -159,6 +161,19 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
 def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
     [change, *_] = read_changes(new)
     assert change.kind == "ended" and about <= change.about | change.seller  # a retiree is whose work ended
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "now"),
+    [
+        ("choir is Wednesday nights at St Luke's", "choir's on Thursdays from next term", "Thursdays"),
+        ("I take sertraline 50mg", "sertraline 100mg from today, doctor's orders", "100mg"),
+        ("房租每月两千五", "房东涨房租了，现在两千八", "两千八"),
+    ],
+)
+def test_a_value_in_force_from_a_time_on_replaces_the_older_one(old: str, new: str, now: str) -> None:
+    [change] = [c for c in read_changes(new) if c.values]
+    assert [n for _, n in replaced_values(old, change)] and now in new
 
 
 @pytest.mark.parametrize(
