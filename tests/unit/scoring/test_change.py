@@ -173,7 +173,7 @@ def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:
 )
 def test_a_value_in_force_from_a_time_on_replaces_the_older_one(old: str, new: str, now: str) -> None:
     [change] = [c for c in read_changes(new) if c.values]
-    assert [n for _, n in replaced_values(old, change)] and now in new
+    assert [new[n.start : n.end] for _, n in replaced_values(old, change)] == [now]
 
 
 @pytest.mark.parametrize(
