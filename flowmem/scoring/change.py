@@ -137,10 +137,10 @@ _CHANGE = re.compile(
 )
 _CORRECTION = re.compile(
     # "sorry" apologises for a mistake; "sorry to hear that", "sorry about your dog" sympathise
-    r"\b(?:actually|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
+    r"\b(?:actually|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|no\s*,?\s*wait|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
     r"fat\s+fingers?|not\s+\w+\s*,|got\s+(?:that|it)\s+wrong|i\s+was\s+wrong|misspoke|my\s+mistake)\b"
     # a value denied at the end of the message: "it's the 19th, not the 12th"
-    r"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|更正|不对|说错|搞错|打错|写错|看错|弄错|应该是|其实是|纠正",
+    r"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|更正|不对|说错|搞错|打错|写错|看错|弄错|记错|应该是|其实是|纠正",
     re.I,
 )
 # A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
@@ -267,6 +267,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             )
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
+    if correction is not None and not changes and (denied := _denied(text)) is not None:
+        changes.append(denied)  # "actually it's amoxicillin I react to, not penicillin": the penicillin was wrong
     return tuple(changes)
 
 
@@ -881,6 +883,23 @@ _BORN = re.compile(
     re.I,
 )
 PREGNANCY_TERMS = frozenset(["pregnant", "pregnanc", "expecting", "怀孕", "孕期", "预产"])
+
+
+# What a correction says was wrong, by name, at the end of a clause: "…, not penicillin", "不是青霉素".
+_DENIED = re.compile(r"(?:\bnot\s+(?:the\s+|a\s+|an\s+)?|不是)(?P<what>[\w\u4e00-\u9fff'’-]{2,24})\s*[.!。！]*\s*(?:[,，;；]|$)", re.I)
+
+
+def _denied(text: str) -> Change | None:
+    """A correction naming what was wrong and no typed value (see _DENIED): a ``corrected`` change about those words,
+    the denied thing kept in ``negated`` (an older statement must hold all of it)."""
+    found = _DENIED.search(text)
+    if found is None:
+        return None
+    about = subject_terms(found.group("what"))
+    if not about:
+        return None
+    what = Value("thing", found.group("what").lower(), found.start("what"), found.end("what"))
+    return Change("corrected", about, (), found.group().strip(" ,，;；.!。！"), negated=(what,))
 
 
 def _instead_of(clause: str, values: list[Value], start: int) -> Change | None:

@@ -157,7 +157,8 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, kept, reason, keep_words=False)
     if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it
-        if len(change.about & subject_terms(old.content)) < 2:  # named, not just touched on
+        held = change.about & subject_terms(old.content)
+        if (held != change.about) if change.negated else len(held) < 2:  # named (all of what was denied), not touched
             return []
         reason = f"corrected: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, None, reason)

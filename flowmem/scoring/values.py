@@ -42,7 +42,8 @@ _ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
 
 _PATTERNS: tuple[tuple[str, str], ...] = (
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
-    ("phone", r"(?<![\w.])\+?\d[\d\s().-]{5,18}\d(?![\w.])"),
+    # no Latin letter or digit either side (Chinese runs into it: 现在是13987654321)
+    ("phone", r"(?<![A-Za-z0-9_.])\+?\d[\d\s().-]{5,18}\d(?![A-Za-z0-9_.])"),
     ("handle", r"(?<![\w@.])[a-z][a-z0-9]*_[a-z0-9_]+(?![\w@])|(?<![\w@.])[a-z]{2,}\d{2,}(?![\w@])"),
     ("weekday", rf"{_DAY}(?:{_JOIN}{_DAY})*"),
     (
@@ -64,6 +65,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         # a sum in thousands said in numerals (房租两千五, 工资八千, 学费两千八)
         r"|[一二两三四五六七八九]千[零一二两三四五六七八九]?(?:百)?(?:块|元)?",
     ),
+    # a year said alone ("expires in 2027", "2029 not 2027", 2026年)
+    ("year", r"(?<![\d/.:-])(?:19|20)\d{2}(?![\d/.:-])(?:年)?"),
 )
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
 # A job title said of someone: after "as", a copula or "promoted to" ("as a junior designer", "I'm now a senior
@@ -180,6 +183,8 @@ def _normalise(kind: str, raw: str) -> str:
         return _clock(text)
     if kind == "amount":
         return _amount(text)
+    if kind == "year":
+        return text.removesuffix("年")
     return text
 
 

@@ -40,6 +40,8 @@ from flowmem.scoring.values import differ, find_values
         ("paid $1,250 for it", "amount", "1250 money"),
         ("月薪两万三", "amount", "23000 money"),
         ("房租每月两千五", "amount", "2500"),
+        ("my passport expires in 2027", "year", "2027"),
+        ("手机号换了，现在是13987654321", "phone", "13987654321"),  # a Chinese word runs into it
         ("学费八千块", "amount", "8000 money"),
         ("write to sam.lee@example.org", "email", "sam.lee@example.org"),
         ("my number is +44 20 7946 0958", "phone", "442079460958"),
@@ -780,3 +782,26 @@ def test_being_at_a_place_and_going_to_one_are_the_same_place_of_a_statement() -
     [change] = read_changes(new)
     [(old, now)] = replaced_values("I work in the Leeds office", change)
     assert (old.norm, now.norm) == ("leeds", "manchester")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I'm allergic to penicillin", "actually it's amoxicillin I react to, not penicillin"),
+        ("我对青霉素过敏", "说错了，是对头孢过敏，不是青霉素"),
+    ],
+)
+def test_a_correction_naming_what_was_wrong_expires_the_statement_of_it(old: str, new: str) -> None:
+    at = datetime(2025, 3, 1, 9)
+    older = Memory(memory_id="a", workspace_id="w", target="kim", content=old, created_at=at, updated_at=at)
+    newer = older.model_copy(update={"memory_id": "b", "content": new, "created_at": at.replace(minute=5)})
+    [action] = apply_changes(newer, changes_of(newer), [older])
+    assert action.action == "expire" and action.memory.memory_id == "a"
+
+
+@pytest.mark.parametrize(
+    ("said", "cue"),
+    [("no wait, it's in Bristol, Bath was the hen do", "no wait"), ("记错了，我爸生日是3月21号", "记错")],
+)
+def test_more_ways_to_say_a_correction(said: str, cue: str) -> None:
+    assert any(c.kind == "corrected" and c.cue.lower().startswith(cue) for c in read_changes(said))
