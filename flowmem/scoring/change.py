@@ -886,7 +886,9 @@ PREGNANCY_TERMS = frozenset(["pregnant", "pregnanc", "expecting", "怀孕", "孕
 
 
 # What a correction says was wrong, by name, at the end of a clause: "…, not penicillin", "不是青霉素".
-_DENIED = re.compile(r"(?:\bnot\s+(?:the\s+|a\s+|an\s+)?|不是)(?P<what>[\w\u4e00-\u9fff'’-]{2,24})\s*[.!。！]*\s*(?:[,，;；]|$)", re.I)
+_DENIED = re.compile(
+    r"(?:\bnot\s+(?:the\s+|a\s+|an\s+)?|不是)(?P<what>[\w\u4e00-\u9fff'’-]{2,24})\s*[.!。！]*\s*(?:[,，;；]|$)", re.I
+)
 
 
 def _denied(text: str) -> Change | None:
