@@ -60,6 +60,8 @@ _END_EN = (
     r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
     # "took me off the apixaban" ends it; "I'm off to go swimming", "off work today" leave for something
     r"(?:me\s+|him\s+|her\s+)?off(?!\s+(?:to|for|work|today|tonight|tomorrow|now)\b)|laid\s+off|lost\s+my"
+    # "mum's off the warfarin now": 's is "is"
+    r"|(?<=\w['’]s\s)off(?=\s+(?:the|her|his|my|their)\s)"
     # "Leah left teaching", "I left nursing": leaving an occupation, said by its -ing (not "left for work")
     r"|left(?=\s+[a-z]{3,}ing(?:\s*[.!?,;]|\s+(?:and|to|for|in|at|after|last|this|because|so|two|a)\b|\s*$))"
     # leaving a job, a company, a team (not "left my keys at home")
@@ -238,8 +240,9 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             about, chars = _ended_terms(clause, ending), _stopped_chars(clause, ending)
             if (about or chars) and _asserted(text, start, ending):
                 retiree = _retiree(clause, ending, about)
-                if retiree:  # "Omar retired": his working life ended, not Omar
-                    changes.append(Change("ended", WORK_TERMS, (), ending.group(), seller=retiree, keeps_holder=True))
+                if retiree:  # "Omar retired": his working life ended, not Omar; 我弟毕业了: his studies, not him
+                    life = STUDY_TERMS if _STUDY_LIFE.fullmatch(ending.group()) else WORK_TERMS
+                    changes.append(Change("ended", life, (), ending.group(), seller=retiree, keeps_holder=True))
                 else:
                     changes.append(Change("ended", about, (), ending.group(), chars, seller=_seller(clause, ending)))
             # "The flat got sold, the new landlord is a letting agency called Hearth Homes": what replaced it, said
@@ -947,6 +950,18 @@ def _seller(clause: str, ending: re.Match[str]) -> frozenset[str]:
 # Leaving one's working life, said with no object: what ends is the person's work, not the person ("Omar retired on
 # Friday" leaves "Omar is my brother-in-law" and "Omar loves fishing" current; 我妈退休了).
 _WORKING_LIFE = re.compile(r"retired|退休|离职|辞职|辞了|不干了", re.I)
+# …and one's studies, by graduating (我弟毕业了, "my sister graduated!"): what ends is what was said of the studying.
+_STUDY_LIFE = re.compile(r"graduated|毕业", re.I)
+STUDY_TERMS = frozenset(
+    stem(t)
+    for word in (
+        "student studying study school college university uni degree course undergrad undergraduate phd masters",
+        "在读 读书 上学 大学 大一 大二 大三 大四 高一 高二 高三 初一 初二 初三",
+        "研一 研二 研三 读研 读博 博士 硕士 学校 专业 本科 学生",
+    )
+    for t in query_terms(word)
+    if _names_something(t)
+)
 WORK_TERMS = frozenset(
     stem(t) for word in (*WORK_WORDS, *OCCUPATION_HEADS.split("|"), *ZH_WORK_WORDS, *ZH_OCCUPATION_WORDS)
     for t in query_terms(word) if _names_something(t)
@@ -957,7 +972,10 @@ def _retiree(clause: str, ending: re.Match[str], about: frozenset[str]) -> froze
     """Who retired or left their job, when ``ending`` says so with no object after it ("Omar retired on Friday", Kevin
     离职了): the terms of the person (read as the ending's subject), else empty."""
     rest = clause[ending.end() :]
-    if not _WORKING_LIFE.fullmatch(ending.group()) or (not _NO_OBJECT.match(rest) and _first_terms(rest)):
+    if not ending.group().isascii():  # 我弟毕业了，去深圳找工作了: what follows the comma is another clause
+        rest = re.split(r"[，。！？；,;]", rest)[0].lstrip("了")
+    lives = _WORKING_LIFE.fullmatch(ending.group()) or _STUDY_LIFE.fullmatch(ending.group())
+    if not lives or (not _NO_OBJECT.match(rest) and _first_terms(rest)):
         return frozenset()
     return about
 

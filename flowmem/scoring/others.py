@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 
 _NAME = r"(?-i:[A-Z][a-z][\w'-]*)"
 _ADVERBS = "just|finally|now|still|officially|also|recently"
+# Which one of one's people: "my best friend Dev", "my little brother", "my eldest".
+_WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new|old|late)"
 # "my brother's just moved", "Jules's moved out": 's is "has" before an adverb or a past participle — not the
 # possessive of "my brother's girlfriend works", which says nothing of the brother.
 # A sentence opening with someone else and a verb: "Nana moved into", "my sister Cleo works at", "Jules has moved";
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
-    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+)?(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
+    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
     rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed)\b))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
     r"(?=[a-z])",

@@ -44,5 +44,5 @@ THIRD_PERSON_VERBS: dict[str, str] = {"lives": "live", "works": "work", "studies
 # Chinese kin and person words, as a subject (外婆搬到了杭州, 我弟在读高三) or before 叫 and a name (男朋友叫小林).
 ZH_KIN = (
     "外婆|外公|奶奶|爷爷|姥姥|姥爷|妈妈|爸爸|我妈|我爸|父母|姐姐|哥哥|弟弟|妹妹|我姐|我哥|我弟|我妹|老公|老婆|男朋友|女朋友|男友|女友|"
-    "对象|朋友|同事|老板|领导|室友|孩子|儿子|女儿|表姐|表哥|表妹|表弟"
+    "对象|朋友|同事|老板|领导|室友|孩子|儿子|女儿|表姐|表哥|表妹|表弟|闺蜜|发小|哥们|兄弟"
 )

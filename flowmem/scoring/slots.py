@@ -60,6 +60,10 @@ _ZH_FUNCTION = (
     r"(?:数据分析|分析|运营|产品|销售|设计|开发|研发|测试|市场|财务|会计|人事|行政|客服|法务|采购|编辑|翻译|咨询|"
     r"技术|算法|前端|后端|运维|项目|管理|策划|审计|投资|教研)"
 )
+_SCHOOL_NAME = (
+    r"(?P<v>(?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))*\s+(?:primary|secondary|high|academy|college|school|nursery"
+    r"|kindergarten|elementary|middle|sixth\s+form)(?:\s+school)?)\b"
+)
 _EMAIL = r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 _PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 
@@ -81,6 +85,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬(?:到|去|进)了?{_ZH}",
         rf"我家{_ZH_WHEN}在{_ZH}",
+        # 跟我们来北京住了, 到杭州住下了: came somewhere to live
+        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:来|到|去)(?P<v>[^，。！？；,.!?;\s]{{1,8}}?)(?:住|定居|安家)(?:了|下)",
     ),
     "employer": (
         rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",
@@ -150,6 +156,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?=[^.!?\n]*\b(?:semester|term|school|college|universit\w*|politecnico|degree)\b){_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:读书|上学|读大学|读研|念书)",
         rf"我{_ZH_WHEN}转学到了?{_ZH}",
+        # "I'm at Oakfield Primary", "started at Kingsway secondary": a place named as a school by its own words
+        rf"\bi(?:'m|\s+am)?\s+{_ADV}(?:at|attending|started\s+at|starting\s+at|moved\s+to)\s+{_SCHOOL_NAME}",
         rf"我{_ZH_WHEN}就读于{_ZH}",
     ),
     "phone": (

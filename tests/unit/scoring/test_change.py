@@ -158,6 +158,8 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
         ("going to the Kings Rd clinic for physio now, Riverside closed", {"riversid"}),
         ("baby girl arrived on Tuesday, 7lb 2oz!", {"pregnant"}),  # a birth ends the pregnancy
         ("宝宝出生了，七斤二两", {"怀孕"}),
+        ("mum's off the warfarin now, switched to apixaban", {"warfarin"}),
+        ("我弟毕业了，去深圳找工作了", {"大三", "我弟"}),  # his studies ended (and whose), not him
     ],
 )
 def test_an_ending_names_what_it_ends(new: str, about: set[str]) -> None:

@@ -95,6 +95,10 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("so I've been seeing someone, his name's Theo", {"relationship_status": "in a relationship"}),
         ("我有男朋友了，叫阿凯", {"relationship_status": "in a relationship"}),
         ("我跟爸妈住在一起", {}),  # 住在一起: with whom, not where
+        ("my best friend Dev lives in Leeds", {"residence@dev": "leeds"}),
+        ("my son is at Oakfield Primary", {"school@son": "oakfield primary"}),
+        ("我闺蜜搬去重庆了", {"residence@闺蜜": "重庆"}),
+        ("I'm at the gym", {}),
         ("我在这当了三年", {}),
         ("Mum's moved to Cork", {"residence@mum": "cork"}),
         # Chinese with English words in it: the borrowed words read as their Chinese, a Latin name kept whole.
@@ -208,7 +212,8 @@ def test_observations_in_the_third_person_are_read_as_the_user_would_say_them(te
          {"employer": "brightledger", "job_title": "product designer"}),
         ("Alice and Sam moved into their two-bedroom apartment in North Berkeley on Saturday, May 18; "
          "Alice no longer lives in Oakland.", "alice", {"residence": "north berkeley"}),
-        ("Alice's younger sister Grace is a nurse and lives in San Rafael.", "alice", {}),  # Grace's, not Alice's
+        ("Alice's younger sister Grace is a nurse and lives in San Rafael.", "alice",
+         {"job_title@grace": "nurse"}),  # Grace's, not Alice's
         ("Sam Rivera is a backend engineer at a climate-tech startup.", "alice", {}),
     ],
 )  # fmt: skip
