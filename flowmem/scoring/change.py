@@ -137,12 +137,14 @@ _CHANGE = re.compile(
     r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|如今|目前|新|变成|涨|升|降|减到|加到|纪录|刷新|转到",
     re.I,
 )
+# Chinese words that say something said was wrong: a correction's words, and strong ones (_SAID_WRONG).
+_ZH_WRONG = "更正|纠正|说错|搞错|记错|打错|写错|看错|弄错"
 _CORRECTION = re.compile(
     # "sorry" apologises for a mistake; "sorry to hear that", "sorry about your dog" sympathise
     r"\b(?:actually|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|no\s*,?\s*wait|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
     r"fat\s+fingers?|not\s+\w+\s*,|got\s+(?:that|it)\s+wrong|i\s+was\s+wrong|misspoke|my\s+mistake)\b"
     # a value denied at the end of the message: "it's the 19th, not the 12th"
-    r"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|更正|不对|说错|搞错|打错|写错|看错|弄错|记错|应该是|其实是|纠正",
+    rf"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|{_ZH_WRONG}|不对|应该是|其实是",
     re.I,
 )
 # A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
@@ -150,8 +152,7 @@ _NEGATED = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)\s+(?:on\s+|at\s+
 # A correction that names no value must say outright that something was wrong ("actually", "sorry" alone are
 # everyday words): then what it names, said last, is what was wrong.
 _SAID_WRONG = re.compile(
-    r"\b(?:correction|typo|misread|misspoke|scratch\s+that|i\s+was\s+wrong|got\s+(?:that|it)\s+wrong)\b"
-    r"|更正|纠正|说错|搞错|记错|打错|写错|看错|弄错",
+    rf"\b(?:correction|typo|misread|misspoke|scratch\s+that|i\s+was\s+wrong|got\s+(?:that|it)\s+wrong)\b|{_ZH_WRONG}",
     re.I,
 )
 
