@@ -461,10 +461,16 @@ def same_words(a: Memory, b: Memory, overlap: float) -> bool:
     mine, theirs = _content_words(_unaddressed(a)), _content_words(_unaddressed(b))
     if not mine or not theirs:
         return False
-    return len(mine & theirs) >= overlap * min(len(mine), len(theirs))
+    if len(mine & theirs) < overlap * min(len(mine), len(theirs)):
+        return False
+    # Rewording leaves words out or adds some; two texts that each say several things the other does not are two
+    # facts ("my uncle's ten-year-old Jetta is still going strong", then "my uncle bought a BYD for my aunt, he still
+    # drives the Jetta"), however many words they share.
+    return min(len(theirs - mine), len(mine - theirs)) <= _OWN_WORDS
 
 
 _CJK_PAIR = re.compile(r"^[\u3400-\u9fff]{2,}$")
+_OWN_WORDS = 2  # content words of its own each of two paraphrases may have, on one side at least
 # A name said to someone, set off as English sets off an address: after a greeting or thanks ("Hey Mel!", "Thanks,
 # Mel.", "Wow Caroline,") or after a comma before a comma or an exclamation ("…, Caroline, that's", "Sure, Jon!"); not
 # before a full stop ("I moved to Berlin, Germany.").

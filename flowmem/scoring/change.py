@@ -84,6 +84,11 @@ _END_EN = (
     r"|lost(?=\s+(?-i:[A-Z])[a-z]+\b)"
     # one thing swapped for another: "swapped the amitriptyline for propranolol" ends the amitriptyline
     r"|(?:swapped|traded|replaced)(?=\s+(?:\w+\s+){1,4}?(?:for|with)\b)"
+    # a vehicle or a thing given up for good: "traded in the civic", "scrapped the van", "the Polo got written off"
+    r"|trad(?:ed|ing)\s+in|scrapp(?:ed|ing)|written\s+off|wrote\s+(?:\S+\s+)?off"
+    # the last day somewhere, said of a place or a school left: "Ollie's last day at Little Acorns today" (not "the last
+    # day of school", a term's end)
+    r"|last\s+day\s+at"
     # a business or place gone (what ended is its subject): "Smile Studio closed down last month", "the gym went bust"
     r"|closed\s+down|shut\s+down|closed\s+for\s+good|went\s+(?:bust|under|out\s+of\s+business)"
     # …or "closed" alone at the end of its clause ("Riverside closed", "the pool's closed now")
@@ -106,6 +111,8 @@ _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # given up, run out, not renewed, transferred away, broken up (跟小雅分了): 减肥放弃了, 年卡到期没续, 陈医生调走了
     r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了|送给|送人|毕业"
+    # a service switched off or unsubscribed: 网易云关了自动续费, 退订了
+    r"|关了|关掉|退订"
     # a condition over, said after what had it (膝盖好了, 感冒好了, 血压现在正常了) — not a thing done (做好了, 订好了)
     rf"|{_RECOVERED_ZH}"
     # a place or business that is gone: 乐动健身跑路了, 那家店倒闭了
@@ -129,7 +136,7 @@ _CHANGE = re.compile(
     r"|as\s+of"
     # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
     r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
-    r"|adjust(?:ed)?"
+    r"|adjust(?:ed)?|(?:up|down)grad(?:e|ed|ing)"
     # a time moved: "postponed the housewarming to the 21st", "brought it forward to Monday"
     r"|postpon(?:e|ed|ing)|delay(?:ed|ing)?|brought\s+forward|put\s+off"
     # an amount that went up or down to another: "put the rent up to £1,050", "hours cut down to 30"
@@ -636,11 +643,13 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
 
 def _replaces(old: Value, new: Value) -> bool:
     """Whether ``new`` is another content for what ``old`` held: the same kind, not the same content; a day of
-    the month without its month ("the 13th") compares with any day; an amount with one of the same unit."""
+    the month without its month ("the 13th") compares with any day; an amount with one of the same unit, or a sum said
+    without its currency ("1450 a month", "7.99") with one said with it."""
     if old.kind != new.kind or old.norm == new.norm:
         return False
     if old.kind == "amount":
-        return old.norm.split(" ", 1)[1:] == new.norm.split(" ", 1)[1:]
+        units = {old.norm.partition(" ")[2], new.norm.partition(" ")[2]}
+        return len(units) == 1 or units == {"", "money"}
     return True
 
 
@@ -675,7 +684,7 @@ _HANDED_OVER = re.compile(
     re.I,
 )
 # Chinese endings that take what they end as an object after them when one is said (停了氨氯地平, 放弃减肥)
-_ZH_TRANSITIVE = re.compile(r"卖了|卖掉|停了|取消|放弃|戒了|退了")
+_ZH_TRANSITIVE = re.compile(r"卖了|卖掉|停了|取消|放弃|戒了|退了|关了|关掉|退订")
 
 
 def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
@@ -705,6 +714,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
             return _first_terms(obj.group())
     if _NOTICE.match(ending.group()):  # "handed my notice in at the bakery": the place left, after at/from
         return _first_terms(re.sub(r"^\s*(?:at|from)\b", "", rest))
+    if ending.group().lower().startswith("last"):  # "my last day at Dell is March 19": the place, not the date
+        rest = _LAST_DAY_PLACE_END.split(rest, maxsplit=1)[0]
     if ending.group().lower() in ("swapped", "traded", "replaced"):
         rest = re.split(r"\b(?:for|with)\b", rest, maxsplit=1)[0]  # what was given up, not what came for it
     if ending.group().lower() == "left" and re.match(r"\s+[a-z]{3,}ing\b", rest):
@@ -724,6 +735,11 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了
         return before or after
     return after or before
+
+
+_LAST_DAY_PLACE_END = re.compile(
+    r"\b(?:is|was|will|be|on|today|tomorrow|tonight|yesterday|this|next|before|after)\b|['’]s\b", re.I
+)
 
 
 # Giving a thing away: what ends is the giver's having it, not the thing ("王阿姨把房子卖了": the flat the speaker rents

@@ -38,7 +38,7 @@ from flowmem.scoring.change import (
     says_wrong,
     subject_terms,
 )
-from flowmem.scoring.derive import SPEAKER, at_time, event_times, keywords_of, with_event_time
+from flowmem.scoring.derive import SPEAKER, at_time, event_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.scoring.values import find_values
@@ -172,7 +172,18 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): no longer {' '.join(sorted(names))}"
         return supersede(memory, old, remainder(old.content, names, whole=True), reason)
     reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
-    return supersede(memory, old, written, reason, when=_moved_day(memory, old, change))
+    when = _moved_day(memory, old, change) or _in_force(memory, old, written)
+    return supersede(memory, old, written, reason, when=when)
+
+
+def _in_force(memory: Memory, old: Memory, written: str) -> ExtractedTime | None:
+    """When the new value holds from, for older words written anew with it that name no time of their own: the time the
+    change names ("rent going up to 1525 from feb 1" makes "rent went thru, 1525 a month" a fact of 1 February, not of
+    the day the old rent was paid). ``None``: the change names no time (the words' own reading stands)."""
+    if memory.event_time is None or event_time(written, old.message_time or old.created_at) is not None:
+        return None
+    found = event_times(memory.content, memory.message_time or memory.created_at)
+    return found[0] if found else None
 
 
 _DAYS = frozenset({"weekday", "date"})

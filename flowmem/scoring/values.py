@@ -63,7 +63,14 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         r"|mg|mcg|µg|ug|g|ml|cl|l|oz|iu|units?|cm|mm|m|ft)(?![a-z])"
         rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}万[\d{ZH_NUMERAL_CHARS}]?(?:块|元)?|\d+(?:\.\d+)?\s*(?:块|元|公斤|斤)"
         # a sum in thousands said in numerals (房租两千五, 工资八千, 学费两千八)
-        r"|[一二两三四五六七八九]千[零一二两三四五六七八九]?(?:百)?(?:块|元)?",
+        r"|[一二两三四五六七八九]千[零一二两三四五六七八九]?(?:百)?(?:块|元)?"
+        # a rate ("1450 a month", "$30/wk", 一年168) and a price with its cents ("7.99"), which only a sum is
+        r"|\b\d[\d,]*(?:\.\d+)?(?=\s*(?:a|an|per|/)\s*(?:month|week|year|day|night|hour|mo|wk|yr|hr)\b)"
+        r"|(?<=[每一][年月周天])\d+(?:\.\d+)?|\b\d+\.\d\d\b"
+        # a number an amount went up or down to ("rent going up to 1525")
+        r"|(?<=\bup to )\d[\d,]*(?:\.\d+)?\b|(?<=\bdown to )\d[\d,]*(?:\.\d+)?\b"
+        # a dose counted in pills (一片半, 两粒, 半片)
+        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}(?:片|粒|颗)半?|半(?:片|粒|颗)",
     ),
     # a year said alone ("expires in 2027", "2029 not 2027", 2026年)
     ("year", r"(?<![\d/.:-])(?:19|20)\d{2}(?![\d/.:-])(?:年)?"),
@@ -221,6 +228,12 @@ def _clock(text: str) -> str:
 
 
 def _amount(text: str) -> str:
+    pills = re.fullmatch(rf"([\d{ZH_NUMERAL_CHARS}]{{0,3}})(片|粒|颗)(半)?|半(片|粒|颗)", text)
+    if pills:  # 一片半: 1.5 pills; 半片: 0.5
+        whole = zh_number(pills.group(1)) if pills.group(1) else 0
+        if whole is None:
+            return ""
+        return f"{whole + (0.5 if pills.group(3) or pills.group(4) else 0):g} pill"
     zh = re.match(rf"([\d{ZH_NUMERAL_CHARS}]{{1,3}})万([\d{ZH_NUMERAL_CHARS}])?", text)
     if zh:
         tens, rest = zh_number(zh.group(1)), zh_number(zh.group(2)) if zh.group(2) else 0

@@ -71,6 +71,10 @@ _EN_FUTURE_PAIRS = frozenset(
 _EN_TIMETABLE = frozenset(
     {"starts", "begins", "ends", "opens", "closes", "arrives", "departs", "leaves", "expires", "lands", "returns"}
 )  # fmt: skip
+# A progressive of going or coming tells a plan even when texting leaves out its "is" ("rent going up from feb 1", "mum
+# coming over fri"); after "was"/"were" it is a past one.
+_EN_GOING = frozenset({"going", "coming"})
+_EN_PAST_BE = frozenset({"was", "were", "wasn't", "weren't", "been"})
 _EN_BE = frozenset({"am", "is", "are", "i'm", "we're", "you're", "they're", "he's", "she's", "it's"})
 _EN_PAST_WORDS = frozenset(
     {"did", "didn't", "was", "wasn't", "were", "weren't", "had", "went", "ago", "yesterday", "earlier", "already",
@@ -164,7 +168,10 @@ def cues(text: str) -> list[Cue]:
             continue  # a time of its own, not the tense of another: "booked the vet yesterday for the jabs on Friday"
         if word == "got" and index and _HAVE_GOT.match(words[index - 1]):
             continue  # "I've got two weeks off": having, now — not a past event
-        tense = _en_cue(word, words[index + 1 : index + 3])
+        if word in _EN_GOING and (not index or words[index - 1] not in _EN_PAST_BE):
+            tense: Tense | None = "future"  # "rent going up to 1525 from feb 1": a progressive, its "is" left out
+        else:
+            tense = _en_cue(word, words[index + 1 : index + 3])
         if tense is not None:
             found.append((matches[index].start(), tense))
     found.sort(key=lambda cue: cue[0])

@@ -448,6 +448,13 @@ def test_a_near_duplicate_must_share_its_content_words_not_only_its_vector() -> 
     assert same_words(pottery, piano, 0.0)  # 0: the cosine alone decides, as before
     assert same_words(said("My sister Emma lives in Berlin."), said("Emma, my sister, is based in Berlin."), 0.5)
     assert same_words(said("我是素食者。"), said("我吃素。"), 0.5)
+    # Two texts that each say several things of their own are two facts, however many words they share (session 15: the
+    # uncle's old Jetta was merged into the BYD he bought, and its words left the record)
+    jetta = said("我舅那辆开了十年的老捷达还是很皮实")
+    byd = said("我舅上个月又买了辆比亚迪，给我舅妈上下班开，他自己还开捷达")
+    assert not same_words(byd, jetta, 0.5)
+    hiking = said("I love hiking, it's my favourite way to spend a weekend.")
+    assert same_words(said("Hiking is honestly my favourite thing."), hiking, 0.5)  # shorter: adds two words of its own
 
     # Who says a turn and whom it is said to are no words it shares with another (LoCoMo's turns carry the speaker's
     # label and call the listener by name); what it says still is.

@@ -677,6 +677,49 @@ def test_an_amount_up_or_down_to_another_is_a_new_value() -> None:
     assert change.kind == "replaced" and [v.norm for v in change.values] == ["1050 money"]
 
 
+@pytest.mark.parametrize(
+    ("text", "norm"),
+    [("rent went thru, 1450 a month for the 1br", "1450 "), ("Streamly premium plan, 22.99, way too much", "22.99 "),
+     ("rent going up to 1525 from feb 1", "1525 "), ("网易云黑胶也是自动续费，一年168", "168 "),
+     ("优甲乐现在每天吃一片半", "1.5 pill"), ("医生让减到一片了", "1 pill"), ("先吃半片", "0.5 pill")],
+)  # fmt: skip
+def test_rates_prices_and_pills_are_amounts(text: str, norm: str) -> None:
+    """A sum said without its currency is still one by its form (a rate, cents, what it went up to), and a dose by its
+    pills; a bare number alone ("year 12", "3 kids") is none."""
+    assert [v.norm for v in find_values(text) if v.kind == "amount"] == [norm]
+    assert [v for v in find_values("I have 3 kids and we live at number 12") if v.kind == "amount"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [("traded in the civic today, got a used mazda 3", {"civic"}), ("we scrapped the old van", {"van"}),
+     ("Ollie's last day at Little Acorns today, lots of tears", {"littl", "acorn"}),
+     ("my last day at Dell is March 19", {"dell"}), ("网易云关了自动续费，B站的留着", {"自动", "动续", "续费"})],
+)  # fmt: skip
+def test_a_thing_given_up_or_left_for_good_has_ended(text: str, about: set[str]) -> None:
+    """Trading a car in, scrapping it, a last day at a place, a subscription switched off: what ended is the thing or
+    the place (never the date said with it); "the last day of school" is a term's end, not a school left."""
+    assert [c.about for c in read_changes(text) if c.kind == "ended"] == [frozenset(about)]
+    assert [c for c in read_changes("last day of school tomorrow!") if c.kind == "ended"] == []
+
+
+def test_a_new_amount_is_dated_when_it_holds_from() -> None:
+    """ "rent going up to 1525 from feb 1" rewrites "rent went thru, 1450 a month": the rent it now says is February's,
+    not the day the old rent was paid; a change that names no time leaves the old words' own reading."""
+    from flowmem.scoring.derive import with_event_time
+
+    old = _memory("a", "rent went thru, 1450 a month for the 1br on Alder St", 1)
+    old = with_event_time(old, old.content, old.created_at)
+    new = _memory("b", "landlord emailed, rent going up to 1525 from feb 1. ugh", 14)
+    new = with_event_time(new, new.content, datetime(2025, 3, 14, 9))
+    expire, add = apply_changes(new, changes_of(new), [old])
+    assert expire.old is old and "1525 a month" in add.memory.content
+    assert add.memory.event_start == datetime(2026, 2, 1)  # said 14 March 2025: the coming 1 February
+    cut = _memory("c", "the rent is now £1,400", 20)
+    _, add = apply_changes(cut, changes_of(cut), [old])
+    assert add.memory.event_start == old.event_start
+
+
 def test_an_ended_activity_that_is_what_the_subject_does_takes_its_clause() -> None:
     """ "Leah left teaching": "She teaches chemistry at Westbrook High" goes whole — without its verb it read "She
     chemistry at Westbrook High" and stayed current; a thing named beside the verb goes alone."""

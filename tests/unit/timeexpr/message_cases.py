@@ -518,6 +518,9 @@ CLAUSES: list[MessageCase] = [
     # moved it, and the one kept when the message names the old time too
     C("clauses", "we've postponed the housewarming to the 21st, too much to unpack", MAR15, "2025-03-21"),
     C("clauses", "physio cancelled Thursday, they moved me to Monday", MAR15, "2025-03-17"),
+    # a progressive of going or coming with its "is" left out is a plan (session 15): not the tense of another clause
+    C("clauses", "landlord emailed, rent going up to 1525 from feb 1. ugh", JAN10, "2025-02-01"),
+    C("clauses", "we were going out on Saturday but it rained", MAR15, "2025-03-15"),
     C("zh-clauses", "搬家推迟到7月1号了", MAR15, "2025-07-01"),
     # arranging or hearing of an event (booked, rang, 订好了) is done before it: the event's time is the one ahead
     C("clauses", "Booked the vet yesterday for Biscuit's jabs on Friday", MAR15, "2025-03-21"),
