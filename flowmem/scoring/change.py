@@ -128,7 +128,7 @@ _ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_NOT_ANYMORE_EN}|{_END_ZH}", re.I)
 _NOT_ANYMORE = re.compile(r"(?:\bnot|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
-    r"|shift(?:ed)?|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record|transferr?(?:ed|ing)?"
+    r"|shift(?:ed|ing)|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record|transferr?(?:ed|ing)?"
     # what holds now, said as the present against before: "we shop at Lidl these days", "currently at Monzo"
     r"|these\s+days|nowadays|currently"
     # a value in force from a time on: "choir's on Thursdays from next term", "shifts start at 7 from Monday"
@@ -419,7 +419,13 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
         if role is None and change.kind != "corrected":
             continue  # "a new friend, Sam": one more friend, instead of no one
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
-            about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
+            # the clause speaks of what changed by its words, or names the same named thing ("I'm on the Streamly
+            # premium plan, 22.99" then "downgraded Streamly to the basic tier, 7.99")
+            about_it = (
+                change.kind == "corrected"
+                or holds(old_text[start:end], change.about)
+                or any(o.kind == "name" and start <= o.start < end and (o.kind, o.norm) in held_new for o in olds)
+            )
             named = new.kind == "name" and change.kind != "corrected"  # a name is of the thing named right beside it
             beside = change.around[index] if change.around else change.about
             old = next(

@@ -162,7 +162,9 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
             return []
         reason = f"corrected: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, None, reason)
-    if change.kind == "corrected" and memory.created_at - old.created_at > _window(memory, change):
+    # A correction corrects what was said lately: the older words' time is when they last changed (a statement written
+    # anew with a value the day before is as recent as the statement that gave it the value)
+    if change.kind == "corrected" and memory.created_at - max(old.created_at, old.updated_at) > _window(memory, change):
         return []
     written = rewrite(old.content, memory.content, change)
     if written is None:

@@ -39,6 +39,9 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _ORD = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
+# an hour with its am/pm or minutes (a range's ends: "2pm", "7:30", "11 pm"), and one said bare ("9 to 6")
+_HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:am|pm)?|\s*(?:am|pm))"
+_BARE_HOUR = r"(?:1[0-2]|0?[1-9])"
 
 _PATTERNS: tuple[tuple[str, str], ...] = (
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
@@ -50,6 +53,13 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         "date",
         rf"\b{_MONTH}\s+{_ORD}\b|\b{_ORD}\s+(?:of\s+)?{_MONTH}|\bthe\s+{_ORD}\b"
         rf"|\b(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)\b|(?:{_ZH_NUM}月)?{_ZH_NUM}[号日]",
+    ),
+    # hours from one time to another, one value ("2pm to 11pm", "9 to 6", "7:30-4"): a shift, opening hours; bare
+    # numbers only with "to"/"till" and no unit after them ("3 to 4 days", "won 3-1" are none)
+    (
+        "clock",
+        rf"\b{_HOUR}\s*(?:-|–|to|till|until)\s*{_HOUR}(?![a-z])"
+        rf"|\b{_BARE_HOUR}\s+(?:to|till|until)\s+{_BARE_HOUR}\b(?!\s*(?:[a-z%]|-))",
     ),
     (
         "clock",
@@ -215,6 +225,9 @@ def _date(text: str) -> str:
 
 
 def _clock(text: str) -> str:
+    ends = re.split(r"\s*(?:-|–|to|till|until)\s*", text)
+    if len(ends) == 2 and all(ends):  # a range: both ends
+        return "-".join(_clock(end) for end in ends)
     en = re.match(r"(\d{1,2})(?::(\d\d))?\s*(am|pm|a\.m\.|p\.m\.)?", text)
     if en and en.group(1):
         hour, minute = int(en.group(1)), int(en.group(2) or 0)

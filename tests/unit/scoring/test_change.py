@@ -703,6 +703,35 @@ def test_a_thing_given_up_or_left_for_good_has_ended(text: str, about: set[str])
     assert [c for c in read_changes("last day of school tomorrow!") if c.kind == "ended"] == []
 
 
+@pytest.mark.parametrize(
+    ("text", "norms"),
+    [("my shift is 2pm to 11pm US shift only", ["2:00-11:00"]), ("changed to general shift, 9 to 6.", ["9:00-6:00"]),
+     ("open 7:30-16:00", ["7:30-4:00"]), ("3 to 4 days a week", []), ("won 3-1", []), ("meet at 5pm", ["5:00"])],
+)  # fmt: skip
+def test_hours_from_one_time_to_another_are_one_value(text: str, norms: list[str]) -> None:
+    assert [v.norm for v in find_values(text) if v.kind == "clock"] == norms
+
+
+def test_a_shift_changed_to_other_hours_replaces_them() -> None:
+    """ "shift" is the thing that changed, not the word of a change ("shifted" is one)."""
+    old = _memory("a", "Myself Karthik, working in Vantara Tech, my shift is 2pm to 11pm US shift only", 1)
+    new = _memory("b", "From this week onwards my shift got changed to general shift, 9 to 6.", 10)
+    actions = apply_changes(new, changes_of(new), [old])
+    assert [a.action for a in actions][:1] == ["expire"] and actions[0].old is old
+
+
+def test_a_named_thing_said_again_with_a_new_amount_is_what_changed() -> None:
+    """The same named thing in both is what the change is about, whatever else the clause says; a correction the next
+    day reaches the words written anew with the value it corrects."""
+    plan = _memory("a", "I'm on the Streamly premium plan, 22.99 a month, way too much", 1)
+    down = _memory("b", "downgraded Streamly to the basic w/ ads tier, 7.99", 20)
+    expire, add = apply_changes(down, changes_of(down), [plan])
+    assert expire.old is plan and "7.99" in add.memory.content
+    fix = _memory("c", "actually I was wrong, it's 8.99 with tax for the basic one", 21)
+    corrected = apply_changes(fix, changes_of(fix), [down, add.memory])
+    assert {a.old.memory_id for a in corrected if a.action == "expire" and a.old} == {"b", add.memory.memory_id}
+
+
 def test_a_new_amount_is_dated_when_it_holds_from() -> None:
     """ "rent going up to 1525 from feb 1" rewrites "rent went thru, 1450 a month": the rent it now says is February's,
     not the day the old rent was paid; a change that names no time leaves the old words' own reading."""
