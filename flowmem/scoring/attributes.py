@@ -48,6 +48,8 @@ _ZH_PLACE = re.compile(
     r"(?:上个?月|上周|去年|前天|昨天|今天|最近|现在|目前|也|已经|终于)*"
     r"(?:在|搬到|搬去|迁到|迁去|搬进)了?(?P<v>[^，。！？；,.!?;\s]{1,12})"
 )
+# A noun cut inside the adverb after it (我姐现在在上海上班: 姐现, of 现在): no noun
+_ZH_ADVERB_CUT = re.compile(r"[现目已最终]$")
 # What opens a clause without being a thing: pronouns, demonstratives, adverbs of time and aspect, "everyone".
 _ZH_NOT_THING = re.compile(r"^[我咱你您他她它这那哪谁啥现正刚都也还就又在大每各]|什么|自己|大家")
 # Nouns of talk and thought: "my point is", "my guess is", 我的意思是 — what follows is a clause, not a value.
@@ -139,6 +141,7 @@ def _chinese(match: re.Match[str]) -> tuple[str, str] | None:
         or _ZH_TIME.search(attr)
         or _ZH_NOT_NOUN.search(attr)
         or _ZH_NOT_THING.search(attr)
+        or _ZH_ADVERB_CUT.search(attr)
         or attr in _ZH_PEOPLE
         or not value
     ):

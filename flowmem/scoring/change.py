@@ -212,6 +212,9 @@ class Change:
     # part in it goes: _seller), or the person whose working life ended (what they said of work goes: _retiree).
     seller: frozenset[str] = frozenset()
     keeps_holder: bool = False  # what goes is the ended thing (``about``), not what was said of the holder
+    # An ability or a permission gained ("she can finally work", 终于能开车了): what ended is only an older statement
+    # that denied it ("she can't work yet"), never one that merely speaks of the same doing.
+    gained: bool = False
 
 
 def read_changes(text: str) -> list[Change]:
@@ -223,7 +226,9 @@ def read_changes(text: str) -> list[Change]:
 @lru_cache(maxsize=4096)
 def _read_changes(text: str) -> tuple[Change, ...]:
     correction = _CORRECTION.search(text)
-    if correction is None and not any(p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF)):
+    if correction is None and not any(
+        p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF, _GAINED)
+    ):
         return ()  # no word of a change: most statements, read without splitting them into clauses
     changes: list[Change] = []
     every_value = find_values(text)
@@ -239,6 +244,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             changes.append(dropped)
         if (born := _BORN.search(clause)) is not None:  # "baby girl arrived", 宝宝出生了: no longer expecting
             changes.append(Change("ended", PREGNANCY_TERMS, (), born.group()))
+        if (gained := _gained(clause)) is not None:
+            changes.append(gained)
         values = tuple(v for v in every_value if start <= v.start < end)
         ending = _ENDING.search(clause)
         typed = [v for v in values if v.kind != "thing" or v.norm.isascii()]  # 换成了李老师: no typed value, an ending
@@ -395,6 +402,13 @@ def kin_terms(a: str, b: str) -> bool:
 SELF_NAMED = frozenset({"phone", "email", "job"})
 # …and a phrase switched to, which is of the thing its head word names (_things_like found it by that word).
 _NAMES_ITS_THING = SELF_NAMED | {"thing"}
+# A dose's unit names what it is a dose of: "减到一片了" said of "优甲乐每天吃一片半", "upped to 100mg" of
+# "sertraline 50mg".
+_DOSE_UNITS = frozenset({"pill", "mg", "mcg", "iu", "units"})
+
+
+def _is_dose(value: Value) -> bool:
+    return value.kind == "amount" and value.norm.partition(" ")[2] in _DOSE_UNITS
 
 
 def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
@@ -440,7 +454,10 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                         or _same_place(old_text, start, o, change, index)
                         or bool(role and holds(old_text[start:end], role) and _only_name(o, olds, held_new, start, end))
                         if named
-                        else about_it or o.kind in _NAMES_ITS_THING or _beside(old_text, o) & change.beside
+                        else about_it
+                        or o.kind in _NAMES_ITS_THING
+                        or _is_dose(o)
+                        or _beside(old_text, o) & change.beside
                     )
                     and (not change.negated or any(same(o, n) for n in change.negated))
                     and (not change.subjects or _same_subject_at(old_text, start, o, change.subjects[index]))
@@ -908,7 +925,42 @@ _BORN = re.compile(
     r"|(?:宝宝|孩子|儿子|女儿|双胞胎)[^，。！？；]{0,6}?(?:出生了|出世了|生了|生下来了)",
     re.I,
 )
-PREGNANCY_TERMS = frozenset(["pregnant", "pregnanc", "expecting", "怀孕", "孕期", "预产"])
+PREGNANCY_TERMS = subject_terms("pregnant pregnancy expecting 怀孕 孕期 预产")  # as the statements' terms are read
+
+
+# An ability or a permission gained, said as new: "she can finally work", "cleared to run again", 终于能开车了. The
+# doing is the verb after it; the words that say it is new (finally, now, again, at last; 终于, 现在, 总算) must be
+# there.
+_GAINED = re.compile(
+    r"\b(?:can|could|(?:am|is|are)\s+(?:now\s+|finally\s+)?(?:able|allowed|cleared)\s+to)\s+"
+    r"(?:now\s+|finally\s+|officially\s+|legally\s+|at\s+last\s+)*(?P<verb>[a-z]{2,})\b"
+    r"|(?:终于|现在|总算|已经)(?:可以|能够|能)(?P<zh>[\u4e00-\u9fff]{1,2})",
+    re.I,
+)
+_NEWLY = re.compile(r"\b(?:finally|now|again|at\s+last|officially)\b|终于|现在|总算|已经", re.I)
+_NOT_DOINGS = frozenset("be have get do go see say tell help make imagine believe wait".split())  # noqa: SIM905
+
+
+def _gained(clause: str) -> Change | None:
+    found = _GAINED.search(clause)
+    if found is None or not _NEWLY.search(clause) or _UNREAL_EN.search(clause[: found.start()]):
+        return None
+    verb = (found.group("verb") or found.group("zh")).lower()
+    if verb in _NOT_DOINGS:
+        return None
+    return Change("ended", frozenset({verb}), (), found.group(), gained=True)
+
+
+def denies(text: str, doing: str) -> bool:
+    """Whether ``text`` says ``doing`` cannot or may not be done ("she can't work yet", 还不能开车)."""
+    return bool(
+        re.search(
+            rf"(?:can['’]?t|cannot|can\s+not|couldn['’]?t|not\s+(?:yet\s+)?(?:allowed|able|cleared)\s+to|unable\s+to)"
+            rf"\s+(?:\w+\s+)?{re.escape(doing)}\b|(?:不能|不可以|没法|不让|不准)[\u4e00-\u9fff]?{re.escape(doing)}",
+            text,
+            re.I,
+        )
+    )
 
 
 # What a correction says was wrong, by name, at the end of a clause: "…, not penicillin", "不是青霉素".

@@ -28,6 +28,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.change import (
     RECOVERED,
     Change,
+    denies,
     holds,
     holds_chars,
     read_changes,
@@ -144,6 +145,11 @@ def _named_or_all(text: str, about: frozenset[str]) -> frozenset[str]:
 
 
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
+    if change.kind == "ended" and change.gained:  # "she can finally work": only "she can't work yet" ends
+        if not any(denies(old.content, doing) for doing in change.about):
+            return []
+        kept = remainder(old.content, change.about)
+        return supersede(memory, old, kept, f"gained: '{change.cue}', said in {memory.memory_id}", keep_words=False)
     if change.kind == "ended":
         said_of = holds(old.content, _named_or_all(memory.content, change.about)) or holds_chars(old.content, change)
         if not said_of or ends_too(old.content, change) or (change.seller and not holds(old.content, change.seller)):

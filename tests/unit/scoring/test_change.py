@@ -732,6 +732,33 @@ def test_a_named_thing_said_again_with_a_new_amount_is_what_changed() -> None:
     assert {a.old.memory_id for a in corrected if a.action == "expire" and a.old} == {"b", add.memory.memory_id}
 
 
+def test_a_dose_changed_without_naming_the_medicine_is_of_the_dose_said_before() -> None:
+    """A dose's unit names what it is a dose of: "the doctor cut it to one pill" (no medicine named) replaces "优甲乐
+    one and a half pills a day"; an amount of money beside no word of the change does not."""
+    dose = _memory("a", "优甲乐现在每天吃一片半，早上空腹", 1)
+    fee = _memory("b", "网易云黑胶自动续费，一年168", 1)
+    cut = _memory("c", "复查甲功，医生让减到一片了", 20)
+    actions = apply_changes(cut, changes_of(cut), [dose, fee])
+    assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"a"}
+    assert any(a.action == "add" and "一片" in a.memory.content and "空腹" in a.memory.content for a in actions)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "ends"),
+    [("Anjali got her EAD approved, so she can finally work!", "my wife's on an H-4 so she can't work yet", True),
+     ("physio says I can run again", "not allowed to run for six weeks, gutted", True),
+     ("驾照拿到了，终于能开车了", "还不能开车，只能坐地铁", True),
+     ("she can finally work", "she works at the pharmacy on Saturdays", False),
+     ("you can finally relax now", "I can't relax at all", False)],
+)  # fmt: skip
+def test_an_ability_gained_ends_only_its_denial(new: str, old: str, ends: bool) -> None:
+    """ "she can finally work" ends "she can't work yet", never a statement that merely speaks of working; said to the
+    listener, it is advice, not a change."""
+    before, after = _memory("a", old, 1), _memory("b", new, 20)
+    actions = apply_changes(after, changes_of(after), [before])
+    assert any(a.action == "expire" for a in actions) is ends
+
+
 def test_a_new_amount_is_dated_when_it_holds_from() -> None:
     """ "rent going up to 1525 from feb 1" rewrites "rent went thru, 1450 a month": the rent it now says is February's,
     not the day the old rent was paid; a change that names no time leaves the old words' own reading."""
