@@ -913,10 +913,17 @@ _EN_HOLDER = re.compile(
 _PRESENT_WORDS = r"now|these\s+days|nowadays|currently|any\s?more"
 _INSTEAD_OF = re.compile(
     rf"\b(?:instead\s+of|rather\s+than)\s+(?P<what>[a-z][\w'’ -]{{2,40}}?)"
-    rf"(?=\s*(?:[,.;:!?)]|$|\b(?:{_PRESENT_WORDS})\b))",
+    rf"(?=\s*(?:[,.;:!?)\u2014\u2013]|$|\b(?:{_PRESENT_WORDS})\b))",
     re.I,
 )
 _PRESENT = re.compile(rf"\b(?:{_PRESENT_WORDS})\b", re.I)
+# …or a choice made in its place: "going with butcher block instead of the grey quartz", "opted for oat milk rather
+# than soy", "chose Lisbon instead of Porto" (not a one-off "went with the train rather than the car")
+_CHOSEN = re.compile(
+    r"\b(?:going|sticking|opt(?:ed|ing)|chose|choosing|decided|settled)"
+    r"\s+(?:with|for|on)\b|\bchose\b",
+    re.I,
+)
 
 
 # A birth ends a pregnancy (the words of one never name the other: "28 weeks pregnant", then "baby girl arrived").
@@ -986,7 +993,7 @@ def _instead_of(clause: str, values: list[Value], start: int) -> Change | None:
     """What ``clause`` says is no longer done because something else is done now in its place (see _INSTEAD_OF); a
     typed value denied there ("instead of the 12th") is a corrected value, read elsewhere."""
     found = _INSTEAD_OF.search(clause)
-    if found is None or _PRESENT.search(clause) is None:
+    if found is None or (_PRESENT.search(clause) is None and _CHOSEN.search(clause, 0, found.start()) is None):
         return None
     if any(found.start("what") <= v.start - start < found.end("what") for v in values):
         return None

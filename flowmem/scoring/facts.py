@@ -74,7 +74,20 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
                 groups.append((pending, pending + len(text[pending:start].rstrip(",， "))))
                 pending = None
             groups.append((start if pending is None else pending, end))
-            pending, timed = None, own_time
+            timed = own_time or (pending is not None and _dates(text[pending:start]))
+            pending = None
+        elif (
+            pending is not None
+            and own_time
+            and not _CJK.search(text[start:end])
+            and _dates(text[pending:start])
+            and _dates(text[start:end])
+        ):
+            # Before any fact, English clauses (each with a subject: _CLAUSE_JOIN) that each name a date of their own
+            # ("the cabinets got ripped out on Friday, the plumber is coming Wednesday") are one event each, not one
+            # memory dated by the first. Chinese parts are split at every comma: a part may be a bare time (到明年五月).
+            groups.append((pending, pending + len(text[pending:start].rstrip(",， "))))
+            pending = start
         elif groups:
             groups[-1] = (groups[-1][0], end)
             timed = timed or own_time

@@ -759,6 +759,19 @@ def test_an_ability_gained_ends_only_its_denial(new: str, old: str, ends: bool) 
     assert any(a.action == "expire" for a in actions) is ends
 
 
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [("going with butcher block instead of the grey quartz — quartz was another 6 weeks", {"grey", "quartz"}),
+     ("we eat oat milk now instead of soy", {"soy"}), ("we went with the train rather than the car", None),
+     ("I had tea instead of coffee this morning", None)],
+)  # fmt: skip
+def test_what_is_chosen_or_done_now_instead_of_another_ends_the_other(text: str, about: set[str] | None) -> None:
+    """ "going with X instead of Y" is a choice made: Y is off; a one-off ("went with the train rather than the car",
+    "tea instead of coffee this morning") ends nothing."""
+    ended = [c.about for c in read_changes(text) if c.kind == "ended"]
+    assert ended == ([frozenset(about)] if about else [])
+
+
 def test_a_new_amount_is_dated_when_it_holds_from() -> None:
     """ "rent going up to 1525 from feb 1" rewrites "rent went thru, 1450 a month": the rent it now says is February's,
     not the day the old rent was paid; a change that names no time leaves the old words' own reading."""

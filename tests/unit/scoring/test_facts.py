@@ -100,6 +100,15 @@ def test_a_message_naming_several_times_is_split_like_a_changeable_fact(text: st
         ),
         # without a time of its own it still leads into the fact after it
         ("Great news! I got the job at Lumen on Monday.", ["Great news! I got the job at Lumen on Monday."]),
+        # leading English clauses that each name a date of their own are one event each (session 15)
+        (
+            "the old cabinets got ripped out on Friday, the plumber is coming Wednesday to move the sink, and we're "
+            "living on takeout.",
+            [
+                "the old cabinets got ripped out on Friday",
+                "the plumber is coming Wednesday to move the sink, and we're living on takeout.",
+            ],
+        ),
     ],
 )
 def test_a_leading_part_with_a_time_of_its_own_is_a_fact_of_its_own(text: str, facts: list[str]) -> None:
