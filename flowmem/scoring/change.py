@@ -72,7 +72,7 @@ _END_EN = (
     r"(?<!\bwas\s)(?<!\bwere\s)(?<!\bbeen\s)used\s+to(?=\s+(?!it\b|this\b|that\b|the\b|a\b|an\b|my\b|our\b|your\b|his\b|her\b|their\b|being\b|having\b)"
     # "I used to hate running": an attitude that changed, not the running
     r"(?!(?:hate|love|like|dislike|enjoy|prefer|think|believe|feel|want|fear|wish|dread|worry)\b)[a-z]+\b)"
-    r"|graduated(?:\s+from)?"
+    r"|graduated(?:\s+from)?|qualified\s+as"
     # a course or treatment come to its end: "finished her PhD", "finished my chemo" (not "finished my dinner")
     r"|finish(?:ed|ing)\s+(?=(?:my|his|her|their|the)\s+(?:phd|degree|masters|master's|course|studies|training"
     r"|apprenticeship|residency|internship|chemo|chemotherapy|treatment|physio|rehab)\b)"
@@ -737,6 +737,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
             return _first_terms(obj.group())
     if _NOTICE.match(ending.group()):  # "handed my notice in at the bakery": the place left, after at/from
         return _first_terms(re.sub(r"^\s*(?:at|from)\b", "", rest))
+    if _BECAME.fullmatch(ending.group()):  # "my partner qualified as a paramedic": the one who did (see _retiree)
+        return _first_terms(_without_adverbs(clause[: ending.start()]), last=True)
     if ending.group().lower().startswith("last"):  # "my last day at Dell is March 19": the place, not the date
         rest = _LAST_DAY_PLACE_END.split(rest, maxsplit=1)[0]
     if ending.group().lower() in ("swapped", "traded", "replaced"):
@@ -1032,12 +1034,16 @@ def _seller(clause: str, ending: re.Match[str]) -> frozenset[str]:
 # Leaving one's working life, said with no object: what ends is the person's work, not the person ("Omar retired on
 # Friday" leaves "Omar is my brother-in-law" and "Omar loves fishing" current; 我妈退休了).
 _WORKING_LIFE = re.compile(r"retired|退休|离职|辞职|辞了|不干了", re.I)
-# …and one's studies, by graduating (我弟毕业了, "my sister graduated!"): what ends is what was said of the studying.
-_STUDY_LIFE = re.compile(r"graduated|毕业", re.I)
+# …and one's studies, by graduating or qualifying (我弟毕业了, "my sister graduated!", "qualified as a paramedic"): what
+# ends is what was said of the studying or training.
+_STUDY_LIFE = re.compile(r"graduated(?:\s+from)?|qualified\s+as|毕业", re.I)
+# "qualified as a paramedic": what is named after it is what they became, not what ended
+_BECAME = re.compile(r"qualified\s+as", re.I)
 STUDY_TERMS = frozenset(
     stem(t)
     for word in (
         "student studying study school college university uni degree course undergrad undergraduate phd masters",
+        "training trainee apprentice apprenticeship",
         "在读 读书 上学 大学 大一 大二 大三 大四 高一 高二 高三 初一 初二 初三",
         "研一 研二 研三 读研 读博 博士 硕士 学校 专业 本科 学生",
     )
@@ -1057,7 +1063,7 @@ def _retiree(clause: str, ending: re.Match[str], about: frozenset[str]) -> froze
     if not ending.group().isascii():  # 我弟毕业了，去深圳找工作了: what follows the comma is another clause
         rest = re.split(r"[，。！？；,;]", rest)[0].lstrip("了")
     lives = _WORKING_LIFE.fullmatch(ending.group()) or _STUDY_LIFE.fullmatch(ending.group())
-    if not lives or (not _NO_OBJECT.match(rest) and _first_terms(rest)):
+    if not lives or (not _BECAME.fullmatch(ending.group()) and not _NO_OBJECT.match(rest) and _first_terms(rest)):
         return frozenset()
     return about
 

@@ -42,7 +42,7 @@ from flowmem.scoring.change import (
 from flowmem.scoring.derive import SPEAKER, at_time, event_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, said_before
 from flowmem.scoring.slots import SLOTS_KEY
-from flowmem.scoring.values import find_values
+from flowmem.scoring.values import find_values, numbers_differ
 from flowmem.timeexpr import ExtractedTime, expression_spans
 from flowmem.timeexpr.clauses import SEGMENT_BREAK
 
@@ -173,6 +173,8 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     if change.kind == "corrected" and memory.created_at - max(old.created_at, old.updated_at) > _window(memory, change):
         return []
     written = rewrite(old.content, memory.content, change)
+    if written is None and change.kind == "corrected" and _renumbered(memory, change, old):
+        return supersede(memory, old, None, f"corrected: '{change.cue}', numbers of {memory.memory_id}")
     if written is None:
         names = replaced_names(old.content, change)
         if not names:
@@ -182,6 +184,23 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
     when = _moved_day(memory, old, change) or _in_force(memory, old, written)
     return supersede(memory, old, written, reason, when=when)
+
+
+def _renumbered(memory: Memory, change: Change, old: Memory) -> bool:
+    """A correction that says again every named thing of ``old`` with other bare numbers ("my new address is 14 Elm
+    Road", then "typo: 41 Elm Road"): the numbers were what was wrong."""
+    names = {v.norm for v in change.values if v.kind == "name"}
+    said = {v.norm for v in find_values(old.content) if v.kind == "name"}
+    if not names or not names <= said or len(names) != len(change.values):
+        return False
+    beside = [_numbered(text, name) for name in names for text in (old.content, memory.content)]
+    return all(beside) and numbers_differ(" ".join(beside[0::2]), " ".join(beside[1::2]))
+
+
+def _numbered(text: str, name: str) -> str:
+    """The number said right beside ``name`` in ``text`` ("14 Elm Road", "flat 3B, Elm Court": "14"), else ''."""
+    found = re.search(rf"(\d+)\w?\s*,?\s*{re.escape(name)}|{re.escape(name)}\s*,?\s*(?:no\.?\s*)?(\d+)", text, re.I)
+    return (found.group(1) or found.group(2)) if found else ""
 
 
 def _in_force(memory: Memory, old: Memory, written: str) -> ExtractedTime | None:

@@ -64,6 +64,9 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "clock",
         r"\b(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
+        # an hour said bare after "at" ("my shift starts at 8"), not a count ("at 8 weeks", "at 30%", "at 3 options")
+        r"|(?<=\bat )(?:[01]?\d|2[0-3])\b(?![:.,]\d|\s*(?:%|(?:years?|yrs?|weeks?|months?|days?|kg|km|miles?|mph|people"
+        r"|kids?|times?|percent|degrees?)\b|\s+[a-z]+s\b))"
         rf"|(?:早上|上午|中午|下午|晚上|凌晨|夜里)?{_ZH_NUM}点(?:半|{_ZH_NUM}分?)?",
     ),
     (
@@ -165,7 +168,12 @@ def differ(a: str, b: str) -> bool:
                 return True
         elif mine[kind] != theirs[kind]:
             return True
-    # Numbers said bare ("year 12" / "year 13", 三年级 / 四年级): one on each side that the other does not say
+    return numbers_differ(a, b)
+
+
+def numbers_differ(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` say numbers bare that differ ("year 12" / "year 13", 三年级 / 四年级, "14 Elm Road" /
+    "41 Elm Road"): one on each side that the other does not say."""
     mine_n, theirs_n = _numbers(a), _numbers(b)
     return bool(mine_n - theirs_n and theirs_n - mine_n)
 

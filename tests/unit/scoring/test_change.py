@@ -772,6 +772,22 @@ def test_what_is_chosen_or_done_now_instead_of_another_ends_the_other(text: str,
     assert ended == ([frozenset(about)] if about else [])
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "ends"),
+    [("my partner is training to be a paramedic", "my partner qualified as a paramedic today!", True),
+     ("my shift starts at 8", "shifts start at 7 from Monday, ugh", True),
+     ("my new address is 14 Elm Road", "typo: 41 Elm Road", True),
+     ("I'm training for the Bath half", "I qualified for the final", False),
+     ("we have 3 kids at Elm Road school", "typo: 41 Elm Road", False)],
+)  # fmt: skip
+def test_qualifying_a_bare_hour_and_a_corrected_number(old: str, new: str, ends: bool) -> None:
+    """Qualifying as something ends the training for it (what they became is no ended thing); "at 8" is an hour; a
+    correction that says the same named place with other numbers corrects the numbers, of that place only."""
+    before, after = _memory("a", old, 1), _memory("b", new, 1, hour=10)
+    actions = apply_changes(after, changes_of(after), [before])
+    assert any(a.action == "expire" for a in actions) is ends
+
+
 def test_a_new_amount_is_dated_when_it_holds_from() -> None:
     """ "rent going up to 1525 from feb 1" rewrites "rent went thru, 1450 a month": the rent it now says is February's,
     not the day the old rent was paid; a change that names no time leaves the old words' own reading."""
