@@ -215,6 +215,8 @@ class Change:
     # An ability or a permission gained ("she can finally work", 终于能开车了): what ended is only an older statement
     # that denied it ("she can't work yet"), never one that merely speaks of the same doing.
     gained: bool = False
+    # Values the statement says still hold beside the new ones ("doing sundays now, still saturdays too"): not replaced
+    kept: frozenset[tuple[str, str]] = frozenset()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -280,8 +282,11 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             around = tuple(_context(text, v, every_value) for v in values)
             frames = tuple(_frame_if_changed(text, start, cues, v, values) for v in values)
             roles = tuple(_new_role(text, v) for v in values)
+            kept = frozenset((v.kind, v.norm) for v in values if _STILL.search(text, max(0, v.start - 12), v.end + 12))
             changes.append(
-                Change(kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles)
+                Change(
+                    kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept
+                )
             )
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
@@ -448,6 +453,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     for o in olds
                     if start <= o.start < end
                     and o.start not in used
+                    and (o.kind, o.norm) not in change.kept  # "doing sundays now, still saturdays too"
                     and _replaces(o, new)
                     and (
                         bool(_context(old_text, o, olds) & beside)
@@ -970,6 +976,10 @@ def denies(text: str, doing: str) -> bool:
             re.I,
         )
     )
+
+
+# A value said to hold still, beside a new one: "still saturdays too", "saturdays as well", 周六也还上
+_STILL = re.compile(r"\b(?:still|also|as\s+well)\b|\btoo\b(?!\s+[a-z])|还|也|仍", re.I)  # not "got too pricey"
 
 
 # What a correction says was wrong, by name, at the end of a clause: "…, not penicillin", "不是青霉素".

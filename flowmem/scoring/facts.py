@@ -221,9 +221,38 @@ def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
     inside = _time_spans(sentence[start:end])  # "my exam is in March, the 14th": one date, no cut in it
     cuts = [start] + [c for c in commas if not any(a < c - start < b for a, b in inside)] + [end]
     groups = _by_dates(sentence, pairwise(cuts))
-    if len(groups) < 2:
+    merged: list[Span] = []
+    for a, b in groups:  # a piece that is only more times of the one before lists them: "kids with me Mon, Wed and …"
+        if merged and _only_times(sentence[a:b]):
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    if len(merged) < 2:
         return [(start, end)]
-    return [(a, _before_comma(sentence, a, b)) for a, b in groups]
+    return [(a, _before_comma(sentence, a, b)) for a, b in merged]
+
+
+# Words that, with times, make up a list of times and nothing else ("Wed and every other weekend", "mostly Mon/Wed/Fri")
+_TIME_LIST_WORDS = frozenset(
+    " ".join(
+        (
+            "and or mostly usually every other each only just then also plus the a on at from to till until weekend",
+            "weekends weekday weekdays morning mornings afternoon afternoons evening evenings night nights am pm mon",
+            "tue tues wed weds thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday",
+            "mondays tuesdays wednesdays thursdays fridays saturdays sundays 和 或 还有 每周",
+        )
+    ).split()
+)
+
+
+def _only_times(piece: str) -> bool:
+    """Whether ``piece`` says nothing but times (see _TIME_LIST_WORDS): more of the list before it, no fact of its
+    own."""
+    rest = piece
+    for a, b in sorted(_time_spans(piece), reverse=True):
+        rest = rest[:a] + " " + rest[b:]
+    words = re.findall(r"[a-z]+|[\u4e00-\u9fff]+", rest.lower())
+    return all(w in _TIME_LIST_WORDS for w in words)
 
 
 def _time_spans(clause: str) -> list[Span]:

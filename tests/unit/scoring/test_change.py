@@ -788,6 +788,18 @@ def test_qualifying_a_bare_hour_and_a_corrected_number(old: str, new: str, ends:
     assert any(a.action == "expire" for a in actions) is ends
 
 
+def test_a_value_said_to_hold_still_beside_a_new_one_is_not_replaced() -> None:
+    """ "also doing sundays now, still saturdays too" adds Sundays; Saturdays stay. "moved the design review from
+    Mondays" names the old value as the one left: it is replaced; "Parkside got too pricey" is no "too" of a value
+    kept."""
+    job = _memory("a", "started my saturday job at the garden centre today!!", 1)
+    more = _memory("b", "also doing sundays at the garden centre now for the summer hols, still saturdays too", 20)
+    assert [a for a in apply_changes(more, changes_of(more), [job]) if a.action == "expire"] == []
+    review = _memory("c", "I run the design review every Monday at 10 with the platform team", 1)
+    moved = _memory("d", "we moved the design review from Mondays to Wednesday afternoons at 2", 20)
+    assert any(a.action == "expire" for a in apply_changes(moved, changes_of(moved), [review]))
+
+
 def test_a_new_amount_is_dated_when_it_holds_from() -> None:
     """ "rent going up to 1525 from feb 1" rewrites "rent went thru, 1450 a month": the rent it now says is February's,
     not the day the old rent was paid; a change that names no time leaves the old words' own reading."""

@@ -121,3 +121,16 @@ def test_a_message_no_part_of_which_is_a_fact_of_its_own_is_split_by_its_dated_s
     second = "合同倒是继续有效，到明年五月，今年还是三千二。"
     assert split_facts(first + second) == [first, second]
     assert split_facts("Great news! See you Friday.") == ["Great news! See you Friday."]  # one date: whole
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "New custody arrangement from this week: kids with me Mon, Wed and every other weekend.",
+        "Finally no more nights! From December I'm on long days, 7:30am to 8pm, mostly Mon/Wed/Fri. Still on 4A.",
+    ],
+)
+def test_a_list_of_times_is_one_fact_not_one_per_time(text: str) -> None:
+    """A piece after a comma that is only more times of the one before ("…Mon, Wed and every other weekend", "long
+    days, 7:30am to 8pm") lists them: cut off, the list lost its days (session 15, the second fresh set)."""
+    assert split_facts(text) == [text]
