@@ -627,6 +627,11 @@ def _said_before_it(clause: str, about: frozenset[str]) -> str:
     return kept if len(subject_terms(kept)) >= 2 else ""
 
 
+_COPULAS = frozenset(["is", "are", "was", "were", "'s", "'re"])
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+_SUBJECTLESS_VERB = re.compile(r"[A-Za-z]{3,}ing|[A-Za-z]{3,}ed", re.I)  # a clause opening on its verb
+_JOIN_AFTER = re.compile(r"\s*(?:,|\band\b|\bor\b|&)", re.I)
+_JOIN_BEFORE = re.compile(rf"(?:,|\band|\bor|&)\s*{_DETERMINER}$", re.I)
 _SUBJECT_PRONOUNS = _PERSONAL - {"his", "her", "their"} | {"they've"}  # the personal words that can be a subject
 _ADVERBS = frozenset("still now also just really currently mostly usually always never even only".split())  # noqa: SIM905
 
@@ -645,13 +650,19 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
     """``clause`` without the words naming ``about`` (with their determiner and a joining "and"), or "" when they
     are in its subject (no personal pronoun before them: "my roommate Jules works nights…", "Jonah and I…" are about
     Jules, about Jonah) or nothing of substance is left."""
-    if not clause.isascii():
+    if _CJK_CHAR.search(clause):  # Chinese (not any non-ASCII: "£1,050" is English)
         return _said_before_it(clause, about)
     words = list(_WORD.finditer(clause))
     hits = [w for w in words if stem(w.group().lower()) in about or w.group().lower() in about]
     if not hits:
         return ""
-    if not any(w.group().lower() in _PERSONAL for w in words if w.start() < hits[0].start()):
+    before_hits = {w.group().lower() for w in words if w.start() < hits[0].start()}
+    if words and words[0].start() < hits[0].start() and _SUBJECTLESS_VERB.fullmatch(words[0].group()):
+        before_hits.add("i")  # texting leaves the "I" out: "Renting a 2-bed in Sale, through Keystone Lettings"
+    listed = _JOIN_AFTER.match(clause, hits[-1].end()) or _JOIN_BEFORE.search(clause[: hits[0].start()])
+    if not before_hits & _PERSONAL and not (before_hits & _COPULAS and listed):
+        # in the subject; after a copula, one item of a list said of it goes ("my modules are X and Y" → "… are Y"),
+        # never the whole of what is said of it ("Cleo is a nurse in the ICU": not "Cleo is in the ICU")
         return ""
     before = [w.group().lower() for w in words if w.end() <= hits[0].start() and w.group().lower() not in _ADVERBS]
     if before and before[-1] in _SUBJECT_PRONOUNS:  # what the subject does ("She teaches chemistry at …"): it all goes
@@ -659,13 +670,16 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
     text = clause
     for hit in reversed(hits):
         phrase = re.compile(
-            rf"(?:\s*(?:,|\band\b|\bor\b|&)\s*)?(?:\b(?:at|in|on|with|for|from|of)\s+)?\b{_DETERMINER}"
-            rf"{re.escape(hit.group())}(?:\s*(?:\band|\bor|&)\b)?",
+            rf"(?:\s*(?:,|\band\b|\bor\b|&)\s*)?(?:\b(?:at|in|on|with|for|from|of|through|via)\s+)?\b{_DETERMINER}"
+            # the rest of a name it begins ("Keystone Lettings")
+            rf"{re.escape(hit.group())}(?:\s+(?-i:[A-Z])[\w'’&-]*)*(?:\s*(?:\band|\bor|&)\b)?",
             re.I,
         )
         text = phrase.sub(" ", text, count=1)
     text = " ".join(text.split())
-    if _DANGLING.search(text):  # "I'm doing a part-time MBA at Warwick" less the MBA: its modifiers left with nothing
+    if len(_DANGLING.findall(text)) > len(_DANGLING.findall(clause)):
+        # "I'm doing a part-time MBA at Warwick" less the MBA: its modifiers left with nothing ("a 2-bed in Sale" was
+        # said so before anything went)
         return ""
     return text if len(subject_terms(text)) >= 2 else ""
 

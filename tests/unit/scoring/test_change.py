@@ -800,6 +800,18 @@ def test_a_value_said_to_hold_still_beside_a_new_one_is_not_replaced() -> None:
     assert any(a.action == "expire" for a in apply_changes(moved, changes_of(moved), [review]))
 
 
+def test_what_ended_leaves_the_rest_of_its_list_and_its_sentence() -> None:
+    """One item of a list said after a copula goes alone ("my modules are X and Y" → "… are Y"), never the whole of what
+    is said of someone ("Cleo is a nurse in the ICU" is not "Cleo is in the ICU"); a clause opening on its verb (texting
+    leaves the "I" out) keeps what else it said, and a name goes whole ("Keystone Lettings"); "£" is no Chinese."""
+    modules = "my modules this term are medieval europe and public history"
+    assert remainder(modules, frozenset({"medieval", "europ"})) == "my modules this term are public history"
+    assert remainder("my sister Cleo is a nurse in the ICU at Riverside General", frozenset({"nurs"})) is None
+    flat = "Renting a 2-bed in Sale, £1,050 a month, through Keystone Lettings. The boiler's ancient."
+    assert remainder(flat, frozenset({"keyston"})) == "Renting a 2-bed in Sale, £1,050 a month. The boiler's ancient."
+    assert remainder("I'm doing a part-time MBA at Warwick", frozenset({"mba"})) is None
+
+
 def test_a_new_amount_is_dated_when_it_holds_from() -> None:
     """ "rent going up to 1525 from feb 1" rewrites "rent went thru, 1450 a month": the rent it now says is February's,
     not the day the old rent was paid; a change that names no time leaves the old words' own reading."""
