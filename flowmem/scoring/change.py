@@ -438,13 +438,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
         if role is None and change.kind != "corrected":
             continue  # "a new friend, Sam": one more friend, instead of no one
         for start, end in _spans(old_text, CLAUSE_BREAK, olds):
-            # the clause speaks of what changed by its words, or names the same named thing ("I'm on the Streamly
-            # premium plan, 22.99" then "downgraded Streamly to the basic tier, 7.99")
-            about_it = (
-                change.kind == "corrected"
-                or holds(old_text[start:end], change.about)
-                or any(o.kind == "name" and start <= o.start < end and (o.kind, o.norm) in held_new for o in olds)
-            )
+            about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
             named = new.kind == "name" and change.kind != "corrected"  # a name is of the thing named right beside it
             beside = change.around[index] if change.around else change.about
             old = next(

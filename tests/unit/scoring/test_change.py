@@ -720,11 +720,12 @@ def test_a_shift_changed_to_other_hours_replaces_them() -> None:
     assert [a.action for a in actions][:1] == ["expire"] and actions[0].old is old
 
 
-def test_a_named_thing_said_again_with_a_new_amount_is_what_changed() -> None:
-    """The same named thing in both is what the change is about, whatever else the clause says; a correction the next
-    day reaches the words written anew with the value it corrects."""
+def test_a_correction_reaches_words_written_anew_with_the_value_it_corrects() -> None:
+    """A correction the next day reaches the words written anew yesterday with the value it corrects (their time is
+    when they got it, not when they were first said). A name merely said in both is not what changed: on LoCoMo dev,
+    where every turn names people, reading it so lost evidence (session 15)."""
     plan = _memory("a", "I'm on the Streamly premium plan, 22.99 a month, way too much", 1)
-    down = _memory("b", "downgraded Streamly to the basic w/ ads tier, 7.99", 20)
+    down = _memory("b", "downgraded my Streamly plan to the basic w/ ads tier, 7.99", 20)
     expire, add = apply_changes(down, changes_of(down), [plan])
     assert expire.old is plan and "7.99" in add.memory.content
     fix = _memory("c", "actually I was wrong, it's 8.99 with tax for the basic one", 21)
