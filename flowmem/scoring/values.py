@@ -89,6 +89,10 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("year", r"(?<![\d/.:-])(?:19|20)\d{2}(?![\d/.:-])(?:年)?"),
 )
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
+# Kinds whose every form holds a digit or a Chinese numeral: a text with neither skips them (most chat lines; their
+# patterns' lookarounds cost ~30 µs a text).
+_NUMBERED = frozenset({"phone", "date", "clock", "amount", "year"})
+_ANY_NUMBER = re.compile(rf"[\d{ZH_NUMERAL_CHARS}半]")
 # A job title said of someone: after "as", a copula or "promoted to" ("as a junior designer", "I'm now a senior
 # engineer", "name badge came in: Senior Designer"), ending in an occupation (:mod:`flowmem.scoring.occupations`) —
 # "I met a designer" names a person, not what anyone is.
@@ -118,7 +122,10 @@ def find_values(text: str) -> list[Value]:
     e-mail address is not also a handle)."""
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
+    numbered = _ANY_NUMBER.search(text) is not None
     for kind, pattern in _FOUND:
+        if not numbered and kind in _NUMBERED:
+            continue
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(start < b and a < end for a, b in taken):

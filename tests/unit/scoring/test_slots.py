@@ -350,3 +350,22 @@ def test_a_text_without_chinese_skips_only_patterns_that_cannot_match_it() -> No
 def test_a_deployments_own_pattern_is_run_on_every_text() -> None:
     rules = SlotRules({"gym": [r"(?:我去|I go to)\s*(?P<v>\w+)\s+gym"]})
     assert rules.slots_of("I go to Pulse gym on Mondays") == {"gym": "pulse"}
+
+
+def test_a_text_without_a_number_skips_only_value_kinds_that_need_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The typed values of every scenario text and shipped update are the same with the numbered kinds skipped on a
+    text without a digit or a Chinese numeral as with every pattern run (LoCoMo dev's turns were checked the same way
+    when the gate was added, session 15)."""
+    from flowmem.scoring import values
+
+    data = resources.files("flowmem.eval") / "data"
+    texts = [
+        message["content"]
+        for path in [*Path(str(data / "scenarios-2026")).glob("*.jsonl"), Path(str(data / "updates.jsonl"))]
+        for line in path.read_text(encoding="utf-8").splitlines()
+        for message in json.loads(line)["messages"]
+    ]
+    gated = [values.find_values(t) for t in texts]
+    assert sum(values._ANY_NUMBER.search(t) is None for t in texts) > 300
+    monkeypatch.setattr(values, "_ANY_NUMBER", re.compile(r"[\s\S]"))
+    assert [values.find_values(t) for t in texts] == gated
