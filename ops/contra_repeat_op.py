@@ -22,6 +22,7 @@ from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring.acts import dialogue_act
 from flowmem.scoring.aspect import tells_state
+from flowmem.scoring.attributes import ATTRIBUTE
 from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.derive import SPEAKER
 from flowmem.scoring.frames import analogous_slots, slot_frames
@@ -41,6 +42,7 @@ from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, sam
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import differ as values_differ
 from flowmem.scoring.values import find_values
+from flowmem.timeexpr.clauses import SEGMENT_BREAK
 from flowmem.vector_store.filters import UNREAD_SLOTS, MemoryFilter
 
 Candidate = tuple[Memory, float]
@@ -394,6 +396,12 @@ class ContraRepeatOp(Op):
             # house in Whitby today", then Nana moved): that stays, only the replaced value leaves it. The user's own
             # slot statement is what the turn said ("i live in oakland still lol"): it goes whole.
             kept = remainder(old.content, subject_terms(value)) if "@" in slot else None
+            if slot.startswith(f"{ATTRIBUTE}:"):
+                # An attribute is a clause of what was said, not all of it (such messages are not split into facts):
+                # "Olu has moved to the Berlin office, so my new manager is Hannah Reyes" keeps Olu's move.
+                about = subject_terms(value) | subject_terms(slot.partition(":")[2])
+                kept = remainder(old.content, about, whole=True, breaks=SEGMENT_BREAK)
+                kept = kept.rstrip(",，;； ") if kept else None
             actions += supersede(memory, old, kept, reason)
         replaced = ", ".join(old.memory_id for old, _ in contradicted)
         actions.append(MemoryAction(action="add", memory=memory, reason=f"{contradicted[0][1]}: replaces {replaced}"))

@@ -85,6 +85,18 @@ _UNASSERTED = re.compile(r"\b(?:if|wish|hope|whether|unless|suppose)\b|如果|�
 _CLAUSE = re.compile(r"\b(?:is|are|was|were|am|and\s+(?:lives|works|is|has))\b", re.IGNORECASE)
 # Words before the noun that say which one, not what: "my new email", "my current GP" are "my email", "my GP".
 _WHICH = frozenset(["new", "old", "current", "latest", "actual", "real", "main", "usual", "present"])
+# Verbs that name who holds a one-holder role of the speaker's, read as that role's attribute ("I report to Craig Bell"
+# is "my manager is Craig Bell"): a name (capitalised words) after them.
+_ROLE_VERBS = (
+    (
+        re.compile(
+            r"\b(?:I|we)\s+(?:now\s+)?report\s+(?:directly\s+)?(?:in\s+)?to\s+"
+            r"(?P<v>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)",
+            re.I,
+        ),
+        "manager",
+    ),
+)
 # What a Chinese noun is not made of: aspect, coverbs, measure words and the verbs of having, living and doing
 # (我养了一只叫豆豆的仓鼠, 如果我住在上海).
 _ZH_NOT_NOUN = re.compile(r"[了过着把被让给对跟和与从往向一个只住养做当去来回看吃喝买卖开学读有要会想]")
@@ -101,6 +113,9 @@ def attribute_slots(text: str) -> dict[str, str]:
             read = _english(match)
             if read is not None:
                 found.setdefault(f"{ATTRIBUTE}:{read[0]}", read[1])
+        for pattern, attr in _ROLE_VERBS:  # a one-holder role said by its verb: "I report to Craig Bell now"
+            if (filled := pattern.search(sentence)) is not None:
+                found.setdefault(f"{ATTRIBUTE}:{attr}", filled.group("v").lower())
         for match in [*_ZH.finditer(sentence), *_ZH_PLACE.finditer(sentence)]:
             read = _chinese(match)
             if read is not None:

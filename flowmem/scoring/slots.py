@@ -75,9 +75,13 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         # "home is Manchester these days", "my home is now in Leeds"
         rf"(?:^|[.!?]\s+|\bmy\s+)home\s+is\s+(?:now\s+|still\s+)?(?:in\s+)?{_V}",
         # "we rent a flat in Didsbury", "we bought a house in Stockport": the home named, then its place
-        rf"\b(?:i|we)(?:'ve|\s+have|'re|\s+are)?\s+{_ADV}(?:rent|rented|renting|bought|buy|own)\s+"
+        rf"\b(?:i|we|me\s+and\s+\w+|\w+\s+and\s+(?:i|me))(?:'ve|\s+have|'re|\s+are)?\s+{_ADV}"
+        rf"(?:rent|rented|renting|bought|buy|own)\s+"
         rf"(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage"
-        rf"|bungalow)\s+(?:in|at|near)\s+{_V}",
+        rf"|bungalow|terrace|semi|\d-bed(?:room)?|(?:one|two|three|four)-bed(?:room)?)\s+(?:in|at|near)\s+{_V}",
+        # the keys to one's new home: "got the keys to our house in Haxby today"
+        rf"\b(?:got|picked\s+up|have|collected)\s+(?:the|our|my)\s+keys\s+(?:to|for)\s+(?:our|my)\s+(?:new\s+)?"
+        rf"(?:apartment|flat|house|home|place|condo|studio|cottage|bungalow)\s+(?:in|at)\s+{_V}",
         # "my home is in Leeds", "our flat in Alfama": where one's own home is.
         rf"\b(?:my|our)\s+(?:own\s+|new\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过])(?!在?一起)在?{_ZH}",

@@ -469,3 +469,22 @@ def test_a_near_duplicate_must_share_its_content_words_not_only_its_vector() -> 
         turn("Caroline: I'm putting together an LGBTQ art show next month and I'm gonna show my paintings."),
         0.5,
     )
+
+
+def test_an_attribute_replaced_takes_its_clause_not_the_whole_message() -> None:
+    """ "Olu has moved to the Berlin office, so my new manager is Hannah Reyes", then "I report to Craig Bell now": the
+    manager clause is over, Olu's move is still true (attribute statements are not split into facts when written)."""
+    from flowmem.schema.memory import Message
+
+    def said(message_id: str, content: str, days: int) -> Message:
+        return Message(message_id=message_id, role="user", name="alice", content=content,
+                       time_created=T0 + timedelta(days=days))  # fmt: skip
+
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [said("m1", "Team reshuffle: Olu has moved to the Berlin office, so my new manager is Hannah "
+                                   "Reyes.", 0)])  # fmt: skip
+        summarize(app, [said("m2", "Hannah's left Fenwick. I report to Craig Bell now.", 30)])
+        memories = all_memories(app)
+    valid = [m.content for m in memories if m.status == "valid"]
+    assert any("Berlin office" in text and "Hannah" not in text for text in valid), valid
+    assert not any("manager is Hannah" in text for text in valid), valid

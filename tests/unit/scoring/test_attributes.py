@@ -35,10 +35,10 @@ from flowmem.scoring.values import differ
         ("我们在北京", {}),
         ("我的意思是不去了", {}),
         ("我今天在家", {}),
-        (
-            "我姐现在在上海上班了",
-            {},
-        ),  # not 姐现 (a noun cut inside 现在): a person's place is no attribute of the speaker
+        # not 姐现 (a noun cut inside 现在): a person's place is no attribute of the speaker
+        ("我姐现在在上海上班了", {}),
+        ("Hannah's left. I report to Craig Bell now.", {"attr:manager": "craig bell"}),  # a role said by its verb
+        ("I report to the board", {}),
     ],
 )
 def test_an_attribute_is_read_from_a_possessed_noun_and_a_copula(text: str, slots: dict[str, str]) -> None:

@@ -369,3 +369,12 @@ def test_a_text_without_a_number_skips_only_value_kinds_that_need_one(monkeypatc
     assert sum(values._ANY_NUMBER.search(t) is None for t in texts) > 300
     monkeypatch.setattr(values, "_ANY_NUMBER", re.compile(r"[\s\S]"))
     assert [values.find_values(t) for t in texts] == gated
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [("me and sam rent a 1-bed in Headingley, leeds", "headingley"), ("Tom and I rent a two-bed in Leith", "leith"),
+     ("GOT THE KEYS to our house in Haxby today!!!", "haxby")],
+)  # fmt: skip
+def test_a_home_rented_with_someone_or_moved_into_is_the_residence(text: str, place: str) -> None:
+    assert slots_of(text)["residence"] == place
