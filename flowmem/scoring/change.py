@@ -413,7 +413,12 @@ _DOSE_UNITS = frozenset({"pill", "mg", "mcg", "iu", "units"})
 
 
 def _is_dose(value: Value) -> bool:
-    return value.kind == "amount" and value.norm.partition(" ")[2] in _DOSE_UNITS
+    return value.kind == "amount" and _unit(value) in _DOSE_UNITS
+
+
+def _unit(amount: Value) -> str:
+    """An amount's unit as normalised ("1.5 pill": "pill"; a sum said bare, "1450 ": "")."""
+    return amount.norm.partition(" ")[2]
 
 
 def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
@@ -685,7 +690,7 @@ def _replaces(old: Value, new: Value) -> bool:
     if old.kind != new.kind or old.norm == new.norm:
         return False
     if old.kind == "amount":
-        units = {old.norm.partition(" ")[2], new.norm.partition(" ")[2]}
+        units = {_unit(old), _unit(new)}
         return len(units) == 1 or units == {"", "money"}
     return True
 

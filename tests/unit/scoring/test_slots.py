@@ -327,18 +327,23 @@ def test_what_happened_is_not_replaced_by_a_later_state() -> None:
     ]
 
 
-def test_a_text_without_chinese_skips_only_patterns_that_cannot_match_it() -> None:
-    """The built-in patterns skipped for a text with no Chinese character match nothing in any text without one of the
-    scenario files and the shipped updates: the same matches with and without them (LoCoMo dev's 1,687 such turns were
-    checked the same way when the gate was added)."""
-    rules = SlotRules()
+def _scenario_texts() -> list[str]:
+    """Every message of the scenario files and the shipped updates."""
     data = resources.files("flowmem.eval") / "data"
-    texts = [
+    return [
         message["content"]
         for path in [*Path(str(data / "scenarios-2026")).glob("*.jsonl"), Path(str(data / "updates.jsonl"))]
         for line in path.read_text(encoding="utf-8").splitlines()
         for message in json.loads(line)["messages"]
     ]
+
+
+def test_a_text_without_chinese_skips_only_patterns_that_cannot_match_it() -> None:
+    """The built-in patterns skipped for a text with no Chinese character match nothing in any text without one of the
+    scenario files and the shipped updates: the same matches with and without them (LoCoMo dev's 1,687 such turns were
+    checked the same way when the gate was added)."""
+    rules = SlotRules()
+    texts = _scenario_texts()
     latin = [t for t in texts if not re.search(r"[\u4e00-\u9fff]", t)]
     assert len(latin) > 300 and sum(map(len, rules._latin.values())) < sum(map(len, rules.patterns.values()))
     for text in latin:
@@ -358,13 +363,7 @@ def test_a_text_without_a_number_skips_only_value_kinds_that_need_one(monkeypatc
     when the gate was added, session 15)."""
     from flowmem.scoring import values
 
-    data = resources.files("flowmem.eval") / "data"
-    texts = [
-        message["content"]
-        for path in [*Path(str(data / "scenarios-2026")).glob("*.jsonl"), Path(str(data / "updates.jsonl"))]
-        for line in path.read_text(encoding="utf-8").splitlines()
-        for message in json.loads(line)["messages"]
-    ]
+    texts = _scenario_texts()
     gated = [values.find_values(t) for t in texts]
     assert sum(values._ANY_NUMBER.search(t) is None for t in texts) > 300
     monkeypatch.setattr(values, "_ANY_NUMBER", re.compile(r"[\s\S]"))
