@@ -22,7 +22,6 @@ from flowmem.schema.kinds import RECALLED_TYPES
 from flowmem.schema.memory import Memory
 from flowmem.scoring.acts import dialogue_act
 from flowmem.scoring.aspect import tells_state
-from flowmem.scoring.attributes import ATTRIBUTE
 from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.derive import SPEAKER
 from flowmem.scoring.frames import analogous_slots, slot_frames
@@ -392,16 +391,19 @@ class ContraRepeatOp(Op):
             value = _slots(old, self.rules)[slot]
             now = mine.get(slot) or ", ".join(f"{k} {v}" for k, v in mine.items() if slot in ended_slots({k: v}))
             reason = f"{slot}: replaced by {memory.memory_id} ({value} → {now})"
-            # Someone else's fact is mostly said in passing, in a statement of something else ("Visited Nana at her
-            # house in Whitby today", then Nana moved): that stays, only the replaced value leaves it. The user's own
-            # slot statement is what the turn said ("i live in oakland still lol"): it goes whole.
-            kept = remainder(old.content, subject_terms(value)) if "@" in slot else None
-            if slot.startswith(f"{ATTRIBUTE}:"):
-                # An attribute is a clause of what was said, not all of it (such messages are not split into facts):
-                # "Olu has moved to the Berlin office, so my new manager is Hannah Reyes" keeps Olu's move.
+            if "@" in slot:
+                # Someone else's fact is mostly said in passing, in a statement of something else ("Visited Nana at
+                # her house in Whitby today", then Nana moved): that stays, only the replaced value leaves it.
+                kept = remainder(old.content, subject_terms(value))
+            else:
+                # The user's own fact is a clause of what was said, not all of it (a turn says several things:
+                # 北漂第三年，在望京…做运营，住在天通苑; "Olu has moved to the Berlin office, so my new manager is
+                # Hannah Reyes"): the clauses that speak of the replaced value go, the others stay current.
                 about = subject_terms(value) | subject_terms(slot.partition(":")[2])
                 kept = remainder(old.content, about, whole=True, breaks=SEGMENT_BREAK)
                 kept = kept.rstrip(",，;； ") if kept else None
+                if kept and slot in self.rules.slots_of(kept, named(old)):
+                    kept = None  # the value is said in other words (因为我吃素 is "vegetarian"): nothing is left
             actions += supersede(memory, old, kept, reason)
         replaced = ", ".join(old.memory_id for old, _ in contradicted)
         actions.append(MemoryAction(action="add", memory=memory, reason=f"{contradicted[0][1]}: replaces {replaced}"))

@@ -560,6 +560,8 @@ def replaced_names(old_text: str, change: Change) -> frozenset[str]:
     )
 
 
+# A clause that opens with a preposition completes the one before it: it has no verb of its own.
+_COMPLEMENT = re.compile(r"\s*(?:in|at|on|near|with|from|by|for|of|to|into|off)\b", re.I)
 _LEADING = re.compile(r"^[\s,;:.!?，。；：、\u2014\u2013-]*(?:(?:and|but|so|then|that|which|who)\b)?[\s,]*", re.I)
 
 
@@ -571,17 +573,25 @@ def remainder(
     A clause whose subject is the ended thing ("Jonah and I have been dating…") goes whole; in another clause only
     the phrase naming it goes ("I work nights on the cardiac ward" → "I work on the cardiac ward", "I've got a 2012
     Civic and a Vespa" → "I've got a Vespa"): what else the clause said stays true. ``whole``: every clause that
-    speaks of it goes (a name: what was said of the old manager is not said of the new one)."""
+    speaks of it goes (a name: what was said of the old manager is not said of the new one), and so do the
+    fragments of fewer than two words of substance its breaks leave."""
     spans = _spans(old_text, breaks, find_values(old_text))
     kept = []
+    gone = False  # whether the clause before went
     for i, (start, end) in enumerate(spans):
         stop = spans[i + 1][0] if i + 1 < len(spans) else len(old_text)
         clause = old_text[start:end]
         if holds(clause, about):
             clause = "" if whole else _without_phrase(clause, about)
+        elif whole and (len(subject_terms(clause)) < 2 or (gone and _COMPLEMENT.match(clause))):
+            # a fragment the clause that went leaves behind ("me (and sam rent…)", "(…Headingley,) leeds"), or what
+            # completes it ("I live in Paris, in a tiny flat near the canal")
+            clause = ""
+        gone = not clause
         if clause:
             kept.append(clause + old_text[end:stop])
-    text = _LEADING.sub("", " ".join(part.strip() for part in kept)).strip()
+    joint = "" if _CJK_CHAR.search(old_text) else " "  # Chinese puts no space after its punctuation
+    text = _LEADING.sub("", joint.join(part.strip() for part in kept)).strip()
     return text if len(subject_terms(text)) >= 2 and text != old_text.strip() else None
 
 

@@ -24,7 +24,7 @@ from flowmem.scoring.attributes import attribute_slots
 from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
-from flowmem.scoring.people import THIRD_PERSON_VERBS
+from flowmem.scoring.people import THIRD_PERSON_VERBS, ZH_KIN
 
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
@@ -357,7 +357,10 @@ class SlotRules:
         found = self._read.get((text, who))
         if found is None:
             said = first_person(unmixed(text), who)
-            found = {**{m.slot: m.value for m in self.find(with_subject(said))}, **people_slots(said, self.find)}
+            found = {
+                **{m.slot: m.value for m in self.find(with_subject(said))},
+                **people_slots(said, lambda reading: self.find(with_subject(reading))),
+            }
             # any other attribute said with a copula ("my commute is…"); one a built-in slot holds is that slot's
             found.update({slot: value for slot, value in attribute_slots(said).items() if value not in found.values()})
             if len(self._read) >= READ_MEMO:
@@ -439,18 +442,48 @@ _NO_SUBJECT = re.compile(
 )
 
 
-# The same in Chinese: a sentence that opens with where one lives, works or studies (现在住通州了, 在一家公司做测试).
-# Not after a comma: a subject carries over it (外婆今年八十五岁，住在 Sunnyvale is the grandmother's home).
+# The same in Chinese: a clause that opens with where one lives, works or studies (现在住通州了, 在一家公司做测试).
 _ZH_NO_SUBJECT = re.compile(
-    rf"(?:^|(?<=[。！？；.!?;\s]))(?={_ZH_WHEN}(?:住(?![院过])|搬|在|入职|加入|转学|就读|升职|吃素))"
+    rf"^(?={_ZH_WHEN}(?:一个人|自己|单独)?(?:住(?![院过])|搬|在|入职|加入|转学|就读|升职|吃素))"
 )
+# Chinese leaves the subject out of the clauses after the first, and a left-out subject is the last one said:
+# 外婆今年八十五岁，住在 Sunnyvale is the grandmother's home; 受不了了，搬到了酒仙桥 and 北漂第三年，…，住在天通苑 the
+# speaker's, as no one else has been the subject. Someone else opens a clause with a kin word, a pronoun, a name's
+# shapes (小李, 老王, 阿芳, 王阿姨, 陈工, 刘总, 李老师, a capitalised Latin name), or 我的 and what is the speaker's
+# (我的房东, 我的狗).
+# What ends a clause: a comma, a sentence's end, or a space after a Chinese character (搬完家了累死 现在住番禺).
+_ZH_BREAK = re.compile(r"((?:[，,。！？；!?;\n]|\.(?!\S)|(?<=[\u4e00-\u9fff])\s)\s*)")
+_ZH_SENTENCE_END = re.compile(r"[。！？；!?;\n.]")
+_ZH_SOMEONE = re.compile(
+    rf"^\s*(?:我\s*的|(?:我\s*)?(?:{ZH_KIN})|他|她|它|[小老阿][\u4e00-\u9fff](?![\u4e00-\u9fff]?[区城镇村庄家里])"
+    r"|[\u4e00-\u9fff]{1,2}(?:阿姨|叔叔|老师|医生|大夫|师傅|总|工|姐|哥|经理|主任)|(?-i:[A-Z][a-z]))"
+)
+_ZH_SPEAKER = re.compile(r"^\s*(?:我|咱)(?!\s*的)")
+
+
+def _zh_with_subject(text: str) -> str:
+    """Chinese ``text`` with 我 before each clause that leaves out its subject when that subject is the speaker."""
+    said, speaker = [], True  # whether the subject carried to the next clause is the speaker
+    parts = _ZH_BREAK.split(text)
+    for clause, end in zip(parts[::2], [*parts[1::2], ""], strict=True):
+        if _ZH_SOMEONE.match(clause):
+            speaker = False
+        elif _ZH_SPEAKER.match(clause):
+            speaker = True
+        elif speaker and _ZH_NO_SUBJECT.match(clause):
+            clause = "我" + clause
+        said.append(clause + end)
+        if _ZH_SENTENCE_END.search(end):
+            speaker = True  # a new sentence: a left-out subject at its start is the speaker
+    return "".join(said)
 
 
 def with_subject(text: str) -> str:
     """``text`` with "I" before each sentence that begins with a verb ("started at Spoke City today", "moved to
-    Denver!"; 现在住通州了 → 我现在住通州了): a chat leaves out the speaker, the slot patterns need one."""
+    Denver!"), and 我 before each Chinese clause that leaves out the speaker (现在住通州了 → 我现在住通州了; 受不了了，
+    搬到了酒仙桥 → 受不了了，我搬到了酒仙桥): a chat leaves out the speaker, the slot patterns need one."""
     if not text.isascii():
-        return _ZH_NO_SUBJECT.sub("我", text) if _CJK_NAME.search(text) else text
+        return _zh_with_subject(text) if _CJK_NAME.search(text) else text
     return _NO_SUBJECT.sub(" I ", text).strip()
 
 

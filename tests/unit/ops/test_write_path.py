@@ -488,3 +488,36 @@ def test_an_attribute_replaced_takes_its_clause_not_the_whole_message() -> None:
     valid = [m.content for m in memories if m.status == "valid"]
     assert any("Berlin office" in text and "Hannah" not in text for text in valid), valid
     assert not any("manager is Hannah" in text for text in valid), valid
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "kept", "gone"),
+    [
+        # a turn that says several things of the user: the clause of the home goes, the job stays current
+        ("北漂第三年，在望京一家互联网公司做运营，住在天通苑，单程一个半小时。", "受不了了，搬到了酒仙桥，跟人合租。",
+         "在望京一家互联网公司做运营", "天通苑"),
+        ("me and sam rent a 1-bed in Headingley, leeds. sam's a nurse at the LGI", "GOT THE KEYS to our house in "
+         "Haxby today!!!", "sam's a nurse at the LGI", "Headingley"),
+        # what completes the home's clause goes with it; a statement of the slot in other words leaves nothing
+        ("I live in Paris, in a tiny flat near the canal.", "Big news: I moved to Berlin last month!", None, "Paris"),
+        ("红烧肉、清蒸鱼，还特意给我做了素的红烧豆腐，因为我吃素。", "I've decided to start eating fish again.",
+         "红烧肉、清蒸鱼", "吃素"),
+    ],
+)  # fmt: skip
+def test_a_slot_replaced_takes_its_clause_and_leaves_what_else_the_turn_said(
+    first: str, then: str, kept: str | None, gone: str
+) -> None:
+    from flowmem.schema.memory import Message
+
+    def said(message_id: str, content: str, days: int) -> Message:
+        return Message(message_id=message_id, role="user", name="alice", content=content,
+                       time_created=T0 + timedelta(days=days))  # fmt: skip
+
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [said("m1", first, 0)])
+        summarize(app, [said("m2", then, 30)])
+        memories = all_memories(app)
+    assert {m.status for m in memories if gone in m.content and "m1" in m.source} == {"expired"}
+    left = [m.content for m in memories if m.status == "valid" and "m1" in m.source]
+    assert not any(gone in text for text in left), left
+    assert (kept is None and not left) or any(kept and kept in text for text in left), left

@@ -248,7 +248,22 @@ def test_chinese_slots_without_their_subject(text: str, slots: dict[str, str]) -
 
 
 def test_a_chinese_subject_carries_over_a_comma() -> None:
-    assert slots_of("外婆今年八十五岁，住在 Sunnyvale") == {}  # the grandmother's home, not the speaker's
+    assert slots_of("外婆今年八十五岁，住在 Sunnyvale") == {"residence@外婆": "sunnyvale"}  # not the speaker's
+    assert SlotRules().slots_of("Alice 的外婆今年八十五岁，住在 Sunnyvale", "alice") == {}  # not Alice's either
+    assert slots_of("小李今年三十，住在海淀") == {}  # someone named opens the sentence
+    assert slots_of("我妈今年八十二，一个人住在无锡老房子") == {"residence@妈": "无锡老房子"}
+
+
+def test_a_chinese_clause_without_its_subject_after_no_one_else_is_the_speaker_s() -> None:
+    # Chinese leaves the subject out after the first clause; when no one else has been the subject, it is the speaker.
+    assert slots_of("北漂第三年，在望京一家互联网公司做运营，住在天通苑，单程一个半小时。") == {
+        "employer": "望京一家互联网公司",
+        "job_title": "运营",
+        "residence": "天通苑",
+    }
+    assert slots_of("受不了了，搬到了酒仙桥，跟人合租") == {"residence": "酒仙桥"}
+    assert slots_of("搬完家了累死 现在住番禺 通勤一个半小时") == {"residence": "番禺"}
+    assert slots_of("我妹也来北京了。住在天通苑") == {"residence": "天通苑"}  # a new sentence: the speaker again
 
 
 def test_slots_read_again_are_remembered_and_handed_out_as_copies() -> None:
