@@ -281,15 +281,13 @@ class ContraRepeatOp(Op):
         mine = memory.metadata.get(SLOTS_KEY, {})
         others: dict[str, Candidate] = {}
         for other in state.values():  # this batch's own memories are not in the store yet
-            if (
-                other.status == "valid"
-                and other.target == memory.target
-                and other.vector is not None
-                and same_speaker(other, memory)
-            ):
-                nearest[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
+            if other.status == "valid" and other.target == memory.target and same_speaker(other, memory):
+                if other.vector is not None:
+                    nearest[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
                 if mine.keys() & _slots(other, self.rules).keys():
-                    others[other.memory_id] = nearest[other.memory_id]
+                    # a holder of the slot, with its vector or not yet (what a change left of an older memory gets
+                    # its vector when the batch is written): compared for contradictions
+                    others[other.memory_id] = nearest.get(other.memory_id, (other, 0.0))
         candidates = sorted(nearest.values(), key=lambda c: c[1], reverse=True)[: self.params.top_k]
         seen = {c.memory_id for c, _ in candidates}
         for holder in same_slot:  # found by slot, not by likeness: compared for contradictions only
@@ -401,7 +399,6 @@ class ContraRepeatOp(Op):
                 # Hannah Reyes"): the clauses that speak of the replaced value go, the others stay current.
                 about = subject_terms(value) | subject_terms(slot.partition(":")[2])
                 kept = remainder(old.content, about, whole=True, breaks=SEGMENT_BREAK)
-                kept = kept.rstrip(",，;； ") if kept else None
                 if kept and slot in self.rules.slots_of(kept, named(old)):
                     kept = None  # the value is said in other words (因为我吃素 is "vegetarian"): nothing is left
             actions += supersede(memory, old, kept, reason)

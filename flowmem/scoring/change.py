@@ -30,7 +30,7 @@ from typing import Literal
 
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
-from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN
+from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
@@ -255,6 +255,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             ending = None  # 改成了周四: a typed value, replaced below (and written into what held the old one)
         if ending is not None:
             about, chars = _ended_terms(clause, ending), _stopped_chars(clause, ending)
+            if not about and (carried := _carried_subject(text, start, clause, ending)):
+                about = carried  # 王阿姨年底要回安徽老家，不干了: the nanny's work ended
             if (about or chars) and _asserted(text, start, ending):
                 retiree = _retiree(clause, ending, about)
                 if retiree:  # "Omar retired": his working life ended, not Omar; 我弟毕业了: his studies, not him
@@ -591,7 +593,7 @@ def remainder(
         if clause:
             kept.append(clause + old_text[end:stop])
     joint = "" if _CJK_CHAR.search(old_text) else " "  # Chinese puts no space after its punctuation
-    text = _LEADING.sub("", joint.join(part.strip() for part in kept)).strip()
+    text = _LEADING.sub("", joint.join(part.strip() for part in kept)).strip().rstrip(",，;；、 ")
     return text if len(subject_terms(text)) >= 2 and text != old_text.strip() else None
 
 
@@ -1143,6 +1145,22 @@ def _stopped_chars(clause: str, ending: re.Match[str]) -> frozenset[str]:
 _NO_OBJECT = re.compile(
     r"\s*(?:on|at|in|last|this|next|yesterday|today|tonight|after|before|since|early|late|recently|again)\b", re.I
 )
+
+
+def _carried_subject(text: str, start: int, clause: str, ending: re.Match[str]) -> frozenset[str]:
+    """The person a Chinese ending with nothing before it in its clause is said of: Chinese leaves out a subject said
+    in a clause before, in the same sentence (王阿姨年底要回安徽老家，不干了) — the nearest one that opens with someone
+    named (:data:`~flowmem.scoring.people.ZH_SOMEONE`)."""
+    if ending.group().isascii():
+        return frozenset()
+    *before_it, own = re.split(r"[，,、]", re.split(r"[。！？；!?;\n]", text[: start + ending.start()])[-1])
+    if _without_adverbs(own).strip():
+        return frozenset()  # the clause says its own subject
+    for before in reversed(before_it):
+        opens = ZH_SOMEONE.match(before)
+        if opens is not None:
+            return subject_terms(opens.group("who") or "") or frozenset()
+    return frozenset()
 
 
 def _first_terms(text: str, *, last: bool = False) -> frozenset[str]:

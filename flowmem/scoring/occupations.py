@@ -15,7 +15,9 @@ OCCUPATION_HEADS = (
     "plumber|mechanic|carpenter|pilot|driver|cashier|barista|librarian|photographer|artist|musician|intern|"
     "assistant|technician|salesperson|recruiter|veterinarian|vet|supervisor|coordinator|administrator|clerk|"
     "receptionist|specialist|associate|executive|strategist|planner|tutor|instructor|coach|counsellor|counselor|"
-    "paralegal|surveyor|economist|statistician|physiotherapist|midwife|caregiver|carer|cleaner|butcher|baker"
+    "paralegal|surveyor|economist|statistician|physiotherapist|midwife|caregiver|carer|cleaner|butcher|baker|"
+    "nanny|childminder|babysitter|housekeeper|guard|courier|farmer|builder|labourer|laborer|police|"
+    "soldier|hairdresser|barber|optician|dietitian|nutritionist|translator|interpreter"
 )
 # Up to two words before the head qualify it ("junior", "data engineering"); never a determiner or a possessive.
 _NOT_QUALIFIER = r"(?!(?:the|my|his|her|our|their|your|a|an|new|now|this|that)\b)"
@@ -58,5 +60,26 @@ ZH_OCCUPATION_WORDS = [
     "科学家",
     "摄影师",
     "兽医",
+    # what a household or a shop hires, and the trades of town and country
+    "保姆",
+    "月嫂",
+    "育儿嫂",
+    "护工",
+    "钟点工",
+    "保洁",
+    "客服",
+    "保安",
+    "快递员",
+    "外卖员",
+    "收银员",
+    "店员",
+    "导游",
+    "警察",
+    "公务员",
+    "工人",
+    "农民",
+    "翻译",
+    "理发师",
+    "营养师",
 ]
 ZH_OCCUPATION = rf"[^，。！？；,.!?;\s]{{0,6}}?(?:{'|'.join(ZH_OCCUPATION_WORDS)})"

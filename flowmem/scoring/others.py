@@ -36,7 +36,9 @@ _OPENS = re.compile(
     r"(?=[a-z])",
     re.IGNORECASE,
 )
-_ZH_OPENS = re.compile(rf"(?:^|(?<=[。！？；\n]))\s*(?:我的?)?(?P<who>{ZH_KIN})(?=[^，。！？；\s])")
+# A Chinese clause opening with one of the speaker's people: what follows, to the sentence's end, is said of them
+# (和我哥商量好了，妈下周一搬进颐和养老院).
+_ZH_OPENS = re.compile(rf"(?:^|(?<=[，,。！？；\n]))\s*(?:我的?)?(?P<who>{ZH_KIN})(?=[^，。！？；\s])")
 # A capitalised word inside a sentence, not after a word of place ("in Whitby", "at Brightwell"): a person's name.
 _NAMED = re.compile(rf"(?P<before>\b[A-Za-z]+),?\s+(?P<name>{_NAME})")
 _PLACE_WORDS = frozenset("in at to from near on into of for the".split())  # noqa: SIM905
@@ -80,8 +82,7 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
         rest = sentence[opens.end() :]
         rest = _THIRD_VERB.sub(lambda m: _THIRD[m.group("verb").lower()], rest, count=1)
         readings.append((who, f"I {rest}", 1))
-    zh = _ZH_OPENS.match(sentence)
-    if zh:
+    for zh in _ZH_OPENS.finditer(sentence):
         readings.append((zh.group("who").removeprefix("我"), f"我{sentence[zh.end() :]}", 1))
     named = {
         match.group("name").lower()

@@ -44,5 +44,16 @@ THIRD_PERSON_VERBS: dict[str, str] = {"lives": "live", "works": "work", "studies
 # Chinese kin and person words, as a subject (外婆搬到了杭州, 我弟在读高三) or before 叫 and a name (男朋友叫小林).
 ZH_KIN = (
     "外婆|外公|奶奶|爷爷|姥姥|姥爷|妈妈|爸爸|我妈|我爸|父母|姐姐|哥哥|弟弟|妹妹|我姐|我哥|我弟|我妹|老公|老婆|男朋友|女朋友|男友|女友|"
-    "对象|朋友|同事|老板|领导|室友|孩子|儿子|女儿|表姐|表哥|表妹|表弟|闺蜜|发小|哥们|兄弟"
+    "对象|朋友|同事|老板|领导|室友|孩子|儿子|女儿|表姐|表哥|表妹|表弟|闺蜜|发小|哥们|兄弟|"
+    # 妈 and 爸 alone, as a chat says them (妈下周一搬进养老院), not in 妈呀
+    "妈(?![呀啊呢])|爸(?![呀啊呢])"
 )
+
+# Someone other than the speaker opening a Chinese clause (its subject): a kin word, a pronoun, a name by its shapes
+# (小李, 老王, 阿芳; 王阿姨, 陈工, 刘总, 李老师), a capitalised Latin name, or 我的 and what is the speaker's
+# (我的房东). ``who``: the person, when named.
+_ZH_NAMED = (
+    r"[小老阿][\u4e00-\u9fff](?![\u4e00-\u9fff]?[区城镇村庄家里])"
+    r"|[\u4e00-\u9fff]{1,2}(?:阿姨|叔叔|老师|医生|大夫|师傅|总|工|姐|哥|经理|主任)"
+)
+ZH_SOMEONE = re.compile(rf"^\s*(?:我\s*的|(?P<who>(?:我\s*)?(?:{ZH_KIN})|{_ZH_NAMED})|他|她|它|(?-i:[A-Z][a-z]))")

@@ -24,7 +24,7 @@ from flowmem.scoring.attributes import attribute_slots
 from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
-from flowmem.scoring.people import THIRD_PERSON_VERBS, ZH_KIN
+from flowmem.scoring.people import THIRD_PERSON_VERBS, ZH_SOMEONE
 
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
@@ -34,7 +34,8 @@ _V = r"(?P<v>[^.,!?;:\n，。！？；]{2,60})"  # free text up to the end of th
 _ZH = r"(?P<v>[A-Za-z][A-Za-z0-9'&-]*(?:\s[A-Z][A-Za-z0-9'&-]*)*|[^，。！？；,.!?;\s]{1,20})"
 _NAME = r"(?P<v>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"  # a capitalised name, one or two words
 _ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住…
-    r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直|下个?月|下周|明年|暂时|先|要|会|打算|准备)*"
+    r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直|下个?月|下周|明年|暂时|先|要|会|打算|准备"
+    r"|(?:下|这|本|上)?(?:周|星期|礼拜)[一二三四五六日天]|月[初底]|年[初底]|[0-9一二三四五六七八九十]{1,3}号)*"
 )
 _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
@@ -448,16 +449,10 @@ _ZH_NO_SUBJECT = re.compile(
 )
 # Chinese leaves the subject out of the clauses after the first, and a left-out subject is the last one said:
 # 外婆今年八十五岁，住在 Sunnyvale is the grandmother's home; 受不了了，搬到了酒仙桥 and 北漂第三年，…，住在天通苑 the
-# speaker's, as no one else has been the subject. Someone else opens a clause with a kin word, a pronoun, a name's
-# shapes (小李, 老王, 阿芳, 王阿姨, 陈工, 刘总, 李老师, a capitalised Latin name), or 我的 and what is the speaker's
-# (我的房东, 我的狗).
+# speaker's, as no one else (people.ZH_SOMEONE) has been the subject.
 # What ends a clause: a comma, a sentence's end, or a space after a Chinese character (搬完家了累死 现在住番禺).
 _ZH_BREAK = re.compile(r"((?:[，,。！？；!?;\n]|\.(?!\S)|(?<=[\u4e00-\u9fff])\s)\s*)")
 _ZH_SENTENCE_END = re.compile(r"[。！？；!?;\n.]")
-_ZH_SOMEONE = re.compile(
-    rf"^\s*(?:我\s*的|(?:我\s*)?(?:{ZH_KIN})|他|她|它|[小老阿][\u4e00-\u9fff](?![\u4e00-\u9fff]?[区城镇村庄家里])"
-    r"|[\u4e00-\u9fff]{1,2}(?:阿姨|叔叔|老师|医生|大夫|师傅|总|工|姐|哥|经理|主任)|(?-i:[A-Z][a-z]))"
-)
 _ZH_SPEAKER = re.compile(r"^\s*(?:我|咱)(?!\s*的)")
 
 
@@ -466,7 +461,7 @@ def _zh_with_subject(text: str) -> str:
     said, speaker = [], True  # whether the subject carried to the next clause is the speaker
     parts = _ZH_BREAK.split(text)
     for clause, end in zip(parts[::2], [*parts[1::2], ""], strict=True):
-        if _ZH_SOMEONE.match(clause):
+        if ZH_SOMEONE.match(clause):
             speaker = False
         elif _ZH_SPEAKER.match(clause):
             speaker = True

@@ -521,3 +521,22 @@ def test_a_slot_replaced_takes_its_clause_and_leaves_what_else_the_turn_said(
     left = [m.content for m in memories if m.status == "valid" and "m1" in m.source]
     assert not any(gone in text for text in left), left
     assert (kept is None and not left) or any(kept and kept in text for text in left), left
+
+
+def test_what_a_change_left_of_an_older_memory_is_replaced_later_in_the_same_batch() -> None:
+    """A memory a change derives (what else a turn said) has no vector until the batch is written; a later message of
+    the same batch holding its slot still replaces it (the whole chat sent in one call)."""
+    from flowmem.schema.memory import Message
+
+    said = [
+        "我妈今年八十二，一个人住在无锡老房子，请了个住家保姆王阿姨照顾她。",
+        "王阿姨年底要回安徽老家，不干了，我们在到处找新保姆。",
+        "和我哥商量好了，妈下周一搬进颐和养老院。",
+    ]
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [Message(message_id=f"m{i}", role="user", name="alice", content=text,
+                                time_created=T0 + timedelta(days=30 * i)) for i, text in enumerate(said)])  # fmt: skip
+        memories = all_memories(app)
+    valid = [m.content for m in memories if m.status == "valid"]
+    assert not any("无锡老房子" in text or "保姆王阿姨" in text for text in valid), valid
+    assert any("颐和养老院" in text for text in valid), valid

@@ -266,6 +266,13 @@ def test_a_chinese_clause_without_its_subject_after_no_one_else_is_the_speaker_s
     assert slots_of("我妹也来北京了。住在天通苑") == {"residence": "天通苑"}  # a new sentence: the speaker again
 
 
+def test_one_of_the_speaker_s_people_opening_a_chinese_clause_is_its_subject() -> None:
+    # after a comma too, and 妈 alone as a chat says it; when: a weekday, a day of the month, a month's end
+    assert slots_of("和我哥商量好了，妈下周一搬进颐和养老院") == {"residence@妈": "颐和养老院"}
+    assert slots_of("外婆搬到了杭州，我也搬到了上海") == {"residence": "上海", "residence@外婆": "杭州"}
+    assert slots_of("我下个月15号搬到杭州") == {"residence": "杭州"}
+
+
 def test_slots_read_again_are_remembered_and_handed_out_as_copies() -> None:
     # The write path reads a new memory's slots when it decides and again when it keys it: read once, remembered by
     # (text, who), at most READ_MEMO texts; each caller gets its own dict.
