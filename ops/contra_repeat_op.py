@@ -37,7 +37,7 @@ from flowmem.scoring.slots import (
     superseded,
     with_slots,
 )
-from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, same_speaker, supersede
+from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, recurring_day, same_speaker, supersede
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import differ as values_differ
 from flowmem.scoring.values import find_values
@@ -493,7 +493,9 @@ def plan_reached(old: Memory, new: Memory) -> bool:
     is March 19") whose time has come by ``new``: what ``new`` says now is where the plan led, and the plan stays true
     as what was planned — an event, not a state ``new`` replaces."""
     said, when = old.message_time or old.created_at, old.event_time
-    return when is not None and when.date() > said.date() and when <= (new.message_time or new.created_at)
+    if when is None or recurring_day(old.content):  # 周二周四学钢琴, "choir is Thursday evenings": a habit, no plan
+        return False
+    return when.date() > said.date() and when <= (new.message_time or new.created_at)
 
 
 def restates(new: Memory, old: Memory) -> bool:

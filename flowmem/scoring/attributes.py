@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from flowmem.scoring.change import EXCLUSIVE_ROLES
-from flowmem.scoring.people import PERSON_WORDS, ZH_KIN
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, ZH_KIN
 
 ATTRIBUTE = "attr"
 """The prefix of a copular attribute's slot name: ``attr:commute``."""
@@ -35,6 +35,21 @@ _EN = re.compile(
     r"\b(?:my|our)\s+(?P<attr>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s*(?:\s+is|['’]s)\s+"
     r"(?P<adv>(?:now|still|currently|probably|actually|basically|officially)\s+)*"
     r"(?P<v>(?:[^,.;:!?\n()]|[.@](?=\w)){1,60})",
+    re.IGNORECASE,
+)
+# The same said of one of the speaker's people: "Leo's teacher is Miss Patel", "my son's coach is Dev", "Dad's GP is
+# Dr Mistry" — ``attr:<noun>@<who>``, theirs, replaced only by theirs.
+_EN_THEIRS = re.compile(
+    rf"(?:^|(?<=[\s(\"“]))(?:(?:my|our)\s+(?P<noun>{PERSON_NOUN})|(?P<name>(?-i:[A-Z][a-z][\w-]*)))['’]s\s+"
+    r"(?P<attr>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+is\s+"
+    r"(?P<adv>(?:now|still|currently|probably|actually|basically|officially)\s+)*"
+    r"(?P<v>(?:[^,.;:!?\n()]|[.@](?=\w)){1,60})",
+    re.IGNORECASE,
+)
+# A one-holder role said the other way round: "Rob's my manager", "Dr Osei is our new GP" — the speaker's role.
+_EN_HOLDER = re.compile(
+    r"(?:^|(?<=[\s(]))(?P<v>(?:(?-i:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?(?-i:[A-Z][a-z][\w'-]*)(?:\s+(?-i:[A-Z][a-z][\w'-]*))?)"
+    rf"(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?(?P<attr>{'|'.join(sorted(EXCLUSIVE_ROLES))})\b",
     re.IGNORECASE,
 )
 _ZH = re.compile(
@@ -48,6 +63,19 @@ _ZH_PLACE = re.compile(
     r"(?:上个?月|上周|去年|前天|昨天|今天|最近|现在|目前|也|已经|终于)*"
     r"(?:在|搬到|搬去|迁到|迁去|搬进)了?(?P<v>[^，。！？；,.!?;\s]{1,12})"
 )
+# A role said without its owner at the start of a clause (班主任姓何, 班主任是宋老师): the one holder of it in the
+# speaker's household (a child's teacher, the family's nanny).
+_ZH_ROLE = re.compile(
+    r"(?:^|(?<=[，。！？；：:\s]))(?:新的?|现在的?)?(?P<attr>班主任|老师|教练|房东|保姆|领导|老板|医生|牙医|律师|会计)"
+    r"(?:现在|目前|也|还)?(?P<cop>是|叫|姓)(?P<v>[\u4e00-\u9fff]{1,4})"
+)
+# The same roles said by their verbs: 我们组现在归刘总管 (the manager), 朵朵现在跟王老师学 (the teacher).
+_ZH_ROLE_VERBS = (
+    (re.compile(r"(?:归|由)(?P<v>[\u4e00-\u9fff]{1,2}(?:总|经理|主任|工|姐|哥))(?:来)?管"), "领导"),
+    (re.compile(r"跟(?:着)?(?P<v>[\u4e00-\u9fff]{1,2}老师)学"), "老师"),
+)
+# A name said with its title (宋老师, 王阿姨, 刘总): the surname is who it is.
+_ZH_TITLE = re.compile(r"^(?P<surname>[\u4e00-\u9fff]{1,2}?)(?:老师|医生|大夫|阿姨|师傅|总|经理|主任|工|姐|哥)$")
 # A noun cut inside the adverb after it (我姐现在在上海上班: 姐现, of 现在): no noun
 _ZH_ADVERB_CUT = re.compile(r"[现目已最终]$")
 # What opens a clause without being a thing: pronouns, demonstratives, adverbs of time and aspect, "everyone".
@@ -116,10 +144,30 @@ def attribute_slots(text: str) -> dict[str, str]:
         for pattern, attr in _ROLE_VERBS:  # a one-holder role said by its verb: "I report to Craig Bell now"
             if (filled := pattern.search(sentence)) is not None:
                 found.setdefault(f"{ATTRIBUTE}:{attr}", filled.group("v").lower())
+        for match in _EN_THEIRS.finditer(sentence):
+            who = (match.group("noun") or match.group("name")).lower()
+            read = _english(match) if who not in NOT_NAMES else None
+            if read is not None:
+                found.setdefault(f"{ATTRIBUTE}:{read[0]}@{who}", read[1])
+        for match in _EN_HOLDER.finditer(sentence):
+            if match.group("v").split()[0].lower() not in NOT_NAMES:
+                found.setdefault(f"{ATTRIBUTE}:{match.group('attr').lower()}", match.group("v").lower())
         for match in [*_ZH.finditer(sentence), *_ZH_PLACE.finditer(sentence)]:
             read = _chinese(match)
             if read is not None:
                 found.setdefault(f"{ATTRIBUTE}:{read[0]}", read[1])
+        for pattern, attr in _ZH_ROLE_VERBS:
+            if (filled := pattern.search(sentence)) is not None and (titled := _ZH_TITLE.match(filled["v"])):
+                found.setdefault(f"{ATTRIBUTE}:{attr}", titled.group("surname"))
+        for match in _ZH_ROLE.finditer(sentence):
+            value = match.group("v")
+            if match.group("cop") == "姓":
+                value = value[:1]  # 姓李，四川人: the surname
+            elif (titled := _ZH_TITLE.match(value)) is not None:
+                value = titled.group("surname")
+            elif match.group("cop") != "叫" or len(value) > 3:
+                continue  # 老板是个好人: not who, what they are like
+            found.setdefault(f"{ATTRIBUTE}:{match.group('attr')}", value)
     return found
 
 
@@ -163,4 +211,6 @@ def _chinese(match: re.Match[str]) -> tuple[str, str] | None:
         return None
     if attr in _ZH_ROLES and not _ZH_NAME.search(value):
         return None
+    if attr in _ZH_ROLES and (titled := _ZH_TITLE.match(value)) is not None:
+        value = titled.group("surname")  # 我的班主任是宋老师: 宋, as 班主任姓宋 says
     return attr, value

@@ -41,6 +41,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flowmem.schema.memory import Memory
+from flowmem.scoring.attributes import ATTRIBUTE
 from flowmem.scoring.referents import REFERS_TO
 from flowmem.scoring.relations import relation_words
 from flowmem.scoring.same_content import content_key
@@ -62,6 +63,7 @@ SLOT_PHRASES: dict[str, str] = {
     "email": "email address {v}; 邮箱 {v}",
     "pet_name": "{k} named {v}; pet; name; 宠物 {v}",
     "diet": "diet {v}; eat; food; 饮食 {v}; 吃",
+    ATTRIBUTE: "{k} {v}",  # "my GP is Dr Osei": "gp dr osei"
 }
 CAPTION = "caption"  # metadata: what an image the message shared shows (its caption or alt text)
 LLM_KEY = "llm_key"  # metadata: the key an LLM wrote for the memory's words (dropped when the words change)

@@ -218,6 +218,18 @@ _DAYS = frozenset({"weekday", "date"})
 _RECURRING = re.compile(r"\b(?:every|each)\s+\S+$|days\.?$|每", re.I)
 
 
+def recurring_day(text: str) -> bool:
+    """Whether ``text`` names a day that recurs, not one day: "every Monday", "Tuesdays", "Thursday evenings", a list
+    of weekdays ("mon + wed", 周二周四), 每周三."""
+    days = [v for v in find_values(text) if v.kind == "weekday"]
+    return len(days) > 1 or any(
+        "," in day.norm
+        or _RECURRING.search(text[max(0, day.start - 8) : day.end])
+        or re.match(r"\s*(?:mornings|afternoons|evenings|nights)\b", text[day.end :], re.I)
+        for day in days
+    )
+
+
 def _moved_day(memory: Memory, old: Memory, change: Change) -> ExtractedTime | None:
     """When a dated plan is now, as the statement moving it says: "haircut on Saturday" (said on a Monday), then
     "haircut pushed to next Wednesday" (said on Thursday) is the Wednesday after that Thursday — the day written into

@@ -16,7 +16,7 @@ from flowmem.scoring.values import differ
         ("my GP is Dr Osei", {"attr:gp": "dr osei"}),
         ("my favourite band is probably Fontaines DC", {"attr:favourite band": "fontaines dc"}),
         ("my commute is a 10 minute walk!", {"attr:commute": "10 minute walk"}),
-        ("我现在的医生是王医生，搬家后换的", {"attr:医生": "王医生"}),
+        ("我现在的医生是王医生，搬家后换的", {"attr:医生": "王"}),  # a name with its title: the surname
         ("我的微信名叫大鱼了", {"attr:微信名": "大鱼"}),
         ("我们公司在张江，地铁二号线", {"attr:公司": "张江"}),
         ("公司在国贸，坐一号线二十分钟就到", {"attr:公司": "国贸"}),  # the owner left out
@@ -39,6 +39,20 @@ from flowmem.scoring.values import differ
         ("我姐现在在上海上班了", {}),
         ("Hannah's left. I report to Craig Bell now.", {"attr:manager": "craig bell"}),  # a role said by its verb
         ("I report to the board", {}),
+        # one of the speaker's people's attribute, theirs
+        ("Leo's teacher is Miss Patel", {"attr:teacher@leo": "miss patel"}),
+        ("my son's coach is Dev", {"attr:coach@son": "dev"}),
+        ("It's my birthday today", {}),
+        # a one-holder role said the other way round
+        ("Rob's my manager, he's great", {"attr:manager": "rob"}),
+        ("Dr Osei is our new GP", {"attr:gp": "dr osei"}),
+        # a Chinese role said without its owner, by its surname, or by its verb
+        ("分班结果出来了，一年级二班，班主任姓何。", {"attr:班主任": "何"}),
+        ("豆豆转到育才小学了，班主任是宋老师。", {"attr:班主任": "宋"}),
+        ("新保姆找到了，姓李", {}),  # the role is in another clause
+        ("老板是个好人", {}),  # what they are like, not who
+        ("陈工被调去东莞工厂了，我们组现在归刘总管。", {"attr:领导": "刘"}),
+        ("陈老师生孩子去了，朵朵现在跟王老师学", {"attr:老师": "王"}),
     ],
 )
 def test_an_attribute_is_read_from_a_possessed_noun_and_a_copula(text: str, slots: dict[str, str]) -> None:

@@ -20,7 +20,7 @@ from flowmem.scoring.change import (
 )
 from flowmem.scoring.keys import SAID_BEFORE, offline_key
 from flowmem.scoring.name_kinds import name_frame
-from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of
+from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of, recurring_day
 from flowmem.scoring.values import differ, find_values
 
 
@@ -963,3 +963,31 @@ def test_a_correction_naming_what_was_wrong_expires_the_statement_of_it(old: str
 )
 def test_more_ways_to_say_a_correction(said: str, cue: str) -> None:
     assert any(c.kind == "corrected" and c.cue.lower().startswith(cue) for c in read_changes(said))
+
+
+@pytest.mark.parametrize(
+    ("text", "recurs"),
+    [
+        ("大宝朵朵周二周四下午四点半学钢琴", True),  # a list of weekdays
+        ("we rehearse Thursday evenings at 7", True),
+        ("gym mon + wed mornings", True),
+        ("swimming on Tuesdays", True),
+        ("每周三下午游泳", True),
+        ("dentist on Tuesday", False),
+        ("周三去复查", False),
+    ],
+)
+def test_a_day_that_recurs_is_told_from_one_day(text: str, recurs: bool) -> None:
+    assert recurring_day(text) is recurs
+
+
+def test_a_weekly_habit_is_no_plan_whose_day_has_come() -> None:
+    """A statement of a weekly habit reads a day as its event time (the next Tuesday), after the day it was said: it is
+    no plan that a later statement of the same slot leaves true as what was planned."""
+    from flowmem.ops.contra_repeat_op import plan_reached
+
+    habit = _memory("a", "朵朵周二周四下午四点半学钢琴，老师姓陈", 3).with_event_time(datetime(2025, 3, 4))
+    plan = _memory("b", "下周二去复查甲状腺", 3).with_event_time(datetime(2025, 3, 11))  # as extract_time_op reads them
+    later = _memory("c", "朵朵现在跟王老师学", 20)
+    assert not plan_reached(habit, later)
+    assert plan_reached(plan, later)

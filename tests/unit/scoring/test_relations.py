@@ -36,4 +36,4 @@ def test_each_word_is_said_once_even_when_several_relations_share_it() -> None:
 
 def test_the_expanded_key_carries_them() -> None:
     key = offline_key(Memory(workspace_id="w", target="alice", content="Dana is Alice's manager."))
-    assert key == "boss supervisor 老板 上司 经理 领导"
+    assert key == "manager dana; boss supervisor 老板 上司 经理 领导"  # "Dana is my manager": the role's attribute
