@@ -152,6 +152,18 @@ def _dated_sentences(text: str) -> list[Span]:
     one too ("王阿姨把房子卖了 新房东…说明年要涨房租。合同…到明年五月。": two dates, two facts); ``[]`` when
     fewer than two groups come of it. One event time per memory, for a message no part of which scores as a fact."""
     groups = _by_dates(text, _sentences(text))
+    if len(groups) > 1:
+        return groups
+    # else by clauses: 今天提的离职，最后一天是十二月二十七号 is two events in one sentence; a clause that says little but
+    # a time is said of the clause before it (合同倒是继续有效，到明年五月)
+    units: list[list[int]] = []
+    for start, end in _sentences(text):
+        for a, b in _clauses(text[start:end]):
+            if units and _bare_time(text[start + a : start + b]):
+                units[-1][1] = start + b
+            else:
+                units.append([start + a, start + b])
+    groups = _by_dates(text, [(a, b) for a, b in units])
     return groups if len(groups) > 1 else []
 
 
@@ -167,6 +179,14 @@ def _by_dates(text: str, spans: Iterable[Span]) -> list[Span]:
         else:
             groups.append([start, end, dated])
     return [(a, b) for a, b, _ in groups]
+
+
+def _bare_time(part: str) -> bool:
+    """Whether ``part`` says little but a time (到明年五月, 是周二, "till May"): it is said of the part before it."""
+    rest = part
+    for found in _times(part):
+        rest = rest.replace(found.expression, " ")
+    return len(_CJK.findall(rest)) < 3 and len(re.findall(r"[A-Za-z]{3,}", rest)) < 2
 
 
 # A piece that moves a plan without naming it ("physio's off Thursday, they moved me to Monday", "…，又改到周五了"):

@@ -93,11 +93,24 @@ def season(today: date, name: Season, tense: Tense) -> Span:
 def day_of_month(today: date, month: int | None, day: int, weekday: int | None, tense: Tense) -> Span | None:
     """The date with that day (and month, and weekday, when given) ``tense`` points to.
 
-    "Friday the 28th" is a 28th that is a Friday; "Friday, May 10" a 10 May that is a Friday.
-    When no such date is near (within two years for a day of the month, 28 years for a date),
-    the weekday is dropped: it was likely a slip, and the date itself is the firmer word.
+    "Friday the 28th" is a 28th that is a Friday; "Friday, May 10" a 10 May that is a Friday, of the
+    occurrences within a year either way (when only one of them is, whatever the tense). When no such
+    date is near (within two years for a day of the month, a year either way for a date), the weekday
+    is dropped: it was likely a slip, and the date itself is the firmer word.
     ``None`` when the date never exists (30 February).
     """
+    if weekday is not None and month is not None:
+        # A date and its weekday name one of the two nearest occurrences, the one that falls on it ("Sunday April 27",
+        # said in January 2025, is 27 April 2025 whatever the tense: 27 April 2024 was a Saturday) — not the nearest
+        # year it fell on that weekday, eleven years back.
+        nearest = [_date_or_none(year, month, day) for year in (today.year - 1, today.year, today.year + 1)]
+        near = [d for d in nearest if d is not None and abs((d - today).days) < 366]
+        fitting = [d for d in near if d.isoweekday() == weekday]
+        if len(fitting) == 1:
+            return cal.day_span(fitting[0])
+        if fitting:
+            return _day_of_month(today, month, day, weekday, tense)
+        return _day_of_month(today, month, day, None, tense)  # neither does: the weekday was a slip
     if weekday is not None:
         found = _day_of_month(today, month, day, weekday, tense)
         if found is not None:

@@ -147,6 +147,19 @@ def moved_to(text: str) -> list[int]:
 
 
 _DAY_WORDS = frozenset({"yesterday", "tomorrow"}) | shortened("yesterday") | shortened("tomorrow")
+# A state one enters by an event ("married", "engaged": not past in "I'm married"), said with its day and without the
+# verb before it ("Married Saturday, best day ever", "engaged last night!"): the event, past. After "getting", "be",
+# "'m" it is the state or a plan.
+_EN_EVENT_STATES = frozenset({"married", "engaged"})
+_EN_DAY_NAMES = frozenset(
+    " ".join(
+        ("yesterday last on monday tuesday wednesday thursday friday saturday sunday",
+         "mon tue tues wed thu thurs fri sat sun")
+    ).split()
+)  # fmt: skip
+_EN_STATE_VERBS = frozenset(
+    "get gets getting got be being been am is are was were im i'm we're you're they're will gonna".split()  # noqa: SIM905
+)
 _HAVE_GOT = re.compile(r"(?:have|has|\w+'ve|\w+'s)$")
 Cue = tuple[int, Tense]
 """A tense word at a character offset."""
@@ -159,6 +172,7 @@ def cues(text: str) -> list[Cue]:
         found += [(m.start(), "future") for m in _ZH_FUTURE.finditer(text)]
         moved = [m.span() for m in _ZH_RESCHEDULED.finditer(text)]
         found += [(a, "future") for a, _ in moved]
+        moved += [m.span() for m in _ZH_SOON.finditer(text)]  # 九月就上小学了: a state to come, no past
         found += [(m.start(), "past") for m in _ZH_PAST.finditer(text) if not any(a < m.start() < b for a, b in moved)]
     found += [(m.start("to"), "future") for m in _EN_RESCHEDULED.finditer(text)]
     matches = list(_EN_WORD.finditer(text.lower().replace("’", "'")))
@@ -168,6 +182,10 @@ def cues(text: str) -> list[Cue]:
             continue  # a time of its own, not the tense of another: "booked the vet yesterday for the jabs on Friday"
         if word == "got" and index and _HAVE_GOT.match(words[index - 1]):
             continue  # "I've got two weeks off": having, now — not a past event
+        if word in _EN_EVENT_STATES and words[index + 1 : index + 2] and words[index + 1] in _EN_DAY_NAMES:
+            if not index or words[index - 1] not in _EN_STATE_VERBS:  # "Married Saturday" (not "getting married…")
+                found.append((matches[index].start(), "past"))
+            continue
         if word in _EN_GOING and (not index or words[index - 1] not in _EN_PAST_BE):
             tense: Tense | None = "future"  # "rent going up to 1525 from feb 1": a progressive, its "is" left out
         else:
@@ -233,6 +251,7 @@ class TenseReader:
                 # A Chinese time word before a verb with no aspect word (五月份去云南, 八月份领养一只狗) tells a plan: a
                 # thing done is told with 了, 过 or the 是…的 form (五月份去的云南). Messages only; a query leans past.
                 plan = self._lean == "neutral" and not _ZH_DONE_FORM.search(self._text, offset, end)
+                plan = plan and not _ZH_SOON.search(self._text[offset:end])  # 就…了: by then, either way: the nearer
                 return "future" if plan else self._lean
             if breaks is clauses.SEGMENT_BREAK and (
                 _OWN_SUBJECT.match(self._text, start, offset) or _ZH_COPULA_BEFORE.search(self._text, start, offset)
@@ -260,6 +279,9 @@ _ZH_TIME_WORD = re.compile(
 _ZH_COPULA_BEFORE = re.compile(r"[\u4e00-\u9fff](?:在|是|定在|定于|安排在|改在)$")
 
 
+# 就 (or 快, 要) after a time and 了 after the verb: the 了 of a state coming about by then (九月就上小学了,
+# 下周就开学了, 月底快到期了), not of a thing done.
+_ZH_SOON = re.compile(r"(?<=[月周号天年底初])(?:就要|就|快要|快)[^，。！？；了过]{1,8}了(?=[，。！？；,!?;\s]|$)")
 _ZH_DONE_FORM = re.compile(r"的")  # 是…的: 五月份去的云南, 上个月搬过来的
 
 

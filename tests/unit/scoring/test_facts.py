@@ -121,6 +121,12 @@ def test_a_message_no_part_of_which_is_a_fact_of_its_own_is_split_by_its_dated_s
     second = "合同倒是继续有效，到明年五月，今年还是三千二。"
     assert split_facts(first + second) == [first, second]
     assert split_facts("Great news! See you Friday.") == ["Great news! See you Friday."]  # one date: whole
+    # …and two clauses of one sentence that each name a date, a bare time said of the clause before it
+    assert split_facts("决定了，跳！今天提的离职，最后一天是十二月二十七号。") == [
+        "决定了，跳！今天提的离职",
+        "最后一天是十二月二十七号。",
+    ]
+    assert split_facts("哦不对 不是周一 是周二") == ["哦不对 不是周一 是周二"]
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,8 @@ JUN2 = datetime(2025, 6, 2, 9, 0)  # Monday after Memorial Day
 JAN10 = datetime(2025, 1, 10, 9, 0)  # Friday, before the Lunar New Year (29 January)
 NOV3 = datetime(2025, 11, 3, 9, 0)  # Monday
 MAR15 = datetime(2025, 3, 15, 10, 0)  # Saturday (issue 23's report was said then)
+AUG26 = datetime(2024, 8, 26, 21, 0)  # Monday, a week before the school year
+DEC2 = datetime(2024, 12, 2, 22, 0)  # Monday
 
 
 class MessageCase(NamedTuple):
@@ -536,6 +538,13 @@ CLAUSES: list[MessageCase] = [
     C("clauses", "I called the garage on Monday, the car goes in on the 20th", MAR15, "2025-03-20"),
     C("zh-clauses", "上周打电话约了牙医，下周四去", MAR15, "2025-03-20"),
     C("zh-clauses", "今天报了名，马拉松在四月二十号", MAR15, "2025-04-20"),
+    # session 16, from fresh2's development half: a weekday names which of the two nearest dates (not the year it last
+    # fell on it, 2014); an event's state with its day is the event ("Married Saturday"); 就…了 after a month is a
+    # state to come, not a thing done; a date in a clause after another's is its own
+    C("clauses", "Signed up for the Mersey Marathon 🏃 Sunday April 27!", JAN10, "2025-04-27"),
+    C("clauses", "We did it!! Married Saturday, best day ever.", MON, "2025-03-22"),
+    C("zh-clauses", "儿子豆豆九月就上小学了，时间过得真快。", AUG26, "2024-09"),
+    C("zh-clauses", "决定了，跳！今天提的离职，最后一天是十二月二十七号。", DEC2, "2024-12-02 | 2024-12-27"),
 ]
 CLAUSES_HELD_OUT: list[MessageCase] = [
     # written with the comma-splice cases above, before the change ran on them
