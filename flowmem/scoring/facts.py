@@ -154,8 +154,8 @@ def _dated_sentences(text: str) -> list[Span]:
     groups = _by_dates(text, _sentences(text))
     if len(groups) > 1:
         return groups
-    # else by clauses: 今天提的离职，最后一天是十二月二十七号 is two events in one sentence; a clause that says little but
-    # a time is said of the clause before it (合同倒是继续有效，到明年五月)
+    # else by clauses: 今天提的离职，最后一天是十二月二十七号 is two events in one sentence; a clause that says little
+    # but a time is said of the clause before it (合同倒是继续有效，到明年五月)
     units: list[list[int]] = []
     for start, end in _sentences(text):
         for a, b in _clauses(text[start:end]):

@@ -991,3 +991,15 @@ def test_a_weekly_habit_is_no_plan_whose_day_has_come() -> None:
     later = _memory("c", "朵朵现在跟王老师学", 20)
     assert not plan_reached(habit, later)
     assert plan_reached(plan, later)
+
+
+def test_a_new_value_of_someone_s_thing_is_of_the_thing_not_of_all_said_of_them() -> None:
+    """ "Leo's swimming moves to Thursdays": the swimming's day, not the day Leo starts school (it was rewritten to
+    "next Thursdays"); the possessor counts when nothing else is named ("the choir's back on Thursdays": 's is "is")."""
+    school = _memory("a", "Leo starts reception at St Mark's Primary next Wednesday!", 3)
+    swimming = _memory("b", "Leo started Tuesday swimming lessons at 4:15.", 4)
+    moved = _memory("c", "Leo's swimming moves to Thursdays 4:45 from next term.", 20)
+    actions = apply_changes(moved, changes_of(moved), [school, swimming])
+    assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"b"}
+    [change, *_] = read_changes("The choir's back on Thursdays from this week")
+    assert "choir" in change.about
