@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import Literal
 
@@ -33,6 +34,7 @@ from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPAT
 from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
+from flowmem.timeexpr import expression_spans, extract_all, has_time_words
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
 
@@ -276,6 +278,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
         about = subject_terms(_without(clause, [(v.start - start, v.end - start) for v in values] + cues))
         about = (about - _owners(clause)) or about  # "Leo's swimming moves…": the swimming, not all said of Leo
+        about = (about - _when_terms(clause)) or about  # "…from next term": when, not what
         negated = tuple(v for v in values if _NEGATED.search(text[max(v.start - 14, 0) : v.start]))
         values = tuple(v for v in values if v not in negated)
         if values:
@@ -1161,6 +1164,21 @@ def _owners(clause: str) -> frozenset[str]:
     """The terms of whose thing ``clause`` speaks of (its possessors): a new value is of the thing, not of everything
     said of its owner ("Leo's swimming moves to Thursdays" changes no day of "Leo starts reception next Wednesday")."""
     return frozenset(t for m in _OWNER.finditer(clause) for t in subject_terms(m.group("who")))
+
+
+# Verbs that move a thing in time: what the change does, not what it is about ("moves to Thursdays").
+_MOVING = re.compile(r"\b(?:mov|push|switch|bump|reschedul|postpon)\w*", re.I)
+
+
+def _when_terms(clause: str) -> frozenset[str]:
+    """The terms of ``clause``'s time words ("next term", "from this week") and of its verbs of moving a thing in time:
+    a change of one thing's time is not about every statement naming a term or a move."""
+    found = extract_all(clause, _ANY_DAY, lean="neutral") if has_time_words(clause) else []
+    said = [clause[a:b] for a, b in expression_spans(clause, found) if a >= 0]
+    return frozenset(t for words in [*said, *_MOVING.findall(clause)] for t in subject_terms(words))
+
+
+_ANY_DAY = datetime(2025, 1, 15, 12)  # which words name a time does not depend on the day
 
 
 def _carried_subject(text: str, start: int, clause: str, ending: re.Match[str]) -> frozenset[str]:

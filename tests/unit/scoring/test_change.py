@@ -1003,3 +1003,15 @@ def test_a_new_value_of_someone_s_thing_is_of_the_thing_not_of_all_said_of_them(
     assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"b"}
     [change, *_] = read_changes("The choir's back on Thursdays from this week")
     assert "choir" in change.about
+
+
+def test_a_change_of_time_is_about_its_thing_not_its_time_words_or_its_verb() -> None:
+    """ "Swimming moves to Thursdays from next week" is about the swimming: not every statement that names a week or a
+    move."""
+    [change] = read_changes("swimming moves to Thursdays from next week")
+    assert change.about == {"swim"}
+    moving_house = _memory("a", "the van comes Tuesday, we move house that week", 3)
+    swimming = _memory("b", "swimming is on Tuesdays at the leisure centre", 4)
+    new = _memory("c", "swimming moves to Thursdays from next week", 20)
+    actions = apply_changes(new, changes_of(new), [moving_house, swimming])
+    assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"b"}
