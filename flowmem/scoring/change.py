@@ -387,10 +387,23 @@ def stem(term: str) -> str:
 
 
 def holds(text: str, about: frozenset[str]) -> bool:
-    """Whether ``text`` speaks of what ``about`` names: shares one of its terms, or an English word of the same family
-    (:func:`kin_terms`: "therapy's wrapped up" speaks of "seeing a therapist")."""
+    """Whether ``text`` speaks of what ``about`` names: shares one of its terms, an English word of the same family
+    (:func:`kin_terms`: "therapy's wrapped up" speaks of "seeing a therapist"), or another word for the same thing
+    (:data:`SAME_THING`: "my pay went up" speaks of "the salary goes to £36.5k")."""
     terms = subject_terms(text)
-    return bool(about & terms) or any(kin_terms(a, t) for a in about for t in terms)
+    if about & terms or any(kin_terms(a, t) for a in about for t in terms):
+        return True
+    return any(about & words and terms & words for words in SAME_THING)
+
+
+# The words for one thing that a chat uses in turn (closed classes of the language): what one earns, what one pays to
+# live somewhere.
+SAME_THING: tuple[frozenset[str], ...] = (
+    frozenset(
+        ["salary", "pay", "paid", "wage", "earn", "earning", "incom", "工资", "薪水", "月薪", "年薪", "时薪", "薪资"]
+    ),
+    frozenset(["rent", "rental", "房租", "租金"]),
+)
 
 
 KIN_PREFIX = 6

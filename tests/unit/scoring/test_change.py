@@ -1015,3 +1015,16 @@ def test_a_change_of_time_is_about_its_thing_not_its_time_words_or_its_verb() ->
     new = _memory("c", "swimming moves to Thursdays from next week", 20)
     actions = apply_changes(new, changes_of(new), [moving_house, swimming])
     assert {a.old.memory_id for a in actions if a.action == "expire" and a.old} == {"b"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("And the salary goes to £36.5k with it.", "Also my pay went up a bit in the annual review, £38k now."),
+        ("月薪两万四，领导是陈工。", "工资涨到三万了"),
+    ],
+)
+def test_another_word_for_the_same_thing_is_the_same_thing(old: str, new: str) -> None:
+    [change, *_] = [c for c in read_changes(new) if c.values]
+    assert holds(old, change.about)
+    assert replaced_values(old, change)
