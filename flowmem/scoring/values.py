@@ -43,11 +43,24 @@ _ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:am|pm)?|\s*(?:am|pm))"
 _BARE_HOUR = r"(?:1[0-2]|0?[1-9])"
 
+_COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
+_PER = {"day": "day", "week": "week", "month": "month", "year": "year", "天": "day", "日": "day", "周": "week",
+        "星期": "week", "礼拜": "week", "月": "month", "个月": "month", "年": "year"}  # fmt: skip
+_FREQUENCY = (
+    r"\b(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:x|times?|days?|nights?|sessions?)"
+    r"\s+(?:a|per|each|every)\s+(?P<per>day|week|month|year)\b"
+    r"|\b(?P<n2>once|twice|thrice)\s+(?:a|per|each|every)\s+(?P<per2>day|week|month|year)\b"
+    rf"|(?:每|一)(?P<per3>天|日|周|星期|礼拜|个月|月|年)[^，。！？；,.!?;\s\d]{{0,4}}?(?P<n3>{_ZH_NUM})次"
+)
 _PATTERNS: tuple[tuple[str, str], ...] = (
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
     # no Latin letter or digit either side (Chinese runs into it: 现在是13987654321)
     ("phone", r"(?<![A-Za-z0-9_.])\+?\d[\d\s().-]{5,18}\d(?![A-Za-z0-9_.])"),
     ("handle", r"(?<![\w@.])[a-z][a-z0-9]*_[a-z0-9_]+(?![\w@])|(?<![\w@.])[a-z]{2,}\d{2,}(?![\w@])"),
+    # how often: "3x a week", "twice a day", "4 days a week", 每周三次, 一天两次 (before the weekday: 每周三次 is no
+    # Wednesday)
+    ("frequency", _FREQUENCY),
     ("weekday", rf"{_DAY}(?:{_JOIN}{_DAY})*"),
     (
         "date",
@@ -217,7 +230,20 @@ def _normalise(kind: str, raw: str) -> str:
         return _amount(text)
     if kind == "year":
         return text.removesuffix("年")
+    if kind == "frequency":
+        return _frequency(text)
     return text
+
+
+def _frequency(text: str) -> str:
+    """``n/per``: "3x a week" → ``3/week``, "twice a day" → ``2/day``, 每周三次 → ``3/week``."""
+    found = re.fullmatch(_FREQUENCY, text, re.I)
+    if found is None:
+        return ""
+    count = found["n"] or found["n2"] or found["n3"]
+    per = found["per"] or found["per2"] or found["per3"]
+    number = _COUNT_WORDS.get(count) or (int(count) if count.isdigit() else zh_number(count))
+    return f"{number}/{_PER[per]}" if number else ""
 
 
 def _day(word: str) -> int:

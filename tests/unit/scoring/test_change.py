@@ -35,7 +35,13 @@ from flowmem.scoring.values import differ, find_values
         ("on the 21st", "date", "?-21"),
         ("4月2号去体检", "date", "4-2"),
         ("deadlift 140kg", "amount", "140 kg"),
-        ("metformin 500mg twice a day", "amount", "500 mg"),
+        ("metformin 500mg with dinner", "amount", "500 mg"),
+        # how often, a kind of its own ("twice a day" beside a dose is two values)
+        ("I run 3x a week", "frequency", "3/week"),
+        ("still running, up to 4 days a week now", "frequency", "4/week"),
+        ("swim twice a week", "frequency", "2/week"),
+        ("每周三次瑜伽", "frequency", "3/week"),  # no Wednesday
+        ("一天两次各一吸", "frequency", "2/day"),
         ("10 units of insulin at night", "amount", "10 units"),
         ("paid $1,250 for it", "amount", "1250 money"),
         ("月薪两万三", "amount", "23000 money"),
@@ -1028,3 +1034,10 @@ def test_another_word_for_the_same_thing_is_the_same_thing(old: str, new: str) -
     [change, *_] = [c for c in read_changes(new) if c.values]
     assert holds(old, change.about)
     assert replaced_values(old, change)
+
+
+def test_how_often_is_replaced_by_how_often() -> None:
+    old = _memory("a", "I smoke maybe 5 a day and I run 3x a week, trying to balance it out haha", 3)
+    new = _memory("b", "still running, up to 4 days a week now", 20)
+    expire, add = apply_changes(new, changes_of(new), [old])
+    assert expire.action == "expire" and "run 4 days a week" in add.memory.content
