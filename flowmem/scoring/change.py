@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from functools import lru_cache
 from typing import Literal
 
@@ -34,8 +33,8 @@ from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPAT
 from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
-from flowmem.timeexpr import expression_spans, extract_all, has_time_words
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
+from flowmem.timeexpr.gate import TRIGGER_WORDS
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
 
 ChangeKind = Literal["ended", "replaced", "corrected"]
@@ -1184,14 +1183,11 @@ _MOVING = re.compile(r"\b(?:mov|push|switch|bump|reschedul|postpon)\w*", re.I)
 
 
 def _when_terms(clause: str) -> frozenset[str]:
-    """The terms of ``clause``'s time words ("next term", "from this week") and of its verbs of moving a thing in time:
-    a change of one thing's time is not about every statement naming a term or a move."""
-    found = extract_all(clause, _ANY_DAY, lean="neutral") if has_time_words(clause) else []
-    said = [clause[a:b] for a, b in expression_spans(clause, found) if a >= 0]
-    return frozenset(t for words in [*said, *_MOVING.findall(clause)] for t in subject_terms(words))
-
-
-_ANY_DAY = datetime(2025, 1, 15, 12)  # which words name a time does not depend on the day
+    """The terms of ``clause``'s time words ("next week", "from this month": the words the time rules are triggered by)
+    and of its verbs of moving a thing in time: a change of one thing's time is not about every statement naming a week
+    or a move."""
+    words = [w for w in re.findall(r"[a-z]+", clause.lower()) if w in TRIGGER_WORDS]
+    return frozenset(t for said in [*words, *_MOVING.findall(clause)] for t in subject_terms(said))
 
 
 def _carried_subject(text: str, start: int, clause: str, ending: re.Match[str]) -> frozenset[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime
+from functools import lru_cache
 from itertools import pairwise
 
 from flowmem.scoring.info import info_score
@@ -111,9 +112,11 @@ _CLOCK_ONLY = re.compile(
 _REFERENCE = datetime(2025, 1, 15, 12)  # any day: only which words name a time matters here
 
 
-def _times(text: str) -> list[ExtractedTime]:
-    """The time expressions of ``text``, in order (against any day: only which words name a time matters here)."""
-    return extract_all(text, _REFERENCE, lean="neutral") if has_time_words(text) else []
+@lru_cache(maxsize=4096)
+def _times(text: str) -> tuple[ExtractedTime, ...]:
+    """The time expressions of ``text``, in order (against any day: only which words name a time matters here;
+    remembered: a message's sentences, clauses and pieces are read again and again)."""
+    return tuple(extract_all(text, _REFERENCE, lean="neutral")) if has_time_words(text) else ()
 
 
 def _dates(part: str) -> bool:
@@ -152,8 +155,8 @@ def _dated_sentences(text: str) -> list[Span]:
     one too ("王阿姨把房子卖了 新房东…说明年要涨房租。合同…到明年五月。": two dates, two facts); ``[]`` when
     fewer than two groups come of it. One event time per memory, for a message no part of which scores as a fact."""
     groups = _by_dates(text, _sentences(text))
-    if len(groups) > 1:
-        return groups
+    if len(groups) > 1 or len(_times(text)) < 2:
+        return groups if len(groups) > 1 else []
     # else by clauses: 今天提的离职，最后一天是十二月二十七号 is two events in one sentence; a clause that says little
     # but a time is said of the clause before it (合同倒是继续有效，到明年五月)
     units: list[list[int]] = []
