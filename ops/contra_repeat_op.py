@@ -34,6 +34,7 @@ from flowmem.scoring.slots import (
     ended_slots,
     named,
     read_slots,
+    stored_slots,
     superseded,
     with_slots,
 )
@@ -251,10 +252,10 @@ class ContraRepeatOp(Op):
             return []
         found: dict[str, tuple[Memory, str]] = {}
         stored = [(m, slot) for slot, held in holders.items() for m in held]
-        batch = [(m, slot) for m in state.values() if m.target == memory.target for slot in _slots(m, self.rules)]
+        batch = [(m, slot) for m in state.values() if m.target == memory.target for slot in stored_slots(m, self.rules)]
         for held, slot in [*stored, *batch]:
             current = state.get(held.memory_id, held)
-            value = _slots(current, self.rules).get(slot)
+            value = stored_slots(current, self.rules).get(slot)
             if (
                 current.status == "valid"
                 and value in ended
@@ -264,7 +265,7 @@ class ContraRepeatOp(Op):
                 found.setdefault(current.memory_id, (current, slot))
         actions = []
         for old, slot in found.values():
-            reason = f"{slot}: {_slots(old, self.rules)[slot]} ended, said in {memory.memory_id}"
+            reason = f"{slot}: {stored_slots(old, self.rules)[slot]} ended, said in {memory.memory_id}"
             actions.append(MemoryAction(action="expire", memory=expired_by(old, by=memory, at=memory.created_at),
                                         old=old, reason=reason))  # fmt: skip
         return actions
@@ -284,7 +285,7 @@ class ContraRepeatOp(Op):
             if other.status == "valid" and other.target == memory.target and same_speaker(other, memory):
                 if other.vector is not None:
                     nearest[other.memory_id] = (other, float(np.dot(other.vector, memory.vector)))
-                if mine.keys() & _slots(other, self.rules).keys():
+                if mine.keys() & stored_slots(other, self.rules).keys():
                     # a holder of the slot, with its vector or not yet (what a change left of an older memory gets
                     # its vector when the batch is written): compared for contradictions
                     others[other.memory_id] = nearest.get(other.memory_id, (other, 0.0))
@@ -329,9 +330,9 @@ class ContraRepeatOp(Op):
         contradicted = self._contradicted(memory, candidates)
         if contradicted:
             return self._supersede(memory, contradicted)
-        mine = _slots(memory, self.rules)
+        mine = stored_slots(memory, self.rules)
         for old, similarity in same_time:
-            theirs = _slots(old, self.rules)
+            theirs = stored_slots(old, self.rules)
             if records(memory, old) and not fact_in_common(memory, mine, old, theirs):
                 continue  # two turns that only sound alike: each kept as said
             if mine and theirs and mine.keys() != theirs.keys():
@@ -356,13 +357,13 @@ class ContraRepeatOp(Op):
     def _contradicted(self, memory: Memory, candidates: list[Candidate]) -> list[tuple[Memory, str]]:
         """The candidates holding one of ``memory``'s slots with another value, with the first such slot. Facts of
         one message never contradict each other: "We moved to Lisbon, we live in Alfama now" says both at once."""
-        mine = _slots(memory, self.rules)
+        mine = stored_slots(memory, self.rules)
         frames = slot_frames(memory.content, mine)
         found = []
         for old, _ in candidates:
             if set(old.source) & set(memory.source) or plan_reached(old, memory):
                 continue
-            theirs = _slots(old, self.rules)
+            theirs = stored_slots(old, self.rules)
             slots = superseded(theirs, mine)
             if not slots and frames:  # "Long day at Brightwell Insurance" before "first day at Lumen Health"
                 analogous = analogous_slots(frames, old.content, theirs)
@@ -384,9 +385,9 @@ class ContraRepeatOp(Op):
             stale = expired_by(memory, by=old, at=memory.created_at)
             return [MemoryAction(action="add", memory=stale, reason=f"{slot}: older than {old.memory_id}")]
         actions = []
-        mine = _slots(memory, self.rules)
+        mine = stored_slots(memory, self.rules)
         for old, slot in contradicted:
-            value = _slots(old, self.rules)[slot]
+            value = stored_slots(old, self.rules)[slot]
             now = mine.get(slot) or ", ".join(f"{k} {v}" for k, v in mine.items() if slot in ended_slots({k: v}))
             reason = f"{slot}: replaced by {memory.memory_id} ({value} → {now})"
             if "@" in slot:
@@ -447,14 +448,6 @@ def _frozen(slots: dict[str, list[str]]) -> tuple[tuple[str, tuple[str, ...]], .
     return tuple(sorted((name, tuple(patterns)) for name, patterns in slots.items()))
 
 
-def _slots(memory: Memory, rules: SlotRules) -> dict[str, str]:
-    """The slots ``memory`` holds: as stored with it, else (not read yet) read from its words."""
-    stored = memory.metadata.get(SLOTS_KEY)
-    if isinstance(stored, dict):
-        return {str(k): str(v) for k, v in stored.items()}
-    return read_slots(memory, rules)
-
-
 def same_words(a: Memory, b: Memory, overlap: float) -> bool:
     """Whether ``a`` and ``b`` say the same thing in mostly the same content words (stop words left out).
 
@@ -493,9 +486,9 @@ def plan_reached(old: Memory, new: Memory) -> bool:
     is March 19") whose time has come by ``new``: what ``new`` says now is where the plan led, and the plan stays true
     as what was planned — an event, not a state ``new`` replaces."""
     said, when = old.message_time or old.created_at, old.event_time
-    if when is None or recurring_day(old.content):  # 周二周四学钢琴, "choir is Thursday evenings": a habit, no plan
+    if when is None or not (when.date() > said.date() and when <= (new.message_time or new.created_at)):
         return False
-    return when.date() > said.date() and when <= (new.message_time or new.created_at)
+    return not recurring_day(old.content)  # 周二周四学钢琴, "choir is Thursday evenings": a habit, no plan
 
 
 def restates(new: Memory, old: Memory) -> bool:

@@ -45,7 +45,7 @@ from flowmem.scoring.attributes import ATTRIBUTE
 from flowmem.scoring.referents import REFERS_TO
 from flowmem.scoring.relations import relation_words
 from flowmem.scoring.same_content import content_key
-from flowmem.scoring.slots import DEFAULT_RULES, SlotRules, read_slots
+from flowmem.scoring.slots import DEFAULT_RULES, SlotRules, stored_slots
 from flowmem.timeexpr import extract_all, has_time_words
 
 # Each fact as questions ask for it, in English and Chinese (the languages the offline rules read): the verbs and
@@ -105,7 +105,7 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
     Parts are joined with ``"; "``; an empty string when the memory states no fact and has no known time.
     """
     parts: list[str] = []
-    for slot, value in read_slots(memory, rules).items():
+    for slot, value in stored_slots(memory, rules).items():
         slot, _, person = slot.partition("@")  # someone else's: "residence@nana" is said as "nana lives in …"
         name, _, qualifier = slot.partition(":")
         template = SLOT_PHRASES.get(name, name.replace("_", " ") + " {v}")

@@ -535,6 +535,15 @@ def read_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> dict[str, st
     return rules.slots_of(memory.content, named(memory))
 
 
+def stored_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> dict[str, str]:
+    """The slots ``memory`` holds: as stored with it (written with its words, dropped when they are edited), else
+    (not read yet) read from its words."""
+    stored = memory.metadata.get(SLOTS_KEY)
+    if isinstance(stored, dict):
+        return {str(k): str(v) for k, v in stored.items()}
+    return read_slots(memory, rules)
+
+
 def named(memory: Memory) -> str | None:
     """Whom ``memory``'s words name in the third person: its target, unless it is a ``conversation`` memory (the
     user's own first-person words, left as they are)."""

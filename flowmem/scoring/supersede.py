@@ -22,6 +22,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
@@ -218,6 +219,7 @@ _DAYS = frozenset({"weekday", "date"})
 _RECURRING = re.compile(r"\b(?:every|each)\s+\S+$|days\.?$|每", re.I)
 
 
+@lru_cache(maxsize=4096)
 def recurring_day(text: str) -> bool:
     """Whether ``text`` names a day that recurs, not one day: "every Monday", "Tuesdays", "Thursday evenings", a list
     of weekdays ("mon + wed", 周二周四), 每周三."""
