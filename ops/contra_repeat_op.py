@@ -23,9 +23,8 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.acts import dialogue_act
 from flowmem.scoring.aspect import tells_state
 from flowmem.scoring.change import Change, remainder, subject_terms
-from flowmem.scoring.derive import SPEAKER
 from flowmem.scoring.frames import analogous_slots, slot_frames
-from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, said_before
+from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, SPEAKER, said_before
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import (
     DEFAULT_RULES,

@@ -10,7 +10,7 @@ from typing import Any
 
 from flowmem.schema.memory import Memory, MemoryType, Message
 from flowmem.scoring.change import read_changes
-from flowmem.scoring.keys import CAPTION
+from flowmem.scoring.keys import CAPTION, SPEAKER
 from flowmem.scoring.lexical import words
 from flowmem.timeexpr import expression_spans, extract_all
 from flowmem.timeexpr.anchors import Name, anchored, anchors_of
@@ -39,7 +39,6 @@ def keywords_of(text: str, limit: int = 5) -> list[str]:
     return sorted(seen, key=lambda w: text.lower().find(w))[:limit]
 
 
-SPEAKER = "speaker"  # metadata: who said the turn, by name (speaker_match_op, dialogue_act_op read it)
 SESSION = "session"  # metadata: the conversation session the turn belongs to
 # What a message's metadata says about the turn that its memory keeps: who said it, in which session, and what
 # an image it shared shows (the memory's key reads the caption, flowmem.scoring.keys). The turn is the record:

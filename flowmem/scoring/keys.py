@@ -65,6 +65,7 @@ SLOT_PHRASES: dict[str, str] = {
     "diet": "diet {v}; eat; food; 饮食 {v}; 吃",
     ATTRIBUTE: "{k} {v}",  # "my GP is Dr Osei": "gp dr osei"
 }
+SPEAKER = "speaker"  # metadata: who said the turn, by name (speaker_match_op, dialogue_act_op read it)
 CAPTION = "caption"  # metadata: what an image the message shared shows (its caption or alt text)
 LLM_KEY = "llm_key"  # metadata: the key an LLM wrote for the memory's words (dropped when the words change)
 # metadata: the earlier wordings a near-duplicate merge replaced (contra_repeat_op), each as said; keyed, so a question
@@ -111,6 +112,9 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
         template = SLOT_PHRASES.get(name, name.replace("_", " ") + " {v}")
         phrase = template.format(v=value, k=qualifier or name.replace("_", " "))
         parts.append(f"{person}: {phrase}" if person else phrase)
+    speaker = memory.metadata.get(SPEAKER)
+    if isinstance(speaker, str) and speaker.strip() and speaker.strip().lower() not in memory.content.lower():
+        parts.append(speaker.strip())  # a piece of a turn that does not say who said it ("We're thinking about …")
     caption = memory.metadata.get(CAPTION)
     if isinstance(caption, str) and caption.strip():
         parts.append(" ".join(caption.split()))

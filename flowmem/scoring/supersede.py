@@ -40,8 +40,8 @@ from flowmem.scoring.change import (
     says_wrong,
     subject_terms,
 )
-from flowmem.scoring.derive import SPEAKER, at_time, event_time, event_times, keywords_of, with_event_time
-from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, said_before
+from flowmem.scoring.derive import at_time, event_time, event_times, keywords_of, with_event_time
+from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, SPEAKER, said_before
 from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.scoring.values import find_values, numbers_differ
 from flowmem.timeexpr import ExtractedTime, expression_spans

@@ -111,3 +111,12 @@ def test_an_image_caption_is_keyed_beside_the_words() -> None:
     )
     assert offline_key(shared) == "a painting of a sunset"
     assert offline_key(shared.model_copy(update={"metadata": {"caption": 3}})) == ""  # not text: not a caption
+
+
+def test_a_piece_of_a_turn_is_keyed_by_who_said_it() -> None:
+    """A turn split into facts keeps its speaker in each piece's metadata; a piece that does not name them is keyed by
+    them ("When is Melanie planning on going camping?" finds "We're thinking about going camping next month.")."""
+    piece = Memory(workspace_id="w", content="We're thinking about going camping.", metadata={"speaker": "Melanie"})
+    assert offline_key(piece) == "Melanie"
+    said = Memory(workspace_id="w", content="Melanie: We're going camping.", metadata={"speaker": "Melanie"})
+    assert offline_key(said) == ""  # said in its words already
