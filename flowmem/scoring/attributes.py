@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from flowmem.scoring.change import EXCLUSIVE_ROLES
-from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, ZH_KIN
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, ZH_KIN, ZH_TITLES
 
 ATTRIBUTE = "attr"
 """The prefix of a copular attribute's slot name: ``attr:commute``."""
@@ -75,7 +75,7 @@ _ZH_ROLE_VERBS = (
     (re.compile(r"跟(?:着)?(?P<v>[\u4e00-\u9fff]{1,2}老师)学"), "老师"),
 )
 # A name said with its title (宋老师, 王阿姨, 刘总): the surname is who it is.
-_ZH_TITLE = re.compile(r"^(?P<surname>[\u4e00-\u9fff]{1,2}?)(?:老师|医生|大夫|阿姨|师傅|总|经理|主任|工|姐|哥)$")
+_ZH_TITLE = re.compile(rf"^(?P<surname>[\u4e00-\u9fff]{{1,2}}?)(?:{ZH_TITLES})$")
 # A noun cut inside the adverb after it (我姐现在在上海上班: 姐现, of 现在): no noun
 _ZH_ADVERB_CUT = re.compile(r"[现目已最终]$")
 # What opens a clause without being a thing: pronouns, demonstratives, adverbs of time and aspect, "everyone".

@@ -52,8 +52,10 @@ ZH_KIN = (
 # Someone other than the speaker opening a Chinese clause (its subject): a kin word, a pronoun, a name by its shapes
 # (小李, 老王, 阿芳; 王阿姨, 陈工, 刘总, 李老师), a capitalised Latin name, or 我的 and what is the speaker's
 # (我的房东). ``who``: the person, when named.
+# The titles a Chinese name is said with (宋老师, 王阿姨, 刘总, 陈工): the name is its surname and the title.
+ZH_TITLES = "阿姨|老师|医生|大夫|师傅|总|工|姐|哥|经理|主任"
 _ZH_NAMED = (
     r"[小老阿][\u4e00-\u9fff](?![\u4e00-\u9fff]?[区城镇村庄家里])"
-    r"|[\u4e00-\u9fff]{1,2}(?:阿姨|叔叔|老师|医生|大夫|师傅|总|工|姐|哥|经理|主任)"
+    rf"|[\u4e00-\u9fff]{{1,2}}(?:{ZH_TITLES}|叔叔)"
 )
 ZH_SOMEONE = re.compile(rf"^\s*(?:我\s*的|(?P<who>(?:我\s*)?(?:{ZH_KIN})|{_ZH_NAMED})|他|她|它|(?-i:[A-Z][a-z]))")
