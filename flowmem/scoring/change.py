@@ -24,7 +24,8 @@ an ended state leaves what else its message said (:func:`remainder`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -141,7 +142,11 @@ _CHANGE = re.compile(
     # a time moved: "postponed the housewarming to the 21st", "brought it forward to Monday"
     r"|postpon(?:e|ed|ing)|delay(?:ed|ing)?|brought\s+forward|put\s+off"
     # an amount that went up or down to another: "put the rent up to £1,050", "hours cut down to 30"
-    r"|(?:up|down)\s+to(?=\s*[$£€¥]?\d))\b"
+    r"|(?:up|down)\s+to(?=\s*[$£€¥]?\d)"
+    # whatever the verb, a value it goes to ("drop to 75mg", "cut to 30 hours"), not the end of a range ("9 to 5")
+    r"|(?<=[^\W\d]\s)to(?=\s+(?:about\s+|around\s+)?[$£€¥]?\d)"
+    # a return to what was before: "choir's back on Thursdays", "back to 5 days a week"
+    r"|back\s+(?:on|to|at)(?=\s+(?:[$£€¥]?\d|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)))\b"
     r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|如今|目前|新|变成|涨|升|降|减到|加到|纪录|刷新|转到",
     re.I,
 )
@@ -238,8 +243,10 @@ def _read_changes(text: str) -> tuple[Change, ...]:
     if things := _switched_to(text, every_value):  # a name inside the phrase is part of it ("the Hillside … kibble")
         every_value = [v for v in every_value if not any(v.start < t.end and t.start < v.end for t in things)]
         every_value = sorted([*every_value, *things], key=lambda v: v.start)
+    previous: tuple[int, int] | None = None
     for start, end in _spans(text, CLAUSE_BREAK, every_value):
         clause = text[start:end]
+        previous, before = (start, end), previous
         if (left := _left_place(clause)) is not None:
             changes.append(left)
             continue
@@ -275,9 +282,12 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         if cue is None:
             continue
         cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
-        about = subject_terms(_without(clause, [(v.start - start, v.end - start) for v in values] + cues))
-        about = (about - _owners(clause)) or about  # "Leo's swimming moves…": the swimming, not all said of Leo
-        about = (about - _when_terms(clause)) or about  # "…from next term": when, not what
+        about = _clause_about(clause, start, values)
+        goes_on = not about and before is not None and _SENTENCE_END.search(text[before[1] : start]) is None
+        if goes_on and before is not None:
+            # "The choir's back on Thursdays, but at 7:15 now": a clause that names nothing goes on about the clause
+            # before it in the sentence
+            about = _clause_about(text[before[0] : before[1]], before[0], every_value)
         negated = tuple(v for v in values if _NEGATED.search(text[max(v.start - 14, 0) : v.start]))
         values = tuple(v for v in values if v not in negated)
         if values:
@@ -288,11 +298,12 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             frames = tuple(_frame_if_changed(text, start, cues, v, values) for v in values)
             roles = tuple(_new_role(text, v) for v in values)
             kept = frozenset((v.kind, v.norm) for v in values if _STILL.search(text, max(0, v.start - 12), v.end + 12))
-            changes.append(
-                Change(
-                    kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept
-                )
+            change = Change(
+                kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept
             )
+            if goes_on and changes and changes[-1].kind == kind and changes[-1].about == about:
+                change = _joined(changes.pop(), change)  # one change of one thing, said in two clauses
+            changes.append(change)
         elif (strong := _SAID_WRONG.search(clause)) is not None and len(about) >= 2:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     if correction is not None and not changes and (denied := _denied(text)) is not None:
@@ -303,6 +314,35 @@ def _read_changes(text: str) -> tuple[Change, ...]:
 _FUNCTION_CHARS = frozenset(
     "了的是在就也都还又我你他她它们个和跟到上下点多少每周号月日年天时分半前后现今明昨这那有没不很太一"
 )
+
+
+def _joined(first: Change, then: Change) -> Change:
+    """``first`` with the values ``then`` gives the same thing: one statement rewrites an older one once, with both."""
+    return replace(
+        first,
+        values=first.values + then.values,
+        beside=first.beside | then.beside,
+        negated=first.negated + then.negated,
+        subjects=first.subjects + then.subjects,
+        around=first.around + then.around,
+        frames=first.frames + then.frames,
+        roles=first.roles + then.roles,
+        kept=first.kept | then.kept,
+    )
+
+
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+
+
+def _clause_about(clause: str, start: int, values: Sequence[Value]) -> frozenset[str]:
+    """The terms of what ``clause`` (at ``start`` of its text) is about: its words less its values, its change and
+    correction words, whose it is ("Leo's swimming moves…": the swimming, not all said of Leo) and when ("…from next
+    term")."""
+    cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
+    inside = [(v.start - start, v.end - start) for v in values if start <= v.start < start + len(clause)]
+    about = subject_terms(_without(clause, inside + cues))
+    about = (about - _owners(clause)) or about
+    return (about - _when_terms(clause)) or about
 
 
 def _content_chars(text: str) -> set[str]:
@@ -454,13 +494,21 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     pairs: list[tuple[Value, Value]] = []
     used: set[int] = set()
     held_new = {(v.kind, v.norm) for v in change.values}
+    spans = _spans(old_text, CLAUSE_BREAK, olds)
+    # what a clause about the same thing says already ("Choir has moved to Wednesdays because the hall is rewired on
+    # Thursdays" does not say choir is on Thursdays); a name wherever it is said (whose practice, whose school)
+    said = {
+        (v.kind, v.norm)
+        for v in olds
+        if v.kind == "name" or any(a <= v.start < b and _speaks_of(old_text[a:b], change) for a, b in spans)
+    }
     for index, new in enumerate(change.values):
-        if (new.kind, new.norm) in held:
-            continue  # a name both say (whose practice, whose school) is no change
+        if (new.kind, new.norm) in said:
+            continue  # said already: no change
         role = change.roles[index] if change.roles else frozenset()
         if role is None and change.kind != "corrected":
             continue  # "a new friend, Sam": one more friend, instead of no one
-        for start, end in _spans(old_text, CLAUSE_BREAK, olds):
+        for start, end in spans:
             about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
             named = new.kind == "name" and change.kind != "corrected"  # a name is of the thing named right beside it
             beside = change.around[index] if change.around else change.about
@@ -492,6 +540,10 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                 used.add(old.start)
                 break
     return pairs
+
+
+def _speaks_of(clause: str, change: Change) -> bool:
+    return change.kind == "corrected" or not change.about or holds(clause, change.about)
 
 
 def _frame_if_changed(

@@ -25,6 +25,7 @@ from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
 from flowmem.scoring.people import THIRD_PERSON_VERBS, ZH_SOMEONE
+from flowmem.scoring.values import WHEN_KINDS, find_values
 
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
@@ -512,11 +513,18 @@ def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:
     kept = _ZH_VALUE_END.sub("", kept.rstrip(_VALUE_STRIP))
     value = " ".join(kept.split()).lower()
     value = VALUE_ALIASES.get(value, value)
-    if not value:
+    if not value or _is_when(value):
         return None
     qualifier = match.groupdict().get("k")
     slot = f"{name}:{_KINDS.get(qualifier.lower(), qualifier.lower())}" if qualifier else name
     return SlotMatch(slot, value, match.start(), match.start("v") + len(kept))
+
+
+def _is_when(value: str) -> bool:
+    """Whether a slot's value is a time ("Choir has moved to Wednesday evenings" read as where the choir lives): no
+    slot holds a weekday, a clock time or a date, whatever phrase led to it."""
+    first = next(iter(find_values(value)), None)
+    return first is not None and first.start == 0 and first.kind in WHEN_KINDS
 
 
 DEFAULT_RULES = SlotRules()

@@ -29,6 +29,8 @@ class Value:
     end: int
 
 
+WHEN_KINDS = frozenset({"weekday", "date", "clock", "frequency"})  # the kinds that say when, not what
+
 _EN_DAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _EN_DAY = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|rsday|urday)?s?\b\.?"

@@ -1041,3 +1041,36 @@ def test_how_often_is_replaced_by_how_often() -> None:
     new = _memory("b", "still running, up to 4 days a week now", 20)
     expire, add = apply_changes(new, changes_of(new), [old])
     assert expire.action == "expire" and "run 4 days a week" in add.memory.content
+
+
+def test_a_clause_that_names_nothing_goes_on_about_the_clause_before_it() -> None:
+    old = _memory(
+        "a", "Choir has moved to Wednesday evenings at 7:30 because the church hall is being rewired on Thursdays.", 3
+    )
+    new = _memory(
+        "b", "The choir's back on Thursdays from this week, but at 7:15 now. Honestly, they can't decide.", 25
+    )
+    [change] = changes_of(new)  # both values are the choir's, one change
+    assert change.about == {"choir"} and [v.norm for v in change.values] == ["3", "7:15"]
+    expire, add = apply_changes(new, [change], [old])
+    # Thursdays said of the church hall (another clause) is no saying that choir is on Thursdays
+    assert expire.action == "expire" and "Thursdays evenings at 7:15 because" in add.memory.content
+    # a clause in the next sentence is a sentence of its own
+    changes = read_changes("The choir's back on Thursdays from this week! At 7:15 now.")
+    assert [c.about for c in changes if any(v.norm == "7:15" for v in c.values)] == [frozenset()]
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [("gp says drop to 75mg sertraline", "to"), ("hours cut to 30 a week", "to"), ("gym's back on Mondays", "back on")],
+)
+def test_a_value_gone_to_is_a_change_whatever_the_verb(text: str, cue: str) -> None:
+    [change] = read_changes(text)
+    assert change.kind == "replaced" and change.cue == cue
+
+
+@pytest.mark.parametrize(
+    "text", ["I work 9 to 5", "shift is 7:30 to 8pm", "Maria's gone back to Spain", "went to 2 gigs"]
+)
+def test_a_range_or_a_place_gone_back_to_is_no_new_value(text: str) -> None:
+    assert not [c for c in read_changes(text) if c.kind == "replaced"]

@@ -125,6 +125,9 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ),  # the place, not the flat
         ("We moved into our new flat in Alfama last week", {"residence": "alfama"}),
         ("I live in a house with a garden", {"residence": "a house"}),
+        # a time is no slot's value, whatever phrase led to it: the choir's rehearsals moved, not the choir
+        ("Choir has moved to Wednesday evenings at 7:30", {}),
+        ("Dad moved to the 14th for his appointment", {}),
     ],
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
