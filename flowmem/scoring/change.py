@@ -361,7 +361,8 @@ def _beside(text: str, value: Value) -> set[str]:
 # Who a clause is about, read from its words before what it speaks of: someone else when a person is named there
 # (a capitalised name, a person noun, a third-person pronoun: "Alice's parents … live", "my sister Cleo is", "coach
 # moved Eli's"), else the speaker (I, we, my — or nothing: texting leaves the speaker out).
-_OTHER_PERSON = THIRD_PERSON_PRONOUNS | frozenset(PERSON_WORDS) | {"team"}
+_OWN_GROUPS = frozenset({"team"})  # a group the speaker is one of, when it is theirs
+_OTHER_PERSON = THIRD_PERSON_PRONOUNS | frozenset(PERSON_WORDS) | _OWN_GROUPS
 _SELF_WORDS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our", "me", "us"])
 
 
@@ -377,8 +378,10 @@ def subject_before(text: str, start: int, value: Value) -> Subject:
     if _ZH_OTHER_PERSON.search(before):
         return "other"
     words = [match.group() for match in _WORD.finditer(before)]
-    for word in words:
+    for index, word in enumerate(words):
         plain = re.sub(r"['’]s$", "", word)
+        if plain.lower() in _OWN_GROUPS and index and words[index - 1].lower() in ("my", "our"):
+            continue  # "Work has moved our team to the Slough office": the speaker's team is the speaker
         if plain.lower() in _OTHER_PERSON or (
             plain != word and plain[:1].isupper() and plain.lower() not in _SELF_WORDS
         ):

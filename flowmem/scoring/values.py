@@ -84,6 +84,12 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         r"|kids?|times?|percent|degrees?)\b|\s+[a-z]+s\b))"
         rf"|(?:早上|上午|中午|下午|晚上|凌晨|夜里)?{_ZH_NUM}点(?:半|{_ZH_NUM}分?)?",
     ),
+    # how long: "45 min each way", "12.5 hour nights", 单程一个半小时, 通勤二十分钟 (not "2 hours ago": a time)
+    (
+        "duration",
+        r"\b\d+(?:\.\d+)?\s*-?\s*(?:minutes?|mins?|hours?|hrs?)\b(?!\s+(?:ago|later|earlier|before|after)\b)"
+        rf"|(?:[\d{ZH_NUMERAL_CHARS}]{{1,3}}个?半?|半个?)(?:小时|钟头)|[\d{ZH_NUMERAL_CHARS}]{{1,3}}分钟",
+    ),
     (
         "amount",
         r"[$£€¥]\s?\d[\d,]*(?:\.\d+)?\s*[km]?\b|\b\d[\d,]*(?:\.\d+)?\s*(?:kg|kgs|lbs?|km|miles?|mi|k|%"
@@ -108,7 +114,7 @@ _FREQUENCY_RE = next(pattern for kind, pattern in _FOUND if kind == "frequency")
 # Kinds whose every form holds a digit or a Chinese numeral: a text with neither skips them (most chat lines; their
 # patterns' lookarounds cost ~30 µs a text).
 _OFTEN = re.compile(r"次|\b(?:a|per|each|every)\s+(?:day|week|month|year)\b", re.I)  # what a frequency needs
-_NUMBERED = frozenset({"phone", "date", "clock", "amount", "year"})
+_NUMBERED = frozenset({"phone", "date", "clock", "duration", "amount", "year"})
 _ANY_NUMBER = re.compile(rf"[\d{ZH_NUMERAL_CHARS}半]")
 # A job title said of someone: after "as", a copula or "promoted to" ("as a junior designer", "I'm now a senior
 # engineer", "name badge came in: Senior Designer"), ending in an occupation (:mod:`flowmem.scoring.occupations`) —
@@ -233,6 +239,8 @@ def _normalise(kind: str, raw: str) -> str:
         return _clock(text)
     if kind == "amount":
         return _amount(text)
+    if kind == "duration":
+        return _duration(text)
     if kind == "year":
         return text.removesuffix("年")
     if kind == "frequency":
@@ -249,6 +257,21 @@ def _frequency(text: str) -> str:
     per = found["per"] or found["per2"] or found["per3"]
     number = _COUNT_WORDS.get(count) or (int(count) if count.isdigit() else zh_number(count))
     return f"{number}/{_PER[per]}" if number else ""
+
+
+def _duration(text: str) -> str:
+    """Minutes: "45 min" → ``45 min``, "12.5 hour" → ``750 min``, 一个半小时 → ``90 min``, 半小时 → ``30 min``."""
+    number = re.match(r"\d+(?:\.\d+)?", text)
+    if number is not None:
+        count = float(number.group())
+    else:
+        zh = re.match(rf"([\d{ZH_NUMERAL_CHARS}]{{0,3}})", text).group(1)  # type: ignore[union-attr]
+        whole = zh_number(zh) if zh else 0
+        if whole is None:
+            return ""
+        count = whole + (0.5 if "半" in text else 0)
+    hours = "小时" in text or "钟头" in text or re.search(r"\b(?:hours?|hrs?)\b", text) is not None
+    return f"{count * 60 if hours else count:g} min"
 
 
 def _day(word: str) -> int:

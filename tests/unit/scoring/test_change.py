@@ -56,6 +56,11 @@ from flowmem.scoring.values import differ, find_values
         ("at Fold Studio I mostly resize banners", "name", "fold studio"),  # the pronoun I is on no name
         ("name badge came in: Senior Designer", "job", "senior designer"),
         ("I'm now a data engineer", "job", "data engineer"),
+        # how long, in minutes
+        ("My commute is 45 min each way", "duration", "45 min"),
+        ("three 12.5 hour nights a week", "duration", "750 min"),
+        ("单程一个半小时", "duration", "90 min"),
+        ("通勤二十分钟", "duration", "20 min"),
     ],
 )
 def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) -> None:
@@ -1074,3 +1079,13 @@ def test_a_value_gone_to_is_a_change_whatever_the_verb(text: str, cue: str) -> N
 )
 def test_a_range_or_a_place_gone_back_to_is_no_new_value(text: str) -> None:
     assert not [c for c in read_changes(text) if c.kind == "replaced"]
+
+
+def test_a_duration_is_replaced_by_a_duration_and_our_team_is_the_speaker() -> None:
+    old = _memory("a", "My commute is 45 min each way to the Reading office, M4 the whole way.", 3)
+    new = _memory("b", "Work has moved our team to the Slough office as of today, commute is down to 20 minutes.", 20)
+    [change] = changes_of(new)
+    assert set(change.subjects) == {"speaker"}
+    expire, add = apply_changes(new, [change], [old])
+    assert expire.action == "expire" and add.memory.content.startswith("My commute is 20 minutes each way")
+    assert not find_values("left 2 hours ago")  # a time, not how long
