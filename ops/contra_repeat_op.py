@@ -23,6 +23,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring.acts import dialogue_act
 from flowmem.scoring.aspect import tells_state
 from flowmem.scoring.change import Change, remainder, subject_terms
+from flowmem.scoring.echo import restated_slots
 from flowmem.scoring.frames import analogous_slots, slot_frames
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, SPEAKER, said_before
 from flowmem.scoring.same_content import content_key
@@ -135,6 +136,10 @@ class ContraRepeatOp(Op):
             m.model_copy(update={"vector": v, "metadata": {**m.metadata, SLOTS_KEY: read_slots(m, rules)}})
             for m, v in zip(new, vectors, strict=True)
         ]
+        # the assistant's restatement holds the slots it says again of the user's words in this batch
+        new = [m.model_copy(update={"metadata": {**m.metadata, SLOTS_KEY: {**restated_slots(m, new),
+                                                                           **m.metadata[SLOTS_KEY]}}})
+               for m in new]  # fmt: skip
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
         # The searches in one read (the local store: one matrix product for the batch); the decisions then run in
         # order, each seeing what the ones before it changed.

@@ -14,9 +14,11 @@ from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.schema.memory import Memory, Message
 from flowmem.scoring.derive import memory_from_message, with_anchored_times
+from flowmem.scoring.echo import said_back
 from flowmem.scoring.facts import several_times, split_facts
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.referents import with_referents
+from flowmem.scoring.restated import RESTATES
 from flowmem.scoring.slots import DEFAULT_RULES
 
 MAX_LLM_KEY = 400  # characters of an LLM key kept: a dozen short phrases
@@ -89,7 +91,9 @@ class GetObservationOp(Op):
         wanted = mode == "all" or (mode == "changeable" and (DEFAULT_RULES.find(text) or several_times(text)))
         facts = split_facts(text, min_info=self.params.split_min_info) if wanted else []
         if len(facts) <= 1:
-            return [memory_from_message(message, workspace_id=workspace, target=target)]
+            # the assistant's restatement: its times are read from what it says back, not from its "noted"
+            said = said_back(text) if message.metadata.get(RESTATES) else None
+            return [memory_from_message(message, workspace_id=workspace, target=target, event_text=said)]
         return [
             memory_from_message(message, workspace_id=workspace, target=target, index=i, content=fact, event_text=fact)
             for i, fact in enumerate(facts)

@@ -12,7 +12,9 @@ from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_indexed_scores
 from flowmem.schema.actions import ALREADY_MEMORIZED, SkippedMessage
 from flowmem.schema.memory import Message
+from flowmem.scoring.echo import restates
 from flowmem.scoring.info import info_score, noise_kind
+from flowmem.scoring.restated import RESTATES, as_said_by_user
 
 
 @register_op
@@ -35,6 +37,12 @@ class InfoFilterOp(Op):
     """
 
     class Params(OpParams):
+        keep_restated: bool = Field(
+            True,
+            description="keep the assistant's replies that restate what the user just said ('Noted: Pepper now eats "
+            "Hillside kibble, half a cup twice a day'; flowmem.scoring.echo) as the user's record, so a correction "
+            "reaches them",
+        )
         info_score_threshold: int = Field(2, ge=0, le=3, description="keep messages scoring at least this (0-3)")
         offline_score_threshold: int | None = Field(
             None, ge=0, le=3, description="the same for messages the offline heuristics scored (None: the above)"
@@ -48,7 +56,7 @@ class InfoFilterOp(Op):
 
     async def execute(self, ctx: OpContext) -> None:
         candidates, skipped = self._candidates(ctx)
-        scores = [info_score(m.content) for m in candidates]
+        scores = [_offline_score(m) for m in candidates]
         by_llm: set[int] = set()
         if candidates and self.llm.available:
             scores, by_llm = await self._llm_scores(ctx, candidates, scores)
@@ -59,17 +67,23 @@ class InfoFilterOp(Op):
 
     async def degrade(self, ctx: OpContext, error: BaseException) -> None:
         candidates, skipped = self._candidates(ctx)
-        self._keep(ctx, candidates, skipped, [info_score(m.content) for m in candidates], set())
+        self._keep(ctx, candidates, skipped, [_offline_score(m) for m in candidates], set())
 
     def _candidates(self, ctx: OpContext) -> tuple[list[Message], list[SkippedMessage]]:
-        """The messages to score, and the others with why they are not."""
+        """The messages to score (the user's, and the assistant's replies that restate them), and the others with
+        why they are not."""
         user = ctx[USER_ID]
         messages: list[Message] = ctx[MESSAGES]
         candidates: list[Message] = []
         skipped: list[SkippedMessage] = []
+        said: list[Message] = []  # the user's messages so far in the batch
         for m in messages:
+            if m.is_users(user):
+                said.append(m)
             if m.memorized:
                 skipped.append(SkippedMessage(message_id=m.message_id, reason=ALREADY_MEMORIZED))
+            elif not m.is_users(user) and self._restates(m, said):
+                candidates.append(m.model_copy(update={"metadata": {**m.metadata, RESTATES: said[-1].message_id}}))
             elif not m.is_users(user):
                 skipped.append(SkippedMessage.not_users(m))
             elif not m.content.strip():
@@ -77,6 +91,12 @@ class InfoFilterOp(Op):
             else:
                 candidates.append(m)
         return candidates, skipped
+
+    def _restates(self, message: Message, said: list[Message]) -> bool:
+        """Whether ``message``, the assistant's, restates the user's last messages before it."""
+        if not self.params.keep_restated or message.role != "assistant" or not said:
+            return False
+        return restates(message.content, [m.content for m in said[-2:]])
 
     def _keep(
         self, ctx: OpContext, candidates: list[Message], skipped: list[SkippedMessage], scores: list[int],
@@ -87,12 +107,13 @@ class InfoFilterOp(Op):
         kept = []
         for i, (message, score) in enumerate(zip(candidates, scores, strict=True)):
             threshold = p.info_score_threshold if i in by_llm else offline
-            if score >= threshold:
+            if score >= threshold or _restated_by(message):  # a restatement is kept as what it restates
                 kept.append(message.model_copy(update={"metadata": {**message.metadata, "info_score": score}}))
             else:
                 why = _noise(message, score, threshold, by_llm=i in by_llm)
                 skipped.append(SkippedMessage(message_id=message.message_id, reason=why))
-        ctx.note("kept", f"{len(kept)} of {len(candidates)} user messages")
+        restated = sum(_restated_by(m) for m in kept)
+        ctx.note("kept", f"{len(kept)} of {len(candidates)} messages ({restated} the assistant's restating the user)")
         ctx[INFO_MESSAGES] = kept
         ctx[SKIPPED_MESSAGES] = skipped
 
@@ -111,6 +132,15 @@ class InfoFilterOp(Op):
         if len(parsed) < len(candidates):
             ctx.warn(f"LLM scored {len(parsed)} of {len(candidates)} messages; the rest got the offline score")
         return scores, set(parsed)
+
+
+def _restated_by(message: Message) -> bool:
+    return bool(message.metadata.get(RESTATES))
+
+
+def _offline_score(message: Message) -> int:
+    """The heuristics' 0-3, of a restatement as the user would say it ("you're vegetarian": "I'm vegetarian")."""
+    return info_score(as_said_by_user(message.content) if _restated_by(message) else message.content)
 
 
 def _noise(message: Message, score: int, threshold: int, *, by_llm: bool) -> str:

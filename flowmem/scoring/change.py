@@ -155,9 +155,12 @@ _ZH_WRONG = "更正|纠正|说错|搞错|记错|打错|写错|看错|弄错"
 _CORRECTION = re.compile(
     # "sorry" apologises for a mistake; "sorry to hear that", "sorry about your dog" sympathise
     r"\b(?:actually|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|no\s*,?\s*wait|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
-    r"fat\s+fingers?|not\s+\w+\s*,|got\s+(?:that|it)\s+wrong|i\s+was\s+wrong|misspoke|my\s+mistake)\b"
+    r"fat\s+fingers?|got\s+(?:that|it)\s+wrong|i\s+was\s+wrong|misspoke|my\s+mistake)\b"
     # a value denied at the end of the message: "it's the 19th, not the 12th"
-    rf"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|{_ZH_WRONG}|不对|应该是|其实是",
+    rf"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|{_ZH_WRONG}|不对|应该是|其实是"
+    # a denial and what holds in its place: "No, not tree nuts, just peanuts", "not Monday, it's Tuesday"
+    r"|^\W*no\s*,?\s*not\b|\bnot\s+(?:\w+\s+){0,2}\w+\s*,\s*(?:just|only|but|it's|its|it\s+is)\b"
+    r"|(?:^|[，,。！!\s])是[^，。！？,.!?\s]{1,12}?[，,]?不是",  # 是实验小学不是中学: what it is, then what it is not
     re.I,
 )
 # A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
@@ -1080,7 +1083,10 @@ _STILL = re.compile(r"\b(?:still|also|as\s+well)\b|\btoo\b(?!\s+[a-z])|还|也|�
 
 # What a correction says was wrong, by name, at the end of a clause: "…, not penicillin", "不是青霉素".
 _DENIED = re.compile(
-    r"(?:\bnot\s+(?:the\s+|a\s+|an\s+)?|不是)(?P<what>[\w\u4e00-\u9fff'’-]{2,24})\s*[.!。！]*\s*(?:[,，;；]|$)", re.I
+    r"(?:\bnot\s+(?:the\s+|a\s+|an\s+)?|不是)(?P<what>[\w\u4e00-\u9fff'’-]{2,24}?(?:\s+[a-z'’-]{2,24}){0,2})"
+    # a Chinese particle after it is no part of it (不是中学哈: the 中学)
+    r"[哈啊呀啦嘛呢哦喔吧]*\s*[.!。！]*\s*(?:[,，;；]|$)",
+    re.I,
 )
 
 

@@ -12,6 +12,7 @@ from flowmem.schema.memory import Memory, MemoryType, Message
 from flowmem.scoring.change import read_changes
 from flowmem.scoring.keys import CAPTION, SPEAKER
 from flowmem.scoring.lexical import words
+from flowmem.scoring.restated import RESTATES
 from flowmem.timeexpr import expression_spans, extract_all
 from flowmem.timeexpr.anchors import Name, anchored, anchors_of
 from flowmem.timeexpr.model import ExtractedTime
@@ -44,7 +45,7 @@ SESSION = "session"  # metadata: the conversation session the turn belongs to
 # an image it shared shows (the memory's key reads the caption, flowmem.scoring.keys). The turn is the record:
 # a memory derived from a message keeps these as the message gave them; other keys of a message's metadata are
 # the caller's own and stay on the message.
-PROVENANCE = (SPEAKER, SESSION, CAPTION)
+PROVENANCE = (SPEAKER, SESSION, CAPTION, RESTATES)
 
 
 def memory_from_message(

@@ -25,6 +25,7 @@ from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
 from flowmem.scoring.people import THIRD_PERSON_VERBS, ZH_SOMEONE
+from flowmem.scoring.restated import RESTATES, as_said_by_user
 from flowmem.scoring.values import WHEN_KINDS, find_values
 
 if TYPE_CHECKING:
@@ -540,6 +541,8 @@ def read_slots(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> dict[str, st
     """``{slot: value}`` of the facts ``memory``'s words state about its target: an observation, an insight, … is
     read with its target named in the third person as "I" (:func:`first_person`); a ``conversation`` memory is
     the user's own words, read as they are."""
+    if memory.metadata.get(RESTATES):  # the assistant's "you live in Denver": the user's "I live in Denver"
+        return rules.slots_of(as_said_by_user(memory.content))
     return rules.slots_of(memory.content, named(memory))
 
 

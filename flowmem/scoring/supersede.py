@@ -42,8 +42,9 @@ from flowmem.scoring.change import (
 )
 from flowmem.scoring.derive import at_time, event_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, SPEAKER, said_before
+from flowmem.scoring.restated import RESTATES
 from flowmem.scoring.slots import SLOTS_KEY
-from flowmem.scoring.values import find_values, numbers_differ
+from flowmem.scoring.values import Value, find_values, numbers_differ, same
 from flowmem.timeexpr import ExtractedTime, expression_spans
 from flowmem.timeexpr.clauses import SEGMENT_BREAK
 
@@ -66,10 +67,16 @@ def same_speaker(a: Memory, b: Memory) -> bool:
     nor supersedes what another said of themselves: in a chat ingested whole, "The store's doing great" is Gina's,
     and Jon's news does not end it."""
     for key in (SPEAKER, "name"):
-        mine, theirs = a.metadata.get(key), b.metadata.get(key)
+        mine, theirs = _said_by(a, key), _said_by(b, key)
         if mine and theirs:
             return bool(str(mine).strip().casefold() == str(theirs).strip().casefold())
     return True
+
+
+def _said_by(memory: Memory, key: str) -> object:
+    """Who said ``memory`` by ``key``; nobody known for the assistant's restatement of the user's words (what it says
+    is the user's, and the user's later words supersede it: :mod:`flowmem.scoring.echo`)."""
+    return None if memory.metadata.get(RESTATES) else memory.metadata.get(key)
 
 
 def changes_of(memory: Memory) -> list[Change]:
@@ -100,8 +107,8 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
                 continue
             if wrong is not None:  # after the latest: only a statement of the same wrong value
                 said = _wrong_values(old.content, change)
-                if not said or not said <= wrong:
-                    continue
+                if not said or not all(any(same(Value(*s, 0, 0), Value(*w, 0, 0)) for w in wrong) for s in said):
+                    continue  # (the same value said another way: "the 14th" then "May 14")
             decided = _apply(memory, change, old)
             if decided:
                 actions.extend(decided)

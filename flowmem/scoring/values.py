@@ -55,6 +55,11 @@ _FREQUENCY = (
     r"|\b(?P<n2>once|twice|thrice)\s+(?:a|per|each|every)\s+(?P<per2>day|week|month|year)\b"
     rf"|(?:每|一)(?P<per3>天|日|周|星期|礼拜|个月|月|年)[^，。！？；,.!?;\s\d]{{0,4}}?(?P<n3>{_ZH_NUM})次"
 )
+_MEASURE_COUNT = r"half\s+an?|one\s+and\s+a\s+half|a\s+half|one|two|three|four|five|a|an"
+_MEASURES = r"cups?|scoops?|tablespoons?|teaspoons?|tbsp|tsp|glass(?:es)?|slices?|sachets?|pouch(?:es)?|cans?"
+_WORD_COUNTS = {"half a": 0.5, "half an": 0.5, "a half": 0.5, "one and a half": 1.5, "a": 1.0, "an": 1.0}
+_MEASURE = re.compile(rf"(?P<count>\d+(?:\.\d+)?|{_MEASURE_COUNT})\s+(?P<unit>{_MEASURES})")
+_MEASURE_UNITS = {"tablespoon": "tbsp", "tablespoons": "tbsp", "teaspoon": "tsp", "teaspoons": "tsp"}
 _PATTERNS: tuple[tuple[str, str], ...] = (
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
     # no Latin letter or digit either side (Chinese runs into it: 现在是13987654321)
@@ -104,7 +109,9 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         # a number an amount went up or down to ("rent going up to 1525")
         r"|(?<=\bup to )\d[\d,]*(?:\.\d+)?\b|(?<=\bdown to )\d[\d,]*(?:\.\d+)?\b"
         # a dose counted in pills (一片半, 两粒, 半片)
-        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}(?:片|粒|颗)半?|半(?:片|粒|颗)",
+        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}(?:片|粒|颗)半?|半(?:片|粒|颗)"
+        # a measure of food or drink, its number in words too ("half a cup twice a day", "two scoops", 3 tbsp)
+        rf"|\b(?:\d+(?:\.\d+)?|{_MEASURE_COUNT})\s+(?:{_MEASURES})\b",
     ),
     # a year said alone ("expires in 2027", "2029 not 2027", 2026年)
     ("year", r"(?<![\d/.:-])(?:19|20)\d{2}(?![\d/.:-])(?:年)?"),
@@ -115,6 +122,7 @@ _FREQUENCY_RE = next(pattern for kind, pattern in _FOUND if kind == "frequency")
 # patterns' lookarounds cost ~30 µs a text).
 _OFTEN = re.compile(r"次|\b(?:a|per|each|every)\s+(?:day|week|month|year)\b", re.I)  # what a frequency needs
 _NUMBERED = frozenset({"phone", "date", "clock", "duration", "amount", "year"})
+_MEASURE_WORD = re.compile(rf"\b(?:{_MEASURES})\b", re.I)  # a measure said with its number in words ("a cup")
 _ANY_NUMBER = re.compile(rf"[\d{ZH_NUMERAL_CHARS}半]")
 # A job title said of someone: after "as", a copula or "promoted to" ("as a junior designer", "I'm now a senior
 # engineer", "name badge came in: Senior Designer"), ending in an occupation (:mod:`flowmem.scoring.occupations`) —
@@ -145,7 +153,7 @@ def find_values(text: str) -> list[Value]:
     e-mail address is not also a handle)."""
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
-    numbered = _ANY_NUMBER.search(text) is not None
+    numbered = _ANY_NUMBER.search(text) is not None or _MEASURE_WORD.search(text) is not None
     often = _OFTEN.search(text) is not None
     for kind, pattern in _FOUND:
         if (not numbered and kind in _NUMBERED) or (kind == "frequency" and not often):
@@ -326,6 +334,15 @@ def _amount(text: str) -> str:
         if lead is None or rest is None:
             return ""
         return f"{lead * 1000 + rest * 100}" + (" money" if text.endswith(("块", "元")) else "")
+    measure = _MEASURE.fullmatch(text)
+    if measure is not None:  # "half a cup": 0.5 cup; "2 tablespoons": 2 tbsp
+        count = measure.group("count")
+        how_many = float(count) if count[0].isdigit() else _WORD_COUNTS.get(count) or _COUNT_WORDS[count]
+        unit = measure.group("unit")
+        unit = _MEASURE_UNITS.get(
+            unit, unit.removesuffix("es") if unit.endswith(("ches", "sses")) else unit.rstrip("s")
+        )
+        return f"{how_many:g} {unit}"
     number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
     if number is None:
         return ""

@@ -178,21 +178,25 @@ def test_sample_chat_ingest_is_resumable_and_answers_time_scoped_questions(
     assert code == 0, err
     lines = err.strip().splitlines()
     summary = next(line for line in lines if line.startswith("add "))
-    assert "messages 261" in summary and "expire 3" in summary
+    assert "messages 261" in summary and "expire 4" in summary
     # Every message that is no memory is counted after the summary, per reason, with a few ids: every user turn is
-    # a record (the pleasantries too), so only the assistant's are left out
+    # a record (the pleasantries too), and so are the 9 replies that restate the user ("Got it: Temescal, Mochi, and
+    # Sam.", chat-0006): only the assistant's other replies are left out
     at = lines.index(summary) + 1
     assert lines[at:] == [
-        "skipped 130 of the 261 messages, by reason:",
-        "   130  not the user's (role 'assistant')  e.g. chat-0002, chat-0004, chat-0006, …",
+        "skipped 121 of the 261 messages, by reason:",
+        "   121  not the user's (role 'assistant')  e.g. chat-0002, chat-0004, chat-0008, …",
     ]
     code, _, err = run_cli(capsys, "ingest", str(chat_path()), "-u", "alice", "-w", "demo")
     assert err.strip().splitlines()[-1] == "messages already memorized 261"  # twice adds nothing
     with App() as app:
         memories = all_memories(app, "demo")
         expired = {m.content.split(",")[0] for m in memories if m.status == "expired"}
-        # Oakland → Berkeley (the cat's name, said with it, stays); vegetarian, said in English and in Chinese → fish
-        assert expired == {"I live in Oakland", "Also", "因为我吃素。"}
+        # Oakland → Berkeley (the cat's name, said with it, stays); vegetarian, said in English and in Chinese → fish,
+        # and the assistant's restatement of it with it
+        assert expired == {"I live in Oakland", "Also", "因为我吃素。", "Noted. I'll keep food suggestions vegetarian."}
+        restated = {m.source[0]: m.metadata["restates"] for m in memories if m.metadata.get("restates")}
+        assert restated["chat-0006"] == "chat-0005" and len(restated) == 9
         assert all(m.msg_year == 2024 and m.msg_day > 0 for m in memories)
         assert sum(m.event_year > 0 for m in memories) >= 20
         response = app.run_sync("personal_retrieve", query="what did I do last weekend?", user_id="alice",

@@ -61,6 +61,9 @@ from flowmem.scoring.values import differ, find_values
         ("three 12.5 hour nights a week", "duration", "750 min"),
         ("单程一个半小时", "duration", "90 min"),
         ("通勤二十分钟", "duration", "20 min"),
+        # a measure of food or drink, its number in words too
+        ("half a cup for breakfast", "amount", "0.5 cup"),
+        ("2 tablespoons of oil", "amount", "2 tbsp"),
     ],
 )
 def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) -> None:
@@ -1089,3 +1092,20 @@ def test_a_duration_is_replaced_by_a_duration_and_our_team_is_the_speaker() -> N
     expire, add = apply_changes(new, [change], [old])
     assert expire.action == "expire" and add.memory.content.startswith("My commute is 20 minutes each way")
     assert not find_values("left 2 hours ago")  # a time, not how long
+
+
+@pytest.mark.parametrize(
+    ("text", "denied"),
+    [
+        ("No, not tree nuts, just peanuts. Tree nuts are fine.", "tree nuts"),
+        ("是实验小学不是中学哈，她才六岁", "中学"),  # a particle after it is no part of it
+    ],
+)
+def test_a_denial_with_what_holds_in_its_place_corrects_what_it_denies(text: str, denied: str) -> None:
+    [change] = read_changes(text)
+    assert change.kind == "corrected" and [v.norm for v in change.negated] == [denied]
+
+
+@pytest.mark.parametrize("text", ["not sure, maybe tuesday", "not bad, the new place is ok"])
+def test_not_with_a_comma_is_no_correction_by_itself(text: str) -> None:
+    assert not [c for c in read_changes(text) if c.kind == "corrected"]
