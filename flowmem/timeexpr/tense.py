@@ -287,11 +287,20 @@ _ZH_DONE_FORM = re.compile(r"的")  # 是…的: 五月份去的云南, 上个�
 
 def _own_predicate(text: str, offset: int, end: int) -> bool:
     """Whether the Chinese segment holding a time word at ``offset`` (and ending at ``end``) says a verb after it."""
-    if not _CJK.match(text, offset):
+    word = _ZH_TIME_WORD.match(text, offset)  # 九月, 9月1日, 15号: a time word in Chinese, its number in digits or not
+    if word is None or not _CJK.search(text, offset, word.end()):
         return False
-    word = _ZH_TIME_WORD.match(text, offset)
-    rest = text[word.end() if word else offset : end]
+    rest = text[word.end() : end]
+    if _ZH_RANGE_TO.match(rest):  # 3月10日到3月14日: the range's other end, then what follows it
+        more = _ZH_TIME_WORD.match(rest, _ZH_RANGE_TO.match(rest).end())  # type: ignore[union-attr]
+        rest = rest[more.end() :] if more else rest
+    if _ZH_BEING_AT.match(rest):
+        return False  # 三月十日我们在里斯本: where one was or will be, no verb of a plan: the nearer
     return len(_CJK.findall(rest)) >= 2
+
+
+_ZH_RANGE_TO = re.compile(r"\s*(?:到|至|~|～|-|–)\s*")
+_ZH_BEING_AT = re.compile(r"\s*(?:我们|他们|她们|你们|我|他|她|你|咱们)(?:都|也|还|正|一直)?在")  # someone was/is at
 
 
 # Past forms that tell a state or a saying, not something done: "I was tired", "we had a dog", "I lived in Oslo".

@@ -516,6 +516,12 @@ CLAUSES: list[MessageCase] = [
     # coming March), not the next one's (已经订好了); a time word alone before the comma goes with the next clause
     C("zh-clauses", "三月份结婚，酒席已经订好了", NOV3, "2026-03"),
     C("zh-clauses", "三月份，我们去了一趟日本", NOV3, "2025-03"),
+    # the same with the time word in digits (9月1日, 15号, 10月): it was read as no Chinese time word, so the clause
+    # before the comma decided (搬完家了: last year's 1 September)
+    C("zh-clauses", "搬完家了，9月1日开学", AUG26, "2024-09-01"),
+    C("zh-clauses", "票买好了，15号出发", MON, "2025-04-15"),
+    C("zh-clauses", "10月去云南", MAR15, "2025-10"),
+    C("zh-clauses", "好的，记下了：你女儿9月1日开学", AUG26, "2024-09-01"),
     # a plan moved (session 13): the time it was moved to is the event's, future whatever the tense of the verb that
     # moved it, and the one kept when the message names the old time too
     C("clauses", "we've postponed the housewarming to the 21st, too much to unpack", MAR15, "2025-03-21"),
