@@ -264,7 +264,10 @@ class TenseReader:
 # inform HR,") is a clause spliced on with a comma, not a fragment of the clause before: it does not take that
 # clause's tense. A fragment has no subject of its own ("On Friday", "Bob on Friday", "her birthday on the 5th").
 _OWN_SUBJECT = re.compile(
-    r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they|the|this|that)\s+[a-z'’]+\s+[a-z'’]+\b", re.I
+    r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they|the|this|that)\s+"
+    # its verb a word of its own or contracted onto it ("The party's on the 22nd, I already bought a dress")
+    r"(?:[a-z'’]+\s+[a-z'’]+|[a-z]+['’](?:s|re|ll|d|ve))\b",
+    re.I,
 )
 
 

@@ -503,6 +503,8 @@ CLAUSES: list[MessageCase] = [
     C("clauses", "I already inform HR, my contract finish on 31 Dec, then I go back home.", NOV3, "2025-12-31"),
     C("clauses", "I finished the course already, my exam results come out on the 20th", MAR15, "2025-03-20"),
     C("clauses", "I was in Paris, on the 3rd with Anna", MAR15, "2025-03-03"),
+    # its verb contracted onto its subject is a verb of its own ("The party is on the 22nd, …" was read right)
+    C("clauses", "The party's on the 22nd, I already bought a dress", MAR15, "2025-03-22"),
     C("zh-clauses", "跟经理说了，最后一天是3月19号", MAR15, "2025-03-19"),
     C("zh-clauses", "我已经跟房东说了，25号搬走", MAR15, "2025-03-25"),
     C("zh-clauses", "我们周一见过面，周五还要再见", MAR15, "2025-03-10 | 2025-03-21"),
