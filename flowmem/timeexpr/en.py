@@ -342,6 +342,29 @@ def _ordinal_day(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), day=en_number(match["d"]), standalone=standalone)
 
 
+# A date in numbers without its year ("on 3/28", "flight 28/3"; with it, 05/06/2023, dateparser reads it: fallback).
+# A first number that cannot be the month (28/3) tells the order; two that could each be ("on 4/3") are read month
+# first, as US English and Chinese (3/28 is 3月28日) write them, and only after a word that leads to a date: "rated it
+# 4/5", "1/2 a cup" are none.
+_NUMERIC_DATE = re.compile(r"(?<![\w/.:-])(?P<a>[01]?\d|[23]\d)/(?P<b>[01]?\d|[23]\d)(?![\w/%]|\.\d|:\d)")
+_DATE_WORD_BEFORE = re.compile(
+    r"\b(?:on|by|due|until|till|til|before|after|from|since|for|thru|through|is|was|date|dated)\s+$", _I
+)
+
+
+def _numeric_date(match: re.Match[str], ctx: Context) -> Mention | None:
+    a, b = int(match["a"]), int(match["b"])
+    if a > 12 and b <= 12:
+        day, month = a, b
+    elif 1 <= a <= 12 and (b > 12 or _after(_DATE_WORD_BEFORE, ctx, match.start())):
+        month, day = a, b
+    else:
+        return None
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return None
+    return Mention(match.start(), match.end(), month=month, day=day)
+
+
 _YEAR_RE = re.compile(rf"\b(?:in|during|of|throughout|year)\s+(?:the\s+year\s+)?(?P<y>{YEAR})\b(?![-/.:]\d)", _I)
 
 
@@ -475,6 +498,7 @@ RULES: tuple[Rule, ...] = (
     Rule("en_month_day", _MONTH_DAY, _month_day, frozenset(MONTHS)),
     Rule("en_month", _MONTH_RE, _month, frozenset(MONTHS)),
     Rule("en_ordinal_day", _ORDINAL_DAY, _ordinal_day, _DIGITS),
+    Rule("en_numeric_date", _NUMERIC_DATE, _numeric_date, _DIGITS),
     Rule("en_year", _YEAR_RE, _year, _DIGITS),
     Rule("en_season", _SEASON_RE, _season, frozenset({"spring", "summer", "autumn", "fall", "winter"})),
     Rule("en_weekdays_ago", _WEEKDAYS_AGO, _weekdays_ago, frozenset({"ago"})),

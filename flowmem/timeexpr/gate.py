@@ -6,7 +6,7 @@ precompiled regex searches. It is a superset of what the rules of :mod:`flowmem.
 of the rules, a false negative loses the time of the query. The English vocabulary is the union of
 the words the English rules (holidays and ranges too) are triggered by; every Chinese rule needs
 one of the characters below;
-the numeric patterns cover the rules that work on digits (3pm, 15:00, 2023-05-05, the 5th, in 2023).
+the numeric patterns cover the rules that work on digits (3pm, 15:00, 2023-05-05, 3/28, the 5th, in 2023).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ TRIGGER_WORDS = _EN_WORDS.union(*(rule.triggers or () for rule in holiday_rules.
 
 _WORD = re.compile(r"[a-z]+")
 _NUMERIC = re.compile(
-    r"\d\s*[ap]\.?m\b|\d(?:st|nd|rd|th)\b|\d:[0-5]\d|\d{4}[-/.]\d|\d[/.]\d{1,2}[/.]\d"
+    r"\d\s*[ap]\.?m\b|\d(?:st|nd|rd|th)\b|\d:[0-5]\d|\d{4}[-/.]\d|\d[/.]\d{1,2}[/.]\d|\d/\d"
     r"|\d-[a-z]{3}-\d|(?<!\d)(?:1[89]|2[01])\d\d(?!\d)",
     re.IGNORECASE,
 )

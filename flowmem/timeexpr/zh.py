@@ -184,6 +184,18 @@ def _month_day(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), month=month, day=day)
 
 
+# A date in numbers, the month first as Chinese writes it (3/28考试, 4/2复查); not a fraction or a score
+# (1/2杯, 8/10分).
+_NUMERIC_DATE = re.compile(r"(?<![\dA-Za-z/.:-])(?P<m>1[0-2]|0?[1-9])/(?P<d>[12]\d|3[01]|0?[1-9])(?![\dA-Za-z/%.:])")
+_NOT_A_DATE_AFTER = re.compile(r"\s*(?:杯|分|个|份|块|斤|公斤|次|人|颗|片|瓶|碗|勺|克|毫|粒)")
+
+
+def _numeric_date(match: re.Match[str], ctx: Context) -> Mention | None:
+    if _NOT_A_DATE_AFTER.match(ctx.text, match.end()):
+        return None
+    return Mention(match.start(), match.end(), month=int(match["m"]), day=int(match["d"]))
+
+
 # 三号楼 is building 3 and 五号线 metro line 5, not dates.
 _DAY_RE = re.compile(
     rf"{ZH_NOT_AFTER_NUMBER}(?:(?P<d>{_DAY_NUMBER})(?:号|號)(?![线線楼樓房床门門位机機车車院厅廳馆館店台窗柜桌座码碼])"
@@ -324,6 +336,7 @@ RULES: tuple[Rule, ...] = tuple(
         ("zh_weekend", _WEEKEND_RE, _weekend),
         ("zh_month_relative", _MONTH_REL, _month_relative),
         ("zh_month_day", _MONTH_DAY, _month_day),
+        ("zh_numeric_date", _NUMERIC_DATE, _numeric_date),
         ("zh_day", _DAY_RE, _day),
         ("zh_year", _YEAR_RE, _year),
         ("zh_year_relative", _YEAR_REL, _year_relative),

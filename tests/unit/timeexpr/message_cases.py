@@ -503,6 +503,12 @@ CLAUSES: list[MessageCase] = [
     C("clauses", "I already inform HR, my contract finish on 31 Dec, then I go back home.", NOV3, "2025-12-31"),
     C("clauses", "I finished the course already, my exam results come out on the 20th", MAR15, "2025-03-20"),
     C("clauses", "I was in Paris, on the 3rd with Anna", MAR15, "2025-03-03"),
+    # a date in numbers without its year: a first number that cannot be the month tells the order, else month first
+    # after a word that leads to a date
+    C("numeric", "exam on 3/28", MAR15, "2025-03-28"),
+    C("numeric", "flight 28/3 at 6am", MAR15, "2025-03-28T06"),
+    C("numeric", "moved in on 3/1, loving it", MAR15, "2025-03-01"),
+    C("numeric", "3/28考试", MAR15, "2025-03-28"),
     # its verb contracted onto its subject is a verb of its own ("The party is on the 22nd, …" was read right)
     C("clauses", "The party's on the 22nd, I already bought a dress", MAR15, "2025-03-22"),
     C("zh-clauses", "跟经理说了，最后一天是3月19号", MAR15, "2025-03-19"),

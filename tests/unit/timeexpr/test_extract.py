@@ -180,3 +180,8 @@ def test_the_model_is_frozen_and_checks_its_range() -> None:
         ExtractedTime(parts={}, start=WED, end=WED, expression="", granularity="day")
     with pytest.raises(ValidationError):
         ExtractedTime(parts={}, start=WED, end=WED + timedelta(1), expression="", granularity="day", extra=1)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("text", ["rated it 4/5", "add 1/2 a cup of milk", "scored 8/10 on the quiz", "加1/2杯牛奶"])
+def test_a_fraction_or_a_score_is_no_date(text: str) -> None:
+    assert extract_time(text, WED, lean="neutral") is None
