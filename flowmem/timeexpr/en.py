@@ -196,6 +196,8 @@ def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
         day = cal.weekday_before(ctx.today, weekday)
     elif direction == "this":
         day = cal.weekday_in_week(ctx.today, weekday)
+        if day < ctx.today and ctx.tense.at(match.start()) != "past":
+            day = cal.weekday_after(ctx.today, weekday)  # "party this fri" said on a Saturday: the coming Friday
     else:
         day = cal.weekday_after(ctx.today, weekday)
     return Mention(match.start(), match.end(), anchor=cal.day_span(day))

@@ -506,6 +506,9 @@ CLAUSES: list[MessageCase] = [
     # a date in numbers without its year: a first number that cannot be the month tells the order, else month first
     # after a word that leads to a date
     C("numeric", "exam on 3/28", MAR15, "2025-03-28"),
+    # "this Friday" said on a Saturday: the coming one, unless told in the past
+    C("weekday", "party this fri", MAR15, "2025-03-21"),
+    C("weekday", "this friday was so much fun", MAR15, "2025-03-14"),
     C("numeric", "flight 28/3 at 6am", MAR15, "2025-03-28T06"),
     C("numeric", "moved in on 3/1, loving it", MAR15, "2025-03-01"),
     C("numeric", "3/28考试", MAR15, "2025-03-28"),
