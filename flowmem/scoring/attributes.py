@@ -34,7 +34,7 @@ ATTRIBUTE = "attr"
 _EN = re.compile(
     r"\b(?:my|our)\s+(?P<attr>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s*(?:\s+is|['’]s)\s+"
     r"(?P<adv>(?:now|still|currently|probably|actually|basically|officially)\s+)*"
-    r"(?P<v>(?:[^,.;:!?\n()]|[.@](?=\w)){1,60})",
+    r"(?P<v>(?:[^,.;:!?\n()]|[.@](?=\w)|(?<=\d),(?=\d{3})){1,60})",
     re.IGNORECASE,
 )
 # The same said of one of the speaker's people: "Leo's teacher is Miss Patel", "my son's coach is Dev", "Dad's GP is
@@ -43,7 +43,7 @@ _EN_THEIRS = re.compile(
     rf"(?:^|(?<=[\s(\"“]))(?:(?:my|our)\s+(?P<noun>{PERSON_NOUN})|(?P<name>(?-i:[A-Z][a-z][\w-]*)))['’]s\s+"
     r"(?P<attr>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+is\s+"
     r"(?P<adv>(?:now|still|currently|probably|actually|basically|officially)\s+)*"
-    r"(?P<v>(?:[^,.;:!?\n()]|[.@](?=\w)){1,60})",
+    r"(?P<v>(?:[^,.;:!?\n()]|[.@](?=\w)|(?<=\d),(?=\d{3})){1,60})",
     re.IGNORECASE,
 )
 # A one-holder role said the other way round: "Rob's my manager", "Dr Osei is our new GP" — the speaker's role.

@@ -134,7 +134,11 @@ _CHANGE = re.compile(
     # what holds now, said as the present against before: "we shop at Lidl these days", "currently at Monzo"
     r"|these\s+days|nowadays|currently"
     # a value in force from a time on: "choir's on Thursdays from next term", "shifts start at 7 from Monday"
-    r"|from\s+(?:next|this|tomorrow|today|now\s+on|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|starting\s+(?:next|from|tomorrow)"
+    r"|from\s+(?:next|this|tomorrow|today|now\s+on|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|(?:jan|febr)uary|march|april|may|june|july|august|september|october|november|december)"
+    r"|starting\s+(?:next|from|tomorrow)"
+    # an amount that went up or down ("rent's going up again, £1,000 from June")
+    r"|(?:go|goes|going|gone|went)\s+(?:back\s+)?(?:up|down)"
     r"|as\s+of"
     # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
     r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
@@ -295,7 +299,11 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         values = tuple(v for v in values if v not in negated)
         if values:
             chars = frozenset(_content_chars(_without(clause, [(v.start - start, v.end - start) for v in values])))
-            kind: ChangeKind = "corrected" if correction else "replaced"
+            # "actually yoga is back on Mondays": an everyday "actually" or "sorry" with a word of change is a change
+            # (of whatever held before, however long ago), not a correction of the last thing said
+            changed = _CHANGE.search(clause) if correction and not _SAID_WRONG.search(clause) else None
+            kind: ChangeKind = "corrected" if correction and not changed else "replaced"
+            cue = changed or cue
             subjects = tuple(subject_before(text, start, v) for v in values)
             around = tuple(_context(text, v, every_value) for v in values)
             frames = tuple(_frame_if_changed(text, start, cues, v, values) for v in values)
@@ -388,10 +396,32 @@ def subject_before(text: str, start: int, value: Value) -> Subject:
         if plain.lower() in _OTHER_PERSON or (
             plain != word and plain[:1].isupper() and plain.lower() not in _SELF_WORDS
         ):
+            if plain == word and (whose := _object_after(words[index + 1 :])) is not None:
+                return whose  # "landlord put the rent up to £950", "the GP upped my dose": the doer, not the owner
             return "other"
     if any(word.lower() in _SELF_WORDS for word in words) or re.search(r"[我咱]", before):
         return "speaker"
     return "unsaid"
+
+
+def _object_after(words: list[str]) -> Subject | None:
+    """Whose thing the value is when a person did something to it: the words after the person are a verb (not a
+    copula) and then a thing with its determiner ("put the rent up to", "upped my dose to"): the speaker's (my, our),
+    whoever the older statement spoke of (the), or None (no such object: "my sister moved to Leeds" is the sister's)."""
+    if len(words) < 3 or words[0].lower() in _COPULAS:
+        return None
+    for at, word in enumerate(words[1:], 1):
+        owner = word.lower()
+        if owner in ("my", "our") and at + 1 < len(words):
+            return "speaker"
+        if owner in ("the", "this") and at + 1 < len(words):
+            return "unsaid"
+        if owner in ("his", "her", "their") or owner.endswith(("'s", "’s")):
+            return None
+    return None
+
+
+_COPULAS = frozenset("is are was were 's be been has have had".split())  # noqa: SIM905
 
 
 def _same_subject_at(old_text: str, start: int, old: Value, new: Subject) -> bool:

@@ -31,7 +31,7 @@ from flowmem.scoring.values import WHEN_KINDS, find_values
 if TYPE_CHECKING:
     from flowmem.schema.memory import Memory
 
-_V = r"(?P<v>[^.,!?;:\n，。！？；]{2,60})"  # free text up to the end of the clause
+_V = r"(?P<v>(?:[^.,!?;:\n，。！？；]|(?<=\d)[.,](?=\d)){2,60})"  # free text up to the end of the clause (not £1,000)
 # A Chinese value, or a Latin name written in Chinese text with its capitalised words (住Tiong Bahru的…).
 _ZH = r"(?P<v>[A-Za-z][A-Za-z0-9'&-]*(?:\s[A-Z][A-Za-z0-9'&-]*)*|[^，。！？；,.!?;\s]{1,20})"
 _NAME = r"(?P<v>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"  # a capitalised name, one or two words

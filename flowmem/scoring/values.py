@@ -97,7 +97,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "amount",
-        r"[$£€¥]\s?\d[\d,]*(?:\.\d+)?\s*[km]?\b|\b\d[\d,]*(?:\.\d+)?\s*(?:kg|kgs|lbs?|km|miles?|mi|k|%"
+        r"[$£€¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?[km]\b)?|\b\d[\d,]*(?:\.\d+)?\s*(?:kg|kgs|lbs?|km|miles?|mi|k|%"
         # units of a dose or a measure: "sertraline 50mg" then "bumped to 100mg"
         r"|mg|mcg|µg|ug|g|ml|cl|l|oz|iu|units?|cm|mm|m|ft)(?![a-z])"
         rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}万[\d{ZH_NUMERAL_CHARS}]?(?:块|元)?|\d+(?:\.\d+)?\s*(?:块|元|公斤|斤)"

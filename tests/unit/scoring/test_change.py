@@ -17,6 +17,7 @@ from flowmem.scoring.change import (
     replaced_values,
     rewrite,
     stem,
+    subject_before,
 )
 from flowmem.scoring.keys import SAID_BEFORE, offline_key
 from flowmem.scoring.name_kinds import name_frame
@@ -1109,3 +1110,35 @@ def test_a_denial_with_what_holds_in_its_place_corrects_what_it_denies(text: str
 @pytest.mark.parametrize("text", ["not sure, maybe tuesday", "not bad, the new place is ok"])
 def test_not_with_a_comma_is_no_correction_by_itself(text: str) -> None:
     assert not [c for c in read_changes(text) if c.kind == "corrected"]
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("landlord put the rent up to £950", "unsaid"),  # the landlord did it; whose rent, the older statement says
+        ("the GP upped my dose to 100mg", "speaker"),
+        ("coach moved Eli's practice to Thursdays", "other"),
+        ("my sister moved to Leeds on Monday", "other"),
+    ],
+)
+def test_a_person_who_changed_a_thing_is_not_its_owner(text: str, subject: str) -> None:
+    value = find_values(text)[-1]
+    assert subject_before(text, 0, value) == subject
+
+
+def test_a_chain_of_changes_with_an_everyday_actually_and_amounts_that_go_up() -> None:
+    gym = _memory("a", "I do yoga Mondays and Wednesdays at 6pm at the studio on King St", 1)
+    moved = _memory("b", "yoga moved to Tuesdays", 5)
+    [_, add] = apply_changes(moved, changes_of(moved), [gym])
+    back = _memory("c", "actually yoga is back on Mondays", 25)  # weeks later: a change, not a correction
+    [change] = changes_of(back)
+    assert change.kind == "replaced" and change.cue == "back on"
+    actions = apply_changes(back, [change], [add.memory, moved])
+    assert {a.old.memory_id for a in actions if a.action == "expire"} == {add.memory.memory_id, "b"}
+    rent = _memory("r", "My rent is £900 a month", 1)
+    up = _memory("s", "landlord put the rent up to £950", 5)
+    [expire, add] = apply_changes(up, changes_of(up), [rent])
+    # the amount's span ends with its number: "£950 a month", not "£950a month"
+    assert expire.old is rent and add.memory.content == "My rent is £950 a month"
+    again = _memory("t", "rent's going up again, £1,000 from June", 20)
+    assert [a.action for a in apply_changes(again, changes_of(again), [add.memory])] == ["expire", "add"]

@@ -128,6 +128,8 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         # a time is no slot's value, whatever phrase led to it: the choir's rehearsals moved, not the choir
         ("Choir has moved to Wednesday evenings at 7:30", {}),
         ("Dad moved to the 14th for his appointment", {}),
+        # a number's thousands separator is no end of the value
+        ("My rent is £1,000 a month", {"attr:rent": "£1,000 a month"}),
     ],
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
