@@ -97,6 +97,11 @@ _NOT_VALUE = re.compile(
     re.IGNORECASE,
 )
 _EN_FILLER = re.compile(r"\s+(?:lol|haha|btw|tbh|now|these\s+days|again|though|too|anyway)$", re.IGNORECASE)
+# Someone named as they are introduced: "a guy called Ian", "this woman named Priya Shah".
+_INTRODUCED = re.compile(
+    r"^(?:a|an|this|some)\s+(?:[a-z]+\s+){1,2}?(?:called|named)\s+(?P<name>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?)",
+    re.IGNORECASE,
+)
 _ARTICLE = re.compile(r"^(?:(?:called|named)\s+)?(?:a|an|the)\s+|^(?:called|named)\s+", re.IGNORECASE)
 # Where another clause begins after a value: "my blood type is AB and I reside in Lyon".
 _NEXT_CLAUSE = re.compile(r"\s+(?:and|but|so|because|cause|cos|though|although|while|which|who)\b.*$", re.IGNORECASE)
@@ -180,6 +185,8 @@ def _english(match: re.Match[str]) -> tuple[str, str] | None:
         words = words[1:]
     attr, head = " ".join(words), words[-1]
     raw = match.group("v").strip()
+    if (introduced := _INTRODUCED.match(raw)) is not None:
+        raw = introduced.group("name")  # "my boss is a guy called Ian": Ian
     if (
         head in _TALK
         or (head.endswith("s") and not head.endswith("ss"))

@@ -130,6 +130,9 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("Dad moved to the 14th for his appointment", {}),
         # a number's thousands separator is no end of the value
         ("My rent is £1,000 a month", {"attr:rent": "£1,000 a month"}),
+        # someone introduced by name is who holds the role; "a nightmare" is what they are like
+        ("my boss is a guy called Ian", {"attr:boss": "ian"}),
+        ("my boss is a nightmare", {}),
     ],
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
