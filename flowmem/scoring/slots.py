@@ -36,7 +36,7 @@ _V = r"(?P<v>(?:[^.,!?;:\n，。！？；]|(?<=\d)[.,](?=\d)){2,60})"  # free te
 _ZH = r"(?P<v>[A-Za-z][A-Za-z0-9'&-]*(?:\s[A-Z][A-Za-z0-9'&-]*)*|[^，。！？；,.!?;\s]{1,20})"
 _NAME = r"(?P<v>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"  # a capitalised name, one or two words
 _ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住…
-    r"(?:今天|昨天|前天|上周|上个月|去年|最近|刚刚?|已经|终于|现在|目前|也|还|一直|下个?月|下周|明年|暂时|先|要|会|打算|准备"
+    r"(?:今天|昨天|前天|上周|上个月|去年|今年|最近|刚刚?|已经|终于|现在|目前|也|还|一直|下个?月|下周|明年|暂时|先|要|会|打算|准备"
     r"|(?:下|这|本|上)?(?:周|星期|礼拜)[一二三四五六日天]|月[初底]|年[初底]|[0-9一二三四五六七八九十]{1,3}号)*"
 )
 _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
@@ -166,6 +166,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         # "I'm at Oakfield Primary", "started at Kingsway secondary": a place named as a school by its own words
         rf"\bi(?:'m|\s+am)?\s+{_ADV}(?:at|attending|started\s+at|starting\s+at|moved\s+to)\s+{_SCHOOL_NAME}",
         rf"我{_ZH_WHEN}就读于{_ZH}",
+        # a stage of school said bare (我儿子在上幼儿园, 儿子今年上一年级了): the school one is in now
+        rf"我{_ZH_WHEN}(?:在|开始|已经)?上(?P<v>幼儿园|托班|小学|初中|高中|大学|[一二三四五六]年级|[初高][一二三])"
+        r"(?=了|$|[，。！？；,.!?;\s])",
     ),
     "phone": (
         rf"\bmy\s+(?:new\s+)?(?:phone|mobile|cell)(?:\s+phone)?(?:\s+number)?\s+is\s+{_PHONE}",

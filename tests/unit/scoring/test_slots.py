@@ -133,6 +133,10 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         # someone introduced by name is who holds the role; "a nightmare" is what they are like
         ("my boss is a guy called Ian", {"attr:boss": "ian"}),
         ("my boss is a nightmare", {}),
+        # a stage of school said bare is the school one is at now; a named school is its name
+        ("我儿子在上幼儿园", {"school@儿子": "幼儿园"}),
+        ("儿子今年上一年级了", {"school@儿子": "一年级"}),
+        ("我上实验小学", {}),
     ],
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
