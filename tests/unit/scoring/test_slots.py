@@ -137,6 +137,11 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("我儿子在上幼儿园", {"school@儿子": "幼儿园"}),
         ("儿子今年上一年级了", {"school@儿子": "一年级"}),
         ("我上实验小学", {}),
+        # the time words before a Chinese slot's verb: any day, week, month or term said as one
+        ("我明天搬到上海", {"residence": "上海"}),
+        ("我后天入职字节", {"employer": "字节"}),
+        ("我下学期转学到北大", {"school": "北大"}),
+        ("我周末搬家去了深圳", {"residence": "深圳"}),
     ],
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
