@@ -158,7 +158,7 @@ _CHANGE = re.compile(
 _ZH_WRONG = "更正|纠正|说错|搞错|记错|打错|写错|看错|弄错"
 _CORRECTION = re.compile(
     # "sorry" apologises for a mistake; "sorry to hear that", "sorry about your dog" sympathise
-    r"\b(?:actually|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|no\s*,?\s*wait|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
+    r"\b(?:actually|turns\s+out|after\s+all|sorry(?!\s+(?:to\s+hear|to\s+see|about|for|that|you|u)\b)|typo|oops|wait\s*,?\s*no|no\s*,?\s*wait|i\s+mean|correction|scratch\s+that|misread|my\s+bad|"
     r"fat\s+fingers?|got\s+(?:that|it)\s+wrong|i\s+was\s+wrong|misspoke|my\s+mistake)\b"
     # a value denied at the end of the message: "it's the 19th, not the 12th"
     rf"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|{_ZH_WRONG}|不对|应该是|其实是"
@@ -510,7 +510,7 @@ def _is_dose(value: Value) -> bool:
     return value.kind == "amount" and _unit(value) in _DOSE_UNITS
 
 
-def _unit(amount: Value) -> str:
+def _unit(amount: Value) -> str:  # a change that names nothing ("down to 78kg now!") is of what its unit measures
     """An amount's unit as normalised ("1.5 pill": "pill"; a sum said bare, "1450 ": "")."""
     return amount.norm.partition(" ")[2]
 
@@ -564,6 +564,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                         else about_it
                         or o.kind in _NAMES_ITS_THING
                         or _is_dose(o)
+                        or (not change.about and _unit(o) not in ("", "money") and o.kind == "amount")
                         or _beside(old_text, o) & change.beside
                     )
                     and (not change.negated or any(same(o, n) for n in change.negated))
@@ -838,7 +839,8 @@ def _asserted(text: str, start: int, ending: re.Match[str]) -> bool:
 
 _NOTICE = re.compile(r"(?:hand|gave|put|resign)", re.I)
 _HANDED_OVER = re.compile(
-    r"hand(?:ed|ing)\s+(?P<what>.+?)\s+(?:over|back)|(?:hand(?:ed|ing)\s+over|gave|giving)\s+(?P<what2>.+?)(?:\s+back)?",
+    r"hand(?:ed|ing)\s+(?P<what>.+?)\s+(?:over|back)|hand(?:ed|ing)\s+over\s+(?P<what2>.+?)"
+    r"|(?:gave|giving)\s+(?P<what3>.+?)\s+back",  # not "gave up": what is given up follows it (see _END_EN)
     re.I,
 )
 # Chinese endings that take what they end as an object after them when one is said (停了氨氯地平, 放弃减肥)
@@ -862,7 +864,7 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
         return subject_terms(rest.split()[0]) if rest.split() else frozenset()
     if _HANDED_OVER.fullmatch(ending.group()):  # "handed the under-9s over to Gav": what was handed, inside the cue
         handed = _HANDED_OVER.fullmatch(ending.group())
-        return _first_terms(handed.group("what") or handed.group("what2"))  # type: ignore[union-attr]
+        return _first_terms(handed.group("what") or handed.group("what2") or handed.group("what3"))  # type: ignore[union-attr]
     if not ending.group().isascii() and _ZH_TRANSITIVE.fullmatch(ending.group()):
         # 停了氨氯地平, 卖掉了车: a verb that takes an object, and one follows; 飞度卖了: none, what ended is before
         obj = re.match(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", rest)
@@ -1115,7 +1117,7 @@ _STILL = re.compile(r"\b(?:still|also|as\s+well)\b|\btoo\b(?!\s+[a-z])|还|也|�
 _DENIED = re.compile(
     r"(?:\bnot\s+(?:the\s+|a\s+|an\s+)?|不是)(?P<what>[\w\u4e00-\u9fff'’-]{2,24}?(?:\s+[a-z'’-]{2,24}){0,2})"
     # a Chinese particle after it is no part of it (不是中学哈: the 中学)
-    r"[哈啊呀啦嘛呢哦喔吧]*\s*[.!。！]*\s*(?:[,，;；]|$)",
+    r"(?:\s+(?:after\s+all|actually|at\s+all))?[哈啊呀啦嘛呢哦喔吧]*\s*[.!。！]*\s*(?:[,，;；]|$)",
     re.I,
 )
 

@@ -1142,3 +1142,33 @@ def test_a_chain_of_changes_with_an_everyday_actually_and_amounts_that_go_up() -
     assert expire.old is rent and add.memory.content == "My rent is £950 a month"
     again = _memory("t", "rent's going up again, £1,000 from June", 20)
     assert [a.action for a in apply_changes(again, changes_of(again), [add.memory])] == ["expire", "add"]
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("gave up Duolingo, doing Italian with a tutor now", {"duolingo"}),  # was read as a thing given back: "up"
+        ("gave the keys back to the landlord", {"key"}),
+    ],
+)
+def test_what_is_given_up_or_given_back_ends(text: str, about: set[str]) -> None:
+    ended = [c for c in read_changes(text) if c.kind == "ended"]
+    assert [c.about for c in ended] == [about]
+
+
+def test_turns_out_not_so_corrects_the_statement_of_it() -> None:
+    old = _memory("a", "I'm allergic to penicillin", 3)
+    new = _memory("b", "turns out I'm not allergic to penicillin after all, it was amoxicillin", 6)
+    [change] = changes_of(new)
+    assert change.kind == "corrected" and [v.norm for v in change.negated] == ["allergic to penicillin"]
+    assert [a.action for a in apply_changes(new, [change], [old])] == ["expire"]
+
+
+def test_a_change_that_names_nothing_is_of_what_its_unit_measures() -> None:
+    old = _memory("a", "I weigh 82kg", 3)
+    new = _memory("b", "down to 78kg now!", 20)
+    expire, add = apply_changes(new, changes_of(new), [old])
+    assert expire.old is old and add.memory.content == "I weigh 78kg"
+    rent = _memory("r", "my rent is £900", 3)
+    up = _memory("s", "up to £950 now", 20)
+    assert apply_changes(up, changes_of(up), [rent]) == []  # a sum alone says nothing of what it is the price of
