@@ -79,7 +79,7 @@ _ZH_TITLE = re.compile(rf"^(?P<surname>[\u4e00-\u9fff]{{1,2}}?)(?:{ZH_TITLES})$"
 # A noun cut inside the adverb after it (我姐现在在上海上班: 姐现, of 现在): no noun
 _ZH_ADVERB_CUT = re.compile(r"[现目已最终]$")
 # What opens a clause without being a thing: pronouns, demonstratives, adverbs of time and aspect, "everyone".
-_ZH_NOT_THING = re.compile(r"^[我咱你您他她它这那哪谁啥现正刚都也还就又在大每各]|什么|自己|大家")
+_ZH_NOT_THING = re.compile(r"^(?:[我咱你您他她它这那哪谁啥现正刚都也还就又在大每各不没]|其实)|什么|自己|大家")
 # Nouns of talk and thought: "my point is", "my guess is", 我的意思是 — what follows is a clause, not a value.
 _TALK = frozenset(
     " ".join(

@@ -164,7 +164,8 @@ _CORRECTION = re.compile(
     rf"|\bnot\s+(?:the\s+|on\s+)?\w+[.!]*\s*$|{_ZH_WRONG}|不对|应该是|其实是"
     # a denial and what holds in its place: "No, not tree nuts, just peanuts", "not Monday, it's Tuesday"
     r"|^\W*no\s*,?\s*not\b|\bnot\s+(?:\w+\s+){0,2}\w+\s*,\s*(?:just|only|but|it's|its|it\s+is)\b"
-    r"|(?:^|[，,。！!\s])是[^，。！？,.!?\s]{1,12}?[，,]?不是",  # 是实验小学不是中学: what it is, then what it is not
+    r"|(?:^|[，,。！!\s])是[^，。！？,.!?\s]{1,12}?[，,]?不是"  # 是实验小学不是中学: what it is, then what it is not
+    r"|不是[^，。！？,.!?\s]{1,12}[，,]\s*(?:而)?是",
     re.I,
 )
 # A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
@@ -488,7 +489,12 @@ def kin_terms(a: str, b: str) -> bool:
     """Whether two English terms are of one word family: they begin with the same :data:`KIN_PREFIX` letters or more,
     and those cover three quarters of the shorter (therapy / therapist, physio / physiotherapy, medication / medical —
     not department / departure). Stemming joins the inflections of a word, not its derivations."""
-    if not (a.isascii() and b.isascii()) or min(len(a), len(b)) < KIN_PREFIX:
+    if not (a.isascii() and b.isascii()):
+        return False
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 4 and long in (f"{short}er", f"{short}or", f"{short}r"):
+        return True  # the doer of it: teach / teacher, act / actor, nurs / nurser… ("left teaching" of "a teacher")
+    if len(short) < KIN_PREFIX:
         return False
     shared = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return shared >= KIN_PREFIX and shared >= 0.75 * min(len(a), len(b))

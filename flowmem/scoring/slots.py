@@ -209,7 +209,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>unemployed|between\s+jobs|out\s+of\s+work|jobless)\b",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
-        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>离职|辞职|失业)了",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:从[^，。！？；,.!?;\s]{{1,12}}?)?(?P<v>离职|辞职|失业)了",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>不上班|没上班|待业)了?",
         # 今天跟领导提了离职: handed in one's notice (the speaker left out, as chats do)
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:跟[^，。！？；,.!?;\s]{{1,4}})?(?:提了?|递了?|交了?)(?P<v>离职|辞职)",

@@ -1172,3 +1172,18 @@ def test_a_change_that_names_nothing_is_of_what_its_unit_measures() -> None:
     rent = _memory("r", "my rent is £900", 3)
     up = _memory("s", "up to £950 now", 20)
     assert apply_changes(up, changes_of(up), [rent]) == []  # a sum alone says nothing of what it is the price of
+
+
+def test_the_doer_of_a_thing_is_of_its_word_family() -> None:
+    assert kin_terms(stem("teaching"), stem("teacher")) and kin_terms("farm", "farmer")
+    old = _memory("a", "my sister is a teacher", 3)
+    new = _memory("b", "my sister left teaching, she's a paramedic now", 20)
+    assert [a.action for a in apply_changes(new, changes_of(new), [old])] == ["expire"]
+
+
+def test_not_this_but_that_in_chinese_is_a_correction() -> None:
+    old = _memory("a", "我对花生过敏", 3)
+    new = _memory("b", "医生说我其实不是对花生过敏，是对芝麻", 4)
+    [change] = changes_of(new)
+    assert change.kind == "corrected" and [v.norm for v in change.negated] == ["对花生过敏"]
+    assert [a.action for a in apply_changes(new, [change], [old])] == ["expire"]

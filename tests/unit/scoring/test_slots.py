@@ -142,6 +142,8 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("我后天入职字节", {"employer": "字节"}),
         ("我下学期转学到北大", {"school": "北大"}),
         ("我周末搬家去了深圳", {"residence": "深圳"}),
+        ("上周从字节离职了，下个月去腾讯", {"employment": "not working"}),  # where from, said with it
+        ("医生说我其实不是对花生过敏，是对芝麻", {}),  # 其实不 is no thing of the speaker's
     ],
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
