@@ -31,7 +31,7 @@ from typing import Literal
 
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
-from flowmem.scoring.people import PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
+from flowmem.scoring.people import NOT_NAMES, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK
@@ -231,6 +231,8 @@ class Change:
     gained: bool = False
     # Values the statement says still hold beside the new ones ("doing sundays now, still saturdays too"): not replaced
     kept: frozenset[tuple[str, str]] = frozenset()
+    # per value: the names said before it in its clause ("Bruno's daycare is Fridays": bruno): whose it is, by name
+    people: tuple[frozenset[str], ...] = ()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -310,9 +312,11 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             frames = tuple(_frame_if_changed(text, start, cues, v, values) for v in values)
             roles = tuple(_new_role(text, v) for v in values)
             kept = frozenset((v.kind, v.norm) for v in values if _STILL.search(text, max(0, v.start - 12), v.end + 12))
+            people = tuple(_named_before(text, start, v) for v in values)
             change = Change(
-                kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept
-            )
+                kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept,
+                people=people,
+            )  # fmt: skip
             if goes_on and changes and changes[-1].kind == kind and changes[-1].about == about:
                 change = _joined(changes.pop(), change)  # one change of one thing, said in two clauses
             changes.append(change)
@@ -340,6 +344,7 @@ def _joined(first: Change, then: Change) -> Change:
         frames=first.frames + then.frames,
         roles=first.roles + then.roles,
         kept=first.kept | then.kept,
+        people=first.people + then.people,
     )
 
 
@@ -397,8 +402,11 @@ def subject_before(text: str, start: int, value: Value) -> Subject:
         if plain.lower() in _OTHER_PERSON or (
             plain != word and plain[:1].isupper() and plain.lower() not in _SELF_WORDS
         ):
-            if plain == word and (whose := _object_after(words[index + 1 :])) is not None:
-                return whose  # "landlord put the rent up to £950", "the GP upped my dose": the doer, not the owner
+            doer = plain == word or _IS_DOING.match(" ".join(words[index + 1 : index + 2])) is not None
+            if doer and (whose := _object_after(words[index + 1 :])) is not None:
+                # "landlord put the rent up to £950", "the GP upped my dose", "Mr Osei's putting the rent up": the
+                # doer, not the owner
+                return whose
             return "other"
     if any(word.lower() in _SELF_WORDS for word in words) or re.search(r"[我咱]", before):
         return "speaker"
@@ -574,7 +582,14 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                         or _beside(old_text, o) & change.beside
                     )
                     and (not change.negated or any(same(o, n) for n in change.negated))
-                    and (not change.subjects or _same_subject_at(old_text, start, o, change.subjects[index]))
+                    and (
+                        not change.subjects
+                        or (
+                            _same_subject_at(old_text, start, o, change.subjects[index])
+                            and not _other_people(old_text, start, o, change, index)
+                        )
+                        or _same_person(old_text, start, o, change, index)
+                    )
                 ),
                 None,
             )
@@ -612,9 +627,52 @@ def _same_place(old_text: str, start: int, old: Value, change: Change, index: in
     is on Ashby Lane"). The speaker's own places only: two people's schools or employers are two facts, and a clause
     tells which person only by name."""
     new = change.frames[index] if change.frames else None
-    if new is None or (change.subjects and change.subjects[index] == "other"):
+    if new is None:
         return False
+    if change.subjects and change.subjects[index] == "other":  # another person's: theirs by name in both
+        return _same_person(old_text, start, old, change, index) and same_place(name_frame(old_text, old), new)
     return subject_before(old_text, start, old) != "other" and same_place(name_frame(old_text, old), new)
+
+
+def _named_before(text: str, start: int, value: Value) -> frozenset[str]:
+    """The names said in a clause of ``text`` (from ``start``) before ``value``: its capitalised words (the one that
+    opens a sentence too when it is someone's: "Bruno's daycare is…", "Nana's been moved…"), less the words that are
+    no name."""
+    found = set()
+    for match in _CAPITALISED.finditer(text, start, value.start):
+        word = re.sub(r"['’]s$", "", match.group()).lower()
+        opens = not text[: match.start()].rstrip() or text[: match.start()].rstrip()[-1] in ".!?\n"
+        if (
+            (opens and word == match.group().lower())
+            or word in NOT_NAMES
+            or word in _OTHER_PERSON
+            or word in _SELF_WORDS
+        ):
+            continue  # "His INR checks…", "He's on warfarin": no name
+        found.add(word)
+    return frozenset(found)
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z][\w-]*(?:['’]s)?\b")
+_IS_DOING = re.compile(r"[a-z]+ing$|been$|got$")  # "Osei's putting…": 's is "is" or "has", not whose
+
+
+def _other_people(old_text: str, start: int, old: Value, change: Change, index: int) -> bool:
+    """Whether the change's value ``index`` and ``old`` are said of two other people, each by name ("Amy's swimming is
+    on Mondays", "Ben's swimming moved to Tuesdays")."""
+    if not change.people or not change.subjects or change.subjects[index] != "other":
+        return False
+    theirs = _named_before(old_text, start, old)
+    return bool(change.people[index]) and bool(theirs) and not change.people[index] & theirs
+
+
+def _same_person(old_text: str, start: int, old: Value, change: Change, index: int) -> bool:
+    """Whether the change's value ``index``, said of another person by name ("Bruno's daycare is Fridays now", "Dev's
+    moving to Manchester"), and ``old`` (in the clause of the older text from ``start``) are said of the same one:
+    their name before both ("our dog Bruno goes to daycare on Mondays", "my best friend Dev lives in Leeds")."""
+    if not change.people or not change.subjects or change.subjects[index] != "other":
+        return False
+    return bool(change.people[index] & _named_before(old_text, start, old))
 
 
 def _context(text: str, value: Value, values: list[Value]) -> frozenset[str]:

@@ -1188,3 +1188,14 @@ def test_the_doer_of_a_thing_is_of_its_word_family() -> None:
     old = _memory("a", "my sister is a teacher", 3)
     new = _memory("b", "my sister left teaching, she's a paramedic now", 20)
     assert [a.action for a in apply_changes(new, changes_of(new), [old])] == ["expire"]
+
+
+def test_another_person_s_value_is_replaced_when_both_name_them() -> None:
+    old = _memory("a", "our dog Bruno goes to daycare on Mondays", 3)
+    new = _memory("b", "Bruno's daycare is Fridays now", 20)
+    [change] = changes_of(new)
+    assert change.subjects == ("other",) and change.people == (frozenset({"bruno"}),)
+    assert [a.action for a in apply_changes(new, [change], [old])] == ["expire", "add"]
+    amy = _memory("c", "Amy's swimming is on Mondays", 3)
+    ben = _memory("d", "Ben's swimming moved to Tuesdays", 20)
+    assert apply_changes(ben, changes_of(ben), [amy]) == []  # another child's swimming
