@@ -499,10 +499,7 @@ def kin_terms(a: str, b: str) -> bool:
     not department / departure). Stemming joins the inflections of a word, not its derivations."""
     if not (a.isascii() and b.isascii()):
         return False
-    short, long = sorted((a, b), key=len)
-    if len(short) >= 4 and long in (f"{short}er", f"{short}or", f"{short}r"):
-        return True  # the doer of it: teach / teacher, act / actor, nurs / nurser… ("left teaching" of "a teacher")
-    if len(short) < KIN_PREFIX:
+    if min(len(a), len(b)) < KIN_PREFIX:
         return False
     shared = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return shared >= KIN_PREFIX and shared >= 0.75 * min(len(a), len(b))
@@ -945,7 +942,10 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if ending.group().lower() in ("swapped", "traded", "replaced"):
         rest = re.split(r"\b(?:for|with)\b", rest, maxsplit=1)[0]  # what was given up, not what came for it
     if ending.group().lower() == "left" and re.match(r"\s+[a-z]{3,}ing\b", rest):
-        return frozenset(_first_terms_in_order(rest)[:1])  # "left banking to start a bakery": the occupation only
+        # "left banking to start a bakery": the occupation only, and the one who does it ("left teaching" ends "my
+        # sister is a teacher")
+        doing = _first_terms_in_order(rest)[:1]
+        return frozenset([*doing, *(f"{term}er" for term in doing)])
     said_before = clause[: ending.start()]
     if not ending.group().isascii():  # a Chinese clause runs on past its commas: what ended is after the last one
         said_before = re.split(r"[，、]", said_before)[-1]
