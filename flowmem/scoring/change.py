@@ -151,7 +151,9 @@ _CHANGE = re.compile(
     r"|(?<=[^\W\d]\s)to(?=\s+(?:about\s+|around\s+)?[$£€¥]?\d)"
     # a return to what was before: "choir's back on Thursdays", "back to 5 days a week"
     r"|back\s+(?:on|to|at)(?=\s+(?:[$£€¥]?\d|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)))\b"
-    r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|如今|目前|新|变成|涨|升|降|减到|加到|纪录|刷新|转到",
+    r"|改|换|调|挪|推迟|延期|延后|顺延|提前|现在|如今|目前|新|变成|涨|升|降|减到|加到|纪录|刷新|转到"
+    # whatever the verb, a number it goes to (瘦到60公斤, 跑到10公里), not a range's end (3点到5点, 周一到周五)
+    rf"|(?<=[\u4e00-\u9fff])(?<![点号日月周年时分天])到(?=[\d{ZH_NUMERAL_CHARS}两])",
     re.I,
 )
 # Chinese words that say something said was wrong: a correction's words, and strong ones (_SAID_WRONG).
@@ -349,13 +351,17 @@ def _joined(first: Change, then: Change) -> Change:
 
 
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+# Chinese words of when, never what a change is about (its terms are pairs of characters: 最近瘦到… has 近瘦)
+_ZH_WHEN = re.compile(
+    r"最近|现在|目前|如今|今天|昨天|前天|明天|后天|今年|去年|明年|[上下这本]个?(?:周|星期|礼拜|月)|刚刚?|已经|终于|马上"
+)
 
 
 def _clause_about(clause: str, start: int, values: Sequence[Value]) -> frozenset[str]:
     """The terms of what ``clause`` (at ``start`` of its text) is about: its words less its values, its change and
     correction words, whose it is ("Leo's swimming moves…": the swimming, not all said of Leo) and when ("…from next
     term")."""
-    cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
+    cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause), *_ZH_WHEN.finditer(clause))]
     inside = [(v.start - start, v.end - start) for v in values if start <= v.start < start + len(clause)]
     about = subject_terms(_without(clause, inside + cues))
     about = (about - _owners(clause)) or about

@@ -88,7 +88,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?:apartment|flat|house|home|place|condo|studio|cottage|bungalow)\s+(?:in|at)\s+{_V}",
         # "my home is in Leeds", "our flat in Alfama": where one's own home is.
         rf"\b(?:my|our)\s+(?:own\s+|new\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
-        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过])(?!在?一起)在?{_ZH}",
+        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过的])(?!在?一起)在?{_ZH}",
         rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬家?(?:到|去|进)了?{_ZH}",

@@ -100,7 +100,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         r"[$£€¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?[km]\b)?|\b\d[\d,]*(?:\.\d+)?\s*(?:kg|kgs|lbs?|km|miles?|mi|k|%"
         # units of a dose or a measure: "sertraline 50mg" then "bumped to 100mg"
         r"|mg|mcg|µg|ug|g|ml|cl|l|oz|iu|units?|cm|mm|m|ft)(?![a-z])"
-        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}万[\d{ZH_NUMERAL_CHARS}]?(?:块|元)?|\d+(?:\.\d+)?\s*(?:块|元|公斤|斤)"
+        rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}万[\d{ZH_NUMERAL_CHARS}]?(?:块|元)?|\d+(?:\.\d+)?\s*(?:块|元|公斤|斤|公里|千米)"
         # a sum in thousands said in numerals (房租两千五, 工资八千, 学费两千八)
         r"|[一二两三四五六七八九]千[零一二两三四五六七八九]?(?:百)?(?:块|元)?"
         # a rate ("1450 a month", "$30/wk", 一年168) and a price with its cents ("7.99"), which only a sum is
@@ -353,6 +353,8 @@ def _amount(text: str) -> str:
         unit = "money"
     elif unit in ("kgs", "公斤"):
         unit = "kg"
+    elif unit in ("公里", "千米"):
+        unit = "km"
     elif unit in ("µg", "ug"):
         unit = "mcg"
     elif unit == "unit":

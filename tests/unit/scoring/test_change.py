@@ -1203,3 +1203,17 @@ def test_another_person_s_value_is_replaced_when_both_name_them() -> None:
     amy = _memory("c", "Amy's swimming is on Mondays", 3)
     ben = _memory("d", "Ben's swimming moved to Tuesdays", 20)
     assert apply_changes(ben, changes_of(ben), [amy]) == []  # another child's swimming
+
+
+@pytest.mark.parametrize(
+    ("old_text", "new_text", "now"),
+    [
+        ("我现在体重65公斤", "最近瘦到60公斤了", "我现在体重60公斤"),  # 到 a number, whatever the verb; 最近 is when
+        ("我每天跑5公里", "现在每天跑10公里了", "我每天跑10公里"),
+    ],
+)
+def test_a_chinese_measure_goes_to_a_new_number(old_text: str, new_text: str, now: str) -> None:
+    old, new = _memory("a", old_text, 3), _memory("b", new_text, 20)
+    expire, add = apply_changes(new, changes_of(new), [old])
+    assert expire.old is old and add.memory.content == now
+    assert [c for c in read_changes("我上午9点到下午5点上班") if c.kind == "replaced"] == []  # a range's end

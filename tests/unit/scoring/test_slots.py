@@ -143,6 +143,7 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("我下学期转学到北大", {"school": "北大"}),
         ("我周末搬家去了深圳", {"residence": "深圳"}),
         ("上周从字节离职了，下个月去腾讯", {"employment": "not working"}),  # where from, said with it
+        ("我住的小区叫阳光花园", {}),  # 住的 is which estate, not where one lives: no '的小区叫…'
         ("医生说我其实不是对花生过敏，是对芝麻", {}),  # 其实不 is no thing of the speaker's
     ],
 )
