@@ -138,7 +138,7 @@ _CHANGE = re.compile(
     r"|(?:jan|febr)uary|march|april|may|june|july|august|september|october|november|december)"
     r"|starting\s+(?:next|from|tomorrow)"
     # an amount that went up or down ("rent's going up again, £1,000 from June")
-    r"|(?:go|goes|going|gone|went)\s+(?:back\s+)?(?:up|down)"
+    r"|(?:go|goes|going|gone|went)\s+(?:back\s+)?(?:up|down)(?=\s+(?:again|by|from)\b|\s*[,.!;]|\s*$|\s+[$£€¥]?\d)"
     r"|as\s+of"
     # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
     r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
