@@ -40,6 +40,9 @@ def all_memories(app: App, workspace: str = "w") -> list[Memory]:
 
 
 T0 = datetime(2024, 5, 6, 9, 0)  # a Monday
+# What the sample chat expires, on every store (the words before a memory's first comma): Oakland → Berkeley (the cat's
+# name, said with it, stays); vegetarian, said in English and in Chinese → fish, and the assistant's restatement of it
+SAMPLE_EXPIRED = {"I live in Oakland", "Also", "因为我吃素。", "Noted. I'll keep food suggestions vegetarian."}
 
 
 def test_messages_become_time_stamped_memories() -> None:
@@ -192,9 +195,7 @@ def test_sample_chat_ingest_is_resumable_and_answers_time_scoped_questions(
     with App() as app:
         memories = all_memories(app, "demo")
         expired = {m.content.split(",")[0] for m in memories if m.status == "expired"}
-        # Oakland → Berkeley (the cat's name, said with it, stays); vegetarian, said in English and in Chinese → fish,
-        # and the assistant's restatement of it with it
-        assert expired == {"I live in Oakland", "Also", "因为我吃素。", "Noted. I'll keep food suggestions vegetarian."}
+        assert expired == SAMPLE_EXPIRED
         restated = {m.source[0]: m.metadata["restates"] for m in memories if m.metadata.get("restates")}
         assert restated["chat-0006"] == "chat-0005" and len(restated) == 9
         assert all(m.msg_year == 2024 and m.msg_day > 0 for m in memories)
