@@ -336,7 +336,7 @@ def _amount(text: str) -> str:
         return f"{lead * 1000 + rest * 100}" + (" money" if text.endswith(("块", "元")) else "")
     measure = _MEASURE.fullmatch(text)
     if measure is not None:  # "half a cup": 0.5 cup; "2 tablespoons": 2 tbsp
-        count = measure.group("count")
+        count = " ".join(measure.group("count").split())  # "half  a", "half\na": one space, as the table has it
         how_many = float(count) if count[0].isdigit() else _WORD_COUNTS.get(count) or _COUNT_WORDS[count]
         unit = measure.group("unit")
         unit = _MEASURE_UNITS.get(

@@ -65,6 +65,7 @@ from flowmem.scoring.values import differ, find_values
         # a measure of food or drink, its number in words too
         ("half a cup for breakfast", "amount", "0.5 cup"),
         ("2 tablespoons of oil", "amount", "2 tbsp"),
+        ("half  a\ncup for breakfast", "amount", "0.5 cup"),  # any space between its words (was a KeyError)
     ],
 )
 def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) -> None:
