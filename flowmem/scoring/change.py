@@ -171,7 +171,9 @@ _CORRECTION = re.compile(
     re.I,
 )
 # A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
-_NEGATED = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than)\s+(?:on\s+|at\s+)?(?:the\s+)?|不是|而不是)$", re.I)
+NEGATED_BEFORE = re.compile(
+    r"(?:\b(?:not|instead\s+of|rather\s+than)\s+(?:on\s+|at\s+)?(?:the\s+)?|不是|而不是)$", re.I
+)
 # A correction that names no value must say outright that something was wrong ("actually", "sorry" alone are
 # everyday words): then what it names, said last, is what was wrong.
 _SAID_WRONG = re.compile(
@@ -300,7 +302,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             # "The choir's back on Thursdays, but at 7:15 now": a clause that names nothing goes on about the clause
             # before it in the sentence
             about = _clause_about(text[before[0] : before[1]], before[0], every_value)
-        negated = tuple(v for v in values if _NEGATED.search(text[max(v.start - 14, 0) : v.start]))
+        negated = tuple(v for v in values if NEGATED_BEFORE.search(text[max(v.start - 14, 0) : v.start]))
         values = tuple(v for v in values if v not in negated)
         if values:
             chars = frozenset(_content_chars(_without(clause, [(v.start - start, v.end - start) for v in values])))

@@ -9,7 +9,7 @@ from itertools import groupby
 from typing import Any
 
 from flowmem.schema.memory import Memory, MemoryType, Message
-from flowmem.scoring.change import read_changes
+from flowmem.scoring.change import NEGATED_BEFORE, read_changes
 from flowmem.scoring.keys import CAPTION, SPEAKER
 from flowmem.scoring.lexical import words
 from flowmem.scoring.restated import RESTATES
@@ -17,6 +17,7 @@ from flowmem.timeexpr import expression_spans, extract_all
 from flowmem.timeexpr.anchors import Name, anchored, anchors_of
 from flowmem.timeexpr.model import ExtractedTime
 from flowmem.timeexpr.tense import arranges, moved_to, reports_done
+from flowmem.timeexpr.vague import vague_past
 
 
 def derived_id(workspace_id: str, user_id: str, message_id: str, index: int) -> str:
@@ -100,17 +101,22 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     is the nearest 28th that is a Friday in that direction. A count of weeks ahead is a day: "the
     wedding is in two weeks" is the day 14 days on (a question's "in two weeks" is that week).
 
-    Of several times, the first — unless a plan was moved (the time it was moved to: :func:`~flowmem.timeexpr.tense.
-    moved_to`), or the text tells of arranging or hearing of something ahead (:func:`~flowmem.timeexpr.tense.
-    arranges`, in the words around a time not ahead: "booked the vet yesterday for the jabs next Friday", "Mum rang
-    last night - her operation is on July 2nd", 昨天订好了机票，下个月5号飞成都): then the first time after the day it
-    was said — the booking, the call, the news were how the event was made or heard of, and the event is what the
-    memory is about.
+    Of several times, the first one not denied ("sat not fri", "Tuesday, not Monday") — unless a plan was moved (the
+    time it was moved to: :func:`~flowmem.timeexpr.tense.moved_to`), or the text tells of arranging or hearing of
+    something ahead (:func:`~flowmem.timeexpr.tense.arranges`, in the words around a time not ahead: "booked the vet
+    yesterday for the jabs next Friday", "Mum rang last night - her operation is on July 2nd",
+    昨天订好了机票，下个月5号飞成都): then the first time after the day it was said — the booking, the call,
+    the news were how the event was made or heard of, and the event is what the memory is about.
     """
     found = event_times(text, said)
     if len(found) < 2:
         return found[0] if found else None
     spans = expression_spans(text, found)
+    told = [(t, span) for t, span in zip(found, spans, strict=True) if not _negated(text, span[0])]
+    if told and len(told) < len(found):  # "the party is sat not fri": the day it is, not the day it is not
+        found, spans = [t for t, _ in told], [span for _, span in told]
+        if len(found) < 2:
+            return found[0]
     targets = moved_to(text)
     if targets:  # a plan moved: its date is the one it was moved to ("off Thursday, they moved me to Monday")
         return next((t for t, (_, end) in zip(found, spans, strict=True) if end > targets[0]), found[0])
@@ -122,6 +128,10 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     return found[0]
 
 
+def _negated(text: str, start: int) -> bool:
+    return start > 0 and NEGATED_BEFORE.search(text[max(start - 14, 0) : start]) is not None
+
+
 def event_times(text: str, said: datetime) -> list[ExtractedTime]:
     """Every time ``text`` names, relative to when it was said (read as :func:`event_time` reads the first)."""
     return extract_all(text, said, lean="neutral", weeks_ahead="day")
@@ -129,9 +139,11 @@ def event_times(text: str, said: datetime) -> list[ExtractedTime]:
 
 def with_event_time(memory: Memory, text: str, said: datetime) -> Memory:
     """``memory`` with the event parts and range of the first time ``text`` names (relative to ``said``); a text that
-    names none but tells of something done ("signed the lease!!", 把脚崴了: :func:`~flowmem.timeexpr.tense.
-    reports_done`) is about the day it was said."""
-    when = event_time(text, said) or (event_time("today", said) if reports_done(text) else None)
+    names none but a vague past ("the other day", 前几天: :func:`~flowmem.timeexpr.vague.vague_past`) is about the
+    days it points into; one that names neither but tells of something done ("signed the lease!!", 把脚崴了:
+    :func:`~flowmem.timeexpr.tense.reports_done`) is about the day it was said."""
+    when = event_time(text, said) or vague_past(text, said)
+    when = when or (event_time("today", said) if reports_done(text) else None)
     return memory if when is None else at_time(memory, when)
 
 

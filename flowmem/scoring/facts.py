@@ -64,6 +64,7 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
     groups: list[Span] = []  # consecutive parts, so each fact is a stretch of the message as written
     pending: int | None = None  # where parts that carry nothing ("Great news!") before the first fact began
     timed = False  # whether the last group names a time
+    before = 0  # where the part before this one ended (its joining word, ", but", left out)
     for (start, end), score in _scored_parts(text):
         own_time = has_time_words(text[start:end]) and not _moved_only(text[start:end])
         # A leading statement never joins the fact after it; a part naming its own time never joins a fact that
@@ -72,7 +73,7 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
             # Parts that carry nothing but a date of their own ("Emailed the studio yesterday": texting drops the "I")
             # do not lend it to the fact after them when that names another.
             if pending is not None and own_time and _dates(text[pending:start]) and _dates(text[start:end]):
-                groups.append((pending, pending + len(text[pending:start].rstrip(",， "))))
+                groups.append((pending, pending + len(text[pending:before].rstrip(",， "))))
                 pending = None
             groups.append((start if pending is None else pending, end))
             timed = own_time or (pending is not None and _dates(text[pending:start]))
@@ -87,13 +88,16 @@ def split_facts(text: str, *, min_info: int = 2, rules: SlotRules = DEFAULT_RULE
             # Before any fact, English clauses (each with a subject: _CLAUSE_JOIN) that each name a date of their own
             # ("the cabinets got ripped out on Friday, the plumber is coming Wednesday") are one event each, not one
             # memory dated by the first. Chinese parts are split at every comma: a part may be a bare time (到明年五月).
-            groups.append((pending, pending + len(text[pending:start].rstrip(",， "))))
-            pending = start
-        elif groups:
+            groups.append((pending, pending + len(text[pending:before].rstrip(",， "))))
+            pending = start  # a stretch of its own, which the parts after it go on
+        elif groups and pending is None:
             groups[-1] = (groups[-1][0], end)
             timed = timed or own_time
         elif pending is None:
             pending = start
+        before = end
+    if groups and pending is not None:
+        groups.append((pending, before))  # "The plumber came on Tuesday but he has to come back next Friday"
     if not groups:
         groups = _dated_sentences(text)  # no part says a fact of its own (third person, no 我): one per date
     facts = [piece for start, end in groups for piece in _companions(text[start:end].strip(), min_info, rules)]

@@ -41,6 +41,11 @@ def day_span(day: date) -> Span:
     return Span(start, start + timedelta(days=1), "day")
 
 
+def days_span(first: date, last: date) -> Span:
+    """The days ``first`` to ``last``, both included (a "range"; one day is a "day")."""
+    return Span(midnight(first), midnight(last + timedelta(days=1)), "day" if first == last else "range")
+
+
 def part_of_day_span(day: date, start_hour: int, end_hour: int) -> Span:
     """Hours ``[start_hour, end_hour)`` of ``day``; still a "day" (a part of it, e.g. the morning)."""
     start = midnight(day)

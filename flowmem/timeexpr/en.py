@@ -75,6 +75,7 @@ _FULL_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday
     name for name in MONTHS if len(name) > 4 or name in ("june", "july")
 }
 _WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_WEEKDAY_BEFORE = re.compile(rf"\b(?:{_WEEKDAY})\.?,?\s+$", re.IGNORECASE)
 MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 YEAR = r"(?:1[89]\d\d|2[01]\d\d)"
 
@@ -95,10 +96,20 @@ _CONTEXT_BEFORE = re.compile(
     _I,
 )
 _ON_BEFORE = re.compile(r"\bon\s+$", _I)
+_DATE_PREPOSITION_BEFORE = re.compile(r"\b(?:on|since|until|till|by)\s+$", _I)  # "since the 3rd", "by the 20th"
 _WEEKDAY_CONTEXT_BEFORE = re.compile(r"\b(?:on|by|until|till|since|before|after)\s+$", _I)
 # After "sun", "sat", "wed" (words too) only the end of the phrase or a time may follow: "on Sat", "on sat at 5".
 _AFTER_WORD_ABBREVIATION = re.compile(r"\s*(?:$|[.,;:!?)]|at\b|\d|morning|afternoon|evening|night)", _I)
 _WORD_ABBREVIATIONS = {"sun", "sat", "wed"}
+# A weekday between a determiner and a noun names a thing by the day it recurs on ("the Monday swim", "our Friday
+# drinks"), unless the word after is one of time or a preposition ("the Monday after next", "the Friday morning").
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|my|our|his|her|their|your|that|those|these)\s+$", _I)
+_NOUN_AFTER = re.compile(
+    r"\s+(?!(?:after|before|of|at|in|on|and|or|then|morning|afternoon|evening|night|lunchtime|just|is|was|we|i|you|he|"
+    r"she|they|it|when|that|which|the|a|to|for|from|with|by|until|till|before|last|next|this|coming|gone)\b)[a-z]{2,}\b"
+)
+# A day told against another day is a day too: "the party is sat not fri", "wed instead of thurs".
+_AGAINST_A_DAY = re.compile(rf"\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+(?:on\s+)?(?:{_WEEKDAY})\b", _I)
 _TEXTED_DAYS = {"tue", "tues", "thu", "thur", "thurs", "fri"}  # abbreviations that are no English word
 
 
@@ -185,11 +196,19 @@ def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
         # Abbreviations need "on"/"by"/… before them, and "sun", "sat", "wed" also a clean end after; texting drops
         # the "on" ("got the keys fri"), so one that is no word of its own may stand at the end of its phrase.
         texted = name in _TEXTED_DAYS and _AFTER_WORD_ABBREVIATION.match(ctx.text, match.end())
+        if _AGAINST_A_DAY.match(ctx.text, match.end()):
+            return Mention(match.start(), match.end(), weekday=_WEEKDAYS[name])  # "the party is sat not fri"
         if not texted and not _after(_WEEKDAY_CONTEXT_BEFORE, ctx, match.start()):
             return None
         if name in _WORD_ABBREVIATIONS and not _AFTER_WORD_ABBREVIATION.match(ctx.text, match.end()):
             return None  # "on the sun lounger"
     weekday = _WEEKDAYS[name]
+    if (
+        direction is None
+        and _after(_DETERMINER_BEFORE, ctx, match.start())
+        and _NOUN_AFTER.match(ctx.text, match.end())
+    ):
+        return None  # "dropping the Monday swim", "my Tuesday class": the name of a thing that recurs, not a date
     if direction is None:
         return Mention(match.start(), match.end(), weekday=weekday)
     if direction == "last":
@@ -254,14 +273,14 @@ def _offset_span(unit: str, offset: int, ctx: Context) -> Span:
 
 _COUNT_RE = re.compile(
     rf"\b(?:(?P<in>in)\s+)?(?P<n>{EN_CARDINAL}|half\s+an)\s+(?P<unit>minute|min|hour|hr|day|week|fortnight|month|year)s?"
-    r"\b(?:\s+(?P<dir>ago|back|earlier|from\s+now|hence))?",
+    r"\b(?:\s+(?P<dir>ago|back|earlier|since|from\s+now|hence)(?P<today>\s+today)?)?",
     _I,
 )
 
 
 def _count(match: re.Match[str], ctx: Context) -> Mention | None:
     way = (match["dir"] or "").lower()
-    if way in ("ago", "back", "earlier"):
+    if way in ("ago", "back", "earlier", "since"):  # "it's been three weeks since the surgery": three weeks ago
         sign = -1
     elif way or match["in"]:
         sign = 1
@@ -274,10 +293,21 @@ def _count(match: re.Match[str], ctx: Context) -> Mention | None:
         unit, count = "minute", 30
     else:
         count = en_number(match["n"]) or 0
+    if match["today"] and unit in ("week", "fortnight", "month", "year"):  # "three years ago today": that very day
+        return Mention(match.start(), match.end(), anchor=cal.day_span(_same_day(ctx.today, unit, sign * count)))
     if unit in ("week", "fortnight"):
         weeks = sign * count * (2 if unit == "fortnight" else 1)
         return Mention(match.start(), match.end(), anchor=weeks_from_today(ctx, weeks))
     return Mention(match.start(), match.end(), anchor=_offset_span(unit, sign * count, ctx))
+
+
+def _same_day(today: date, unit: str, offset: int) -> date:
+    """The day ``offset`` ``unit``s from ``today`` on the same date (the month's last day when it has none)."""
+    if unit in ("week", "fortnight"):
+        return today + timedelta(weeks=offset * (2 if unit == "fortnight" else 1))
+    year, month = cal.add_months(today.year, today.month, offset * (12 if unit == "year" else 1))
+    last = (cal.month_span(year, month).end - timedelta(days=1)).day
+    return date(year, month, min(today.day, last))
 
 
 _MONTH_DAY = re.compile(
@@ -324,8 +354,9 @@ def _month(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.month_span(year, month))
 
 
-# "the 13th", and "on 15th" (texting drops the article; "on" makes it a day, not a rank).
-_ORDINAL_DAY = re.compile(r"\b(?:the|(?<=\bon\s))\s*(?P<d>(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b", _I)
+# "the 13th", and "on 15th" (texting drops the article; "on" makes it a day, not a rank), and "Tues 4th" (a weekday
+# names the day of the month after it: the weekday and the day pick the date together).
+_ORDINAL_DAY = re.compile(r"\b(?P<the>the\s*)?(?P<d>(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b", _I)
 
 
 # What may follow "the 13th" when it is a date said alone: the end of the phrase, a time, or a word that starts no
@@ -338,10 +369,16 @@ _ORDINAL_DAY_AFTER = re.compile(
 def _ordinal_day(match: re.Match[str], ctx: Context) -> Mention | None:
     # "on the 5th" is a date; "the 5th" alone may be "the 5th time", so it needs "on", a month beside it, or nothing
     # after it that could be its noun.
+    day = en_number(match["d"])
+    if not match["the"]:
+        if _after(_WEEKDAY_BEFORE, ctx, match.start()):
+            return Mention(match.start(), match.end(), day=day, standalone=False)  # "Tues 4th": with its weekday
+        if not _after(_ON_BEFORE, ctx, match.start()):
+            return None  # "my 2nd child": a rank
     alone = _ORDINAL_DAY_AFTER.match(ctx.text, match.end()) is not None
-    with_article = match.group().lower().startswith("the")  # "on 2nd thought": without it, only what follows tells
-    standalone = alone or (with_article and _after(_ON_BEFORE, ctx, match.start()))
-    return Mention(match.start(), match.end(), day=en_number(match["d"]), standalone=standalone)
+    with_article = match["the"] is not None  # "on 2nd thought": without it, only what follows tells
+    standalone = alone or (with_article and _after(_DATE_PREPOSITION_BEFORE, ctx, match.start()))
+    return Mention(match.start(), match.end(), day=day, standalone=standalone)
 
 
 # A date in numbers without its year ("on 3/28", "flight 28/3"; with it, 05/06/2023, dateparser reads it: fallback).

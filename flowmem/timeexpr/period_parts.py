@@ -24,13 +24,16 @@ from typing import Literal
 from flowmem.timeexpr import calendar as cal
 from flowmem.timeexpr.calendar import Span
 
-Part = Literal["early", "mid", "late", "end"]
+Part = Literal["early", "mid", "late", "end", "so_far", "rest", "week1", "week2", "week3", "week4", "last_week"]
 _EN_BEFORE = re.compile(
-    r"(?:\b(?P<adj>early|mid|late)[\s-]+|\b(?:the\s+)?(?P<noun>beginning|start|middle|end)\s+of\s+(?:the\s+)?)$",
+    r"(?:\b(?P<adj>earlier|later|early|mid|late)[\s-]+|\b(?:the\s+)?(?P<noun>beginning|start|middle|end)\s+of\s+(?:the\s+)?"
+    r"|\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|final)\s+(?:full\s+)?week\s+(?:of|in)\s+(?:the\s+)?)$",
     re.IGNORECASE,
 )
 _EN_PARTS: dict[str, Part] = {"early": "early", "beginning": "early", "start": "early", "mid": "mid", "middle": "mid",
-                              "late": "late", "end": "end"}  # fmt: skip
+                              "late": "late", "end": "end", "earlier": "so_far", "later": "rest", "first": "week1",
+                              "second": "week2", "third": "week3", "fourth": "week4", "last": "last_week",
+                              "final": "last_week"}  # fmt: skip
 _ZH_AFTER = re.compile(r"的?(?P<part>上旬|中旬|下旬|初|底|末)")
 _ZH_PARTS: dict[str, Part] = {"初": "early", "上旬": "early", "中旬": "mid", "下旬": "late", "底": "end", "末": "end"}
 _EN_ALONE = re.compile(
@@ -49,11 +52,13 @@ def narrow(text: str, found: list[tuple[int, int, Span]], now: datetime) -> list
     for start, end, span in found:
         before = _EN_BEFORE.search(text, 0, start) if span.granularity in ("month", "year", "week") else None
         after = _ZH_AFTER.match(text, end) if span.granularity in ("month", "year") else None
+        if before is not None and before.group("nth") and span.granularity != "month":
+            before = None  # "the first week of the year" is no week of a month
         if before is not None and before.end() == start:
-            word = (before.group("adj") or before.group("noun")).lower()
-            narrowed.append((before.start(), end, _part(span, _EN_PARTS[word])))
+            word = (before.group("adj") or before.group("noun") or before.group("nth")).lower()
+            narrowed.append((before.start(), end, _part(span, _EN_PARTS[word], now)))
         elif after is not None:
-            narrowed.append((start, after.end(), _part(span, _ZH_PARTS[after.group("part")])))
+            narrowed.append((start, after.end(), _part(span, _ZH_PARTS[after.group("part")], now)))
         else:
             narrowed.append((start, end, span))
     taken = [(start, end) for start, end, _ in narrowed]
@@ -63,8 +68,11 @@ def narrow(text: str, found: list[tuple[int, int, Span]], now: datetime) -> list
                 continue
             word = match.groupdict().get("noun") or match.group("part")
             part = _EN_PARTS.get(word.lower()) or _ZH_PARTS[word]
-            narrowed.append((match.start(), match.end(), _part(_current(_UNITS[match.group("unit")], now), part)))
-    return sorted(narrowed, key=lambda item: item[0])
+            narrowed.append((match.start(), match.end(), _part(_current(_UNITS[match.group("unit")], now), part, now)))
+    # "the last week of June": the part's words may hold an expression of their own ("last week"), now inside it
+    wider = [(start, end) for start, end, _ in narrowed]
+    inside = [any(a <= start and end <= b and (a, b) != (start, end) for a, b in wider) for start, end, _ in narrowed]
+    return sorted((item for item, dropped in zip(narrowed, inside, strict=True) if not dropped), key=lambda i: i[0])
 
 
 def _current(unit: str, now: datetime) -> Span:
@@ -77,20 +85,27 @@ def _current(unit: str, now: datetime) -> Span:
     return Span(cal.midnight(monday), cal.midnight(monday + timedelta(days=7)), "week")
 
 
-def _part(span: Span, part: Part) -> Span:
+def _part(span: Span, part: Part, now: datetime) -> Span:
     """The ``part`` of ``span`` (a month, a year or a week)."""
     first, last = span.start.date(), (span.end - timedelta(days=1)).date()
+    today = now.date()
+    if part in ("so_far", "rest"):  # "earlier this week": from its start to today; "later this month": tomorrow on
+        if not first <= today <= last:
+            part = "early" if part == "so_far" else "late"  # "earlier last week": its first part
+        elif part == "so_far":
+            return cal.days_span(first, today)
+        else:
+            return cal.days_span(min(today + timedelta(days=1), last), last)
+    if part.startswith("week") or part == "last_week":  # the nth seven days of a month ("the first week of June")
+        start = last - timedelta(days=6) if part == "last_week" else first + timedelta(days=7 * (int(part[4]) - 1))
+        return cal.days_span(start, min(start + timedelta(days=6), last))
     if span.granularity == "year":
         months = {"early": (1, 4), "mid": (5, 8), "late": (9, 12), "end": (12, 12)}[part]
-        return _days(date(first.year, months[0], 1), cal.month_span(first.year, months[1]).end.date() - timedelta(1))
+        return cal.days_span(
+            date(first.year, months[0], 1), cal.month_span(first.year, months[1]).end.date() - timedelta(1)
+        )
     if span.granularity == "week":
         days = {"early": (0, 2), "mid": (2, 4), "late": (4, 6), "end": (6, 6)}[part]
-        return _days(first + timedelta(days=days[0]), first + timedelta(days=days[1]))
+        return cal.days_span(first + timedelta(days=days[0]), first + timedelta(days=days[1]))
     bounds = {"early": (1, 10), "mid": (11, 20), "late": (21, last.day), "end": (last.day, last.day)}[part]
-    return _days(first.replace(day=bounds[0]), first.replace(day=bounds[1]))
-
-
-def _days(first: date, last: date) -> Span:
-    """The days ``first`` to ``last``, both included."""
-    end = cal.midnight(last + timedelta(days=1))
-    return Span(cal.midnight(first), end, "day" if first == last else "range")
+    return cal.days_span(first.replace(day=bounds[0]), first.replace(day=bounds[1]))

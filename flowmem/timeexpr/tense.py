@@ -220,6 +220,13 @@ def governing(found: list[Cue], offset: int, chinese: bool) -> Tense:
     return "neutral"
 
 
+_SINCE = re.compile(r"(?:\bsince\s+(?:the\s+)?|自从|自打)$", re.I)
+
+
+_UNTIL = re.compile(r"\b(?:until|till|til)\s+(?:the\s+)?$", re.I)
+_TOLD_PAST = re.compile(r"\b(?:was|were|had|did|wasn't|weren't|hadn't|didn't)\b[^.!?;\n]*$", re.I)
+
+
 class TenseReader:
     """The tense at any offset of a text: fixed, or read from the clause there (cues cached per stretch).
 
@@ -239,6 +246,11 @@ class TenseReader:
         """The tense at an expression starting at ``offset``: its segment's, else its clause's, else the lean."""
         if self._tense is not None:
             return self._tense
+        if _SINCE.search(self._text, max(0, offset - 16), offset):
+            return "past"  # "off work since Monday", 自从周一: what has lasted since a time began before now
+        until = _UNTIL.search(self._text, max(0, offset - 16), offset)
+        if until and not _TOLD_PAST.search(self._text[max(0, until.start() - 60) : until.start()]):
+            return "future"  # "the pool's closed till summer": a state that lasts from now until then
         for breaks in (clauses.SEGMENT_BREAK, clauses.CLAUSE_BREAK):
             start, end = clauses.around(self._text, offset, breaks)
             found = self._cache.get((start, end))

@@ -25,7 +25,7 @@ Readings (see :mod:`flowmem.timeexpr.en` for the shared ones):
 - Counts: 三天前, 两周前, 三个月前, 两年后, 五分钟前, 半小时前, 两个半小时前, 半年前 (six months
   back, a month); 两周后 as "in two weeks" in English (a week, or in a message the day).
   三月前 reads as March ("before March"), not as a count. Vague ones (前几天, 最近,
-  这两天) give nothing.
+  这两天) give nothing (a message's event is dated by them: :mod:`flowmem.timeexpr.vague`).
 - Habits name no time: an expression right after a word of recurrence (每, 每天/每日/每晚/每周/每月/每年/
   每个, 天天, and one of these with a weekday: 每周三) is left out — 每天早上, 天天晚上, 每个周末, 每周三下午三点.
 """

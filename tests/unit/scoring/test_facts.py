@@ -109,6 +109,11 @@ def test_a_message_naming_several_times_is_split_like_a_changeable_fact(text: st
                 "the plumber is coming Wednesday to move the sink, and we're living on takeout.",
             ],
         ),
+        # ... and so is the last of them (it was lost before session 18, and the message stayed whole)
+        (
+            "The plumber came on Tuesday but he has to come back next Friday",
+            ["The plumber came on Tuesday", "he has to come back next Friday"],
+        ),
     ],
 )
 def test_a_leading_part_with_a_time_of_its_own_is_a_fact_of_its_own(text: str, facts: list[str]) -> None:

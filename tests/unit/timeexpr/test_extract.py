@@ -64,6 +64,8 @@ LOOKALIKES = [
     "on 2nd thought, no",  # an ordinal with its noun after it is no day of the month
     "I'm 25 years old",
     "a few days ago",
+    "dropping the Monday swim",  # a thing named by the weekday it recurs on
+    "my Tuesday class is cancelled",
     "in the past week",
     "三号楼在哪里",
     "五号线怎么走",
