@@ -315,7 +315,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             around = tuple(_context(text, v, every_value) for v in values)
             frames = tuple(_frame_if_changed(text, start, cues, v, values) for v in values)
             roles = tuple(_new_role(text, v) for v in values)
-            kept = frozenset((v.kind, v.norm) for v in values if _STILL.search(text, max(0, v.start - 12), v.end + 12))
+            kept = frozenset((v.kind, v.norm) for v in values if _still(text, v))
             people = tuple(_named_before(text, start, v) for v in values)
             change = Change(
                 kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept,
@@ -517,7 +517,7 @@ def kin_terms(a: str, b: str) -> bool:
 # — so a new one replaces an older one of the same person whatever words are around either ("new phone new number
 # lol. 555-0187 now", "… is the one to use from now on"), and a job title said of someone is what they do ("as a
 # junior designer" → "name badge came in: Senior Designer").
-SELF_NAMED = frozenset({"phone", "email", "job"})
+SELF_NAMED = frozenset({"phone", "email", "job", "numbered"})
 # …and a phrase switched to, which is of the thing its head word names (_things_like found it by that word).
 _NAMES_ITS_THING = SELF_NAMED | {"thing"}
 # A dose's unit names what it is a dose of: "减到一片了" said of "优甲乐每天吃一片半", "upped to 100mg" of
@@ -878,6 +878,8 @@ def _replaces(old: Value, new: Value) -> bool:
     if old.kind == "amount":
         units = {_unit(old), _unit(new)}
         return len(units) == 1 or units == {"", "money"}
+    if old.kind == "numbered":  # the same label with another number ("ward 7B" → "ward 4A"), not another label
+        return old.norm.split(":")[0] == new.norm.split(":")[0]
     return True
 
 
@@ -1183,6 +1185,17 @@ def denies(text: str, doing: str) -> bool:
 
 # A value said to hold still, beside a new one: "still saturdays too", "saturdays as well", 周六也还上
 _STILL = re.compile(r"\b(?:still|also|as\s+well)\b|\btoo\b(?!\s+[a-z])|还|也|仍", re.I)  # not "got too pricey"
+_PIECE_END = re.compile(r"[,，、;；。.!?！？:：]")
+
+
+def _still(text: str, value: Value) -> bool:
+    """Whether ``value`` is said to hold still ("still saturdays too", "spin Saturdays still on", 还是周六上午): a word
+    of it near the value, with no break between them (现在上B2，还是周六上午: only 周六 is kept)."""
+    for found in _STILL.finditer(text, max(0, value.start - 12), value.end + 12):
+        between = text[min(found.end(), value.end) : max(found.start(), value.start)]
+        if not _PIECE_END.search(between):
+            return True
+    return False
 
 
 # What a correction says was wrong, by name, at the end of a clause: "…, not penicillin", "不是青霉素".

@@ -38,7 +38,11 @@ _ZH_DAY = r"(?:周|星期|礼拜)[一二三四五六日天]"
 _DAY = rf"(?:\b{_EN_DAY}|{_ZH_DAY})"
 _JOIN = r"(?:\s*(?:\+|&|/|、|和|跟|及|and|or)\s*)"
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# a month's name, whole or cut short ("Novablast 5" is a shoe, not 5 November)
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+)
 _ORD = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
 # an hour with its am/pm or minutes (a range's ends: "2pm", "7:30", "11 pm"), and one said bare ("9 to 6")
@@ -60,6 +64,21 @@ _MEASURES = r"cups?|scoops?|tablespoons?|teaspoons?|tbsp|tsp|glass(?:es)?|slices
 _WORD_COUNTS = {"half a": 0.5, "half an": 0.5, "a half": 0.5, "one and a half": 1.5, "a": 1.0, "an": 1.0}
 _MEASURE = re.compile(rf"(?P<count>\d+(?:\.\d+)?|{_MEASURE_COUNT})\s+(?P<unit>{_MEASURES})")
 _MEASURE_UNITS = {"tablespoon": "tbsp", "tablespoons": "tbsp", "teaspoon": "tsp", "teaspoons": "tsp"}
+_LABEL_NOT = (  # words before a number that label nothing: grammar, counting, verbs of having and doing
+    "at|on|in|to|for|of|by|with|from|about|around|than|like|is|was|are|were|be|been|am|the|a|an|and|or|but|so|if|then"
+    "|this|that|these|those|my|our|your|his|her|their|its|me|us|them|him|it|we|you|they|he|she|only|just|every|each"
+    "|per|next|last|first|top|over|under|up|down|off|out|into|onto|till|until|since|after|before|between|nearly|almost"
+    "|have|has|had|got|get|gets|do|did|does|make|made|take|took|see|saw|need|needs|want|wants|than|all|both|some|any"
+    "|no|not|about|roughly|approx|maybe|only|another|other|more|less|least|most|was|going|gone|went|be|im|i'm|its"
+    "|age|aged|turned|turning|turns|scored|score|won|lost|beat|ran|run|did|x|times|plus|minus|and|or|nor|vs|v"
+)
+_NUMBERED_LABEL = (
+    rf"\b(?!(?:{_LABEL_NOT})\b)(?P<label>[a-z][a-z'’]{{1,15}})(?:\s+|-)(?P<n>\d{{1,3}}[a-z]?)s?\b"
+    r"(?![:.,/]\d|\s*(?:%|am\b|pm\b|st\b|nd\b|rd\b|th\b)|\s+[a-z]+s\b|\s+(?:kg|lbs?|km|mg|ml|g|k|mins?|hours?|hrs?"
+    r"|days?|weeks?|months?|years?|times?|people|kids?|euros?|pounds?|quid|dollars?|bucks?)\b|[-–]\d)"
+    r"|(?-i:(?<![A-Za-z0-9])(?P<level>[A-C])(?P<grade>[12])(?![A-Za-z0-9]))"  # a level of a language (B1, 上B2)
+    r"|\b(?P<under>under|over|u)-?(?P<age>\d{1,2})s?\b(?=\s*(?:$|[.,;:!?)]|\s+(?:at|for|team|squad|side)\b))"
+)
 _PATTERNS: tuple[tuple[str, str], ...] = (
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
     # no Latin letter or digit either side (Chinese runs into it: 现在是13987654321)
@@ -115,13 +134,17 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     # a year said alone ("expires in 2027", "2029 not 2027", 2026年)
     ("year", r"(?<![\d/.:-])(?:19|20)\d{2}(?![\d/.:-])(?:年)?"),
+    # a label and the number it has now ("ward 7B", "hardstuck gold 2", "the under-10s", "Pegasus 41", B1 in German
+    # class): the label names the thing, so the same label with another number is the same thing changed. Not a count
+    # ("have 2 cats": a plural after it), not a word of grammar before it ("at 5", "is 3"), not a year or a clock.
+    ("numbered", _NUMBERED_LABEL),
 )
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
 _FREQUENCY_RE = next(pattern for kind, pattern in _FOUND if kind == "frequency")
 # Kinds whose every form holds a digit or a Chinese numeral: a text with neither skips them (most chat lines; their
 # patterns' lookarounds cost ~30 µs a text).
 _OFTEN = re.compile(r"次|\b(?:a|per|each|every)\s+(?:day|week|month|year)\b", re.I)  # what a frequency needs
-_NUMBERED = frozenset({"phone", "date", "clock", "duration", "amount", "year"})
+_NUMBERED = frozenset({"phone", "date", "clock", "duration", "amount", "year", "numbered"})
 _MEASURE_WORD = re.compile(rf"\b(?:{_MEASURES})\b", re.I)  # a measure said with its number in words ("a cup")
 _ANY_NUMBER = re.compile(rf"[\d{ZH_NUMERAL_CHARS}半]")
 # A job title said of someone: after "as", a copula or "promoted to" ("as a junior designer", "I'm now a senior
@@ -253,7 +276,24 @@ def _normalise(kind: str, raw: str) -> str:
         return text.removesuffix("年")
     if kind == "frequency":
         return _frequency(text)
+    if kind == "numbered":
+        return _numbered(raw)
     return text
+
+
+_NUMBERED_RE = re.compile(_NUMBERED_LABEL, re.I)
+
+
+def _numbered(raw: str) -> str:
+    """``label:number``: "ward 7B" → ``ward:7b``, "under-10s" → ``under:10``, B1 → ``level:b1``."""
+    found = _NUMBERED_RE.fullmatch(raw.strip())
+    if found is None:
+        return ""
+    if found["level"]:
+        return f"level:{found['level'].lower()}{found['grade']}"
+    if found["under"]:
+        return f"{'over' if found['under'].lower() == 'over' else 'under'}:{found['age']}"
+    return f"{found['label'].lower()}:{found['n'].lower()}"
 
 
 def _frequency(text: str) -> str:

@@ -66,10 +66,21 @@ from flowmem.scoring.values import differ, find_values
         ("half a cup for breakfast", "amount", "0.5 cup"),
         ("2 tablespoons of oil", "amount", "2 tbsp"),
         ("half  a\ncup for breakfast", "amount", "0.5 cup"),  # any space between its words (was a KeyError)
+        # a label and the number it has now: the label names the thing (session 18)
+        ("back on ward 7B tonight", "numbered", "ward:7b"),
+        ("hardstuck gold 2", "numbered", "gold:2"),
+        ("Switched to Novablast 5, more cushion", "numbered", "novablast:5"),  # a shoe, not 5 November
+        ("德语在上B1", "numbered", "level:b1"),
+        ("my son plays for the under-10s", "numbered", "under:10"),
     ],
 )
 def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) -> None:
     assert [(v.kind, v.norm) for v in find_values(text)] == [(kind, norm)]
+
+
+@pytest.mark.parametrize("text", ["I have 2 cats", "I scored 3 goals", "we are 4 people", "at 5 we left", "is 3 ok"])
+def test_a_count_or_a_word_of_grammar_before_a_number_is_no_label(text: str) -> None:
+    assert all(v.kind != "numbered" for v in find_values(text))
 
 
 def test_a_value_in_an_email_is_not_cut_by_its_dots() -> None:
@@ -129,6 +140,15 @@ def test_a_value_in_an_email_is_not_cut_by_its_dots() -> None:
             "pat.r@example.net is the one to use from now on",
             "invoices go to pat.r@example.net please",
         ),
+        # the same label with another number: the same thing changed ("ward 7B" → "ward 4A")
+        ("I'm a staff nurse on ward 7B", "I've moved to ward 4A", "I'm a staff nurse on ward 4A"),
+        (
+            "my son plays for the under-10s at Rovers",
+            "he's moved up to the under-11s",
+            "my son plays for the under-11s at Rovers",
+        ),
+        # what still holds is only what the word says it of: 还是周六 keeps the Saturday, not the level
+        ("德语在上B1，每周六上午", "B1考过了，现在上B2，还是周六上午。", "德语在上B2，每周六上午"),
     ],
 )
 def test_a_new_value_is_written_into_what_it_replaces(old: str, new: str, written: str) -> None:
@@ -143,6 +163,7 @@ def test_a_new_value_is_written_into_what_it_replaces(old: str, new: str, writte
         ("Choir practice is Mondays at 7pm", "the new cafe opens Fridays"),  # another thing (no word in common)
         ("gym mon + wed mornings", "gym mon + wed now, finally settled"),  # says the same value: agrees
         ("I paid $40 for the tickets", "the new phone cost $900"),  # another thing
+        ("I'm a staff nurse on ward 7B", "my sister moved to room 4A"),  # another label
     ],
 )
 def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, new: str) -> None:
@@ -872,7 +893,8 @@ def test_a_title_is_part_of_the_name_and_a_month_is_no_name() -> None:
 
     assert [(v.norm, v.start) for v in find_values("her teacher is Ms. Okafor")] == [("okafor", 15)]
     assert [v.norm for v in find_values("my GP is Dr. Osei now")] == ["osei"]  # one name, not "dr" and "osei"
-    assert [v.norm for v in find_values("graduation was in July and he's at Station 9")] == ["station"]
+    # (a name with its number is a label and its number: "Station 9" → "Station 12" is the same thing changed)
+    assert [v.norm for v in find_values("graduation was in July and he's at Station 9")] == ["station:9"]
 
 
 def test_a_remainder_whose_modifiers_lost_their_noun_goes() -> None:
