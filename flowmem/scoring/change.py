@@ -90,7 +90,15 @@ _END_EN = (
     r"|trad(?:ed|ing)\s+in|scrapp(?:ed|ing)|written\s+off|wrote\s+(?:\S+\s+)?off"
     # the last day somewhere, said of a place or a school left: "Ollie's last day at Little Acorns today" (not "the last
     # day of school", a term's end)
-    r"|last\s+day\s+at"
+    r"|last\s+day\s+(?:at|in|with)(?=\s+(?:the\s+)?(?-i:[A-Z]))|last\s+day\s+at"
+    # a school or a job finished at a named place ("finished at Greggs today", "she finished at Little Stars"), and a
+    # named place or provider left ("left Vodafone", "left Dell last month"; not "left Sarah a note", "left Leeds at
+    # 6am": a trip)
+    r"|finished\s+at(?=\s+(?-i:[A-Z]))"
+    r"|left(?=\s+(?>(?-i:[A-Z])[\w'’&-]*(?:\s+(?-i:[A-Z])[\w'’&-]*)*)(?!\s+(?:a|an|the|my|his|her|their|at|on|for"
+    r"|around|with|to)\b))"
+    # a death: what ended is who died ("Pepper died last night", "Nan passed away on the 2nd")
+    r"|died|passed\s+away|passed\s+on|put\s+to\s+sleep|put\s+down(?=\s*(?:[.!,;]|$|\s+(?:today|yesterday|last|on)\b))"
     # a business or place gone (what ended is its subject): "Smile Studio closed down last month", "the gym went bust"
     r"|closed\s+down|shut\s+down|closed\s+for\s+good|went\s+(?:bust|under|out\s+of\s+business)"
     # …or "closed" alone at the end of its clause ("Riverside closed", "the pool's closed now")
@@ -104,7 +112,7 @@ _END_EN = (
 )
 # "don't work at Dell anymore", "not seeing Jonah anymore": the thing ended sits between the negation and "anymore"
 # (n't is inside its word: no boundary before it).
-_NOT_ANYMORE_EN = r"(?:\bnot|n't)\s+(?:\w+\s+){0,4}?any\s?more\b"
+_NOT_ANYMORE_EN = r"(?:\bnot|n't)\s+(?:[\w'-]+\s+){0,4}?any\s?more\b"
 _NO_LONGER_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff][\u4e00-\u9fff]{0,3}?了"
 # 不在新东方上了: no longer at a place, named at any length (the place is what ended)
 _NOT_THERE_ZH = r"不在[\u4e00-\u9fffA-Za-z]{1,8}?了"
@@ -127,7 +135,7 @@ _END_ZH = (
 )
 _ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_NOT_ANYMORE_EN}|{_END_ZH}", re.I)
 # "not seeing Jonah anymore": the thing ended sits between "not" and "anymore".
-_NOT_ANYMORE = re.compile(r"(?:\bnot|n't)\s+(?P<what>(?:\w+\s+){0,4}?)any\s?more\b", re.I)
+_NOT_ANYMORE = re.compile(r"(?:\bnot|n't)\s+(?P<what>(?:[\w'-]+\s+){0,4}?)any\s?more\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
     r"|shift(?:ed|ing)|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record|transferr?(?:ed|ing)?"
@@ -566,7 +574,9 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
         for start, end in spans:
             about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
             named = new.kind == "name" and change.kind != "corrected"  # a name is of the thing named right beside it
-            beside = change.around[index] if change.around else change.about
+            # the words beside the new name, or — when it has none ("switched banks, I'm with Monzo now") — what the
+            # change is about
+            beside = (change.around[index] or change.about) if change.around else change.about
             old = next(
                 (
                     o
@@ -752,12 +762,15 @@ def remainder(
     speaks of it goes (a name: what was said of the old manager is not said of the new one), and so do the
     fragments of fewer than two words of substance its breaks leave."""
     spans = _spans(old_text, breaks, find_values(old_text))
-    kept = []
+    kept: list[str] = []
     gone = False  # whether the clause before went
     for i, (start, end) in enumerate(spans):
         stop = spans[i + 1][0] if i + 1 < len(spans) else len(old_text)
         clause = old_text[start:end]
-        if holds(clause, about):
+        if holds(clause, about) and _NAMING.match(clause) and kept:
+            kept.pop()  # "I work in a cafe in Rathmines, it is called Bean There": the clause it names goes with it
+            clause = ""
+        elif holds(clause, about):
             clause = "" if whole else _without_phrase(clause, about)
         elif whole and (len(subject_terms(clause)) < 2 or (gone and _COMPLEMENT.match(clause))):
             # a fragment the clause that went leaves behind ("me (and sam rent…)", "(…Headingley,) leeds"), or what
@@ -769,6 +782,14 @@ def remainder(
     joint = "" if _CJK_CHAR.search(old_text) else " "  # Chinese puts no space after its punctuation
     text = _LEADING.sub("", joint.join(part.strip() for part in kept)).strip().rstrip(",，;；、 ")
     return text if len(subject_terms(text)) >= 2 and text != old_text.strip() else None
+
+
+# A clause that only gives the name of what the clause before it spoke of: "…, it's called Bean There", "…, 叫阿婆面".
+_NAMING = re.compile(
+    r"\s*(?:(?:and|which|that)\s+)?(?:(?:it|she|he|they|this|that)(?:['’]s|\s+is|\s+was|\s+are)\s+)?(?:called|named)\b"
+    r"|\s*(?:它|那家|这家|店)?(?:叫|名叫|名字叫)",
+    re.I,
+)
 
 
 _PERSONAL = frozenset(
@@ -826,7 +847,9 @@ _ADVERBS = frozenset("still now also just really currently mostly usually always
 _DANGLING = re.compile(
     r"\b(?:a|an|the|my|our|his|her|their)\s+(?:(?:\w+-\w+|new|old|first|last|\w+(?:al|ed|ful|ive|ous|ic))\s+)?"
     r"(?:at|in|on|for|with|from|to|of|and|or)\b"
-    r"|\b(?:a|an|the|my|our|his|her|their)\s*(?:[.,;!?]|$)",
+    r"|\b(?:a|an|the|my|our|his|her|their)\s*(?:[.,;!?]|$)"
+    # a naming left without its name: "I work in a cafe in Rathmines, it is called" (the cafe was the one that ended)
+    r"|\b(?:called|named)\s*(?:[.,;!?]|$)",
     re.I,
 )
 

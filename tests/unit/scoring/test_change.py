@@ -18,6 +18,7 @@ from flowmem.scoring.change import (
     rewrite,
     stem,
     subject_before,
+    subject_terms,
 )
 from flowmem.scoring.keys import SAID_BEFORE, offline_key
 from flowmem.scoring.name_kinds import name_frame
@@ -174,6 +175,14 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
     ("new", "about"),
     [
         ("sold the motorbike last week", {"motorbik"}),
+        # session 18: a death, a named place left or finished at, a last day told with another preposition, a name with
+        # hyphens between "not" and "anymore"
+        ("Pepper died last night, we're heartbroken", {"pepper"}),
+        ("grandad passed away on Sunday", {"grandad"}),
+        ("left Vodafone, way too expensive", {"vodafon"}),
+        ("finished at Greggs today, last shift ever", {"gregg"}),
+        ("Tomorrow is my last day in Bean There", {"bean"}),
+        ("not doing 5-a-side anymore, knee's shot", {"side"}),
         ("doctor took me off the metformin", {"metformin"}),
         ("not dating Priya anymore", {"priya"}),
         ("no more Tuesday pottery, the studio closed", {"tuesday", "pottery"}),
@@ -249,6 +258,25 @@ def test_leaving_an_occupation_ends_only_the_occupation() -> None:
     [change] = read_changes("my brother left banking to open a bakery")
     assert change.about == {"bank", "banker"}  # and the one who does it; not the bakery it goes on to
     assert read_changes("we left morning traffic behind") == []  # a noun after the -ing word: no occupation
+
+
+@pytest.mark.parametrize("said", ["left Leeds at 6am, in London by 9", "left Sarah a note about the parcel"])
+def test_leaving_a_named_place_for_a_trip_or_someone_something_ends_nothing(said: str) -> None:
+    assert not [change for change in read_changes(said) if change.kind == "ended"]
+
+
+def test_a_new_name_with_no_words_beside_it_replaces_by_what_the_change_is_about() -> None:
+    [change] = read_changes("switched banks, I'm with Monzo now")
+    assert [(old.norm, new.norm) for old, new in replaced_values("I bank with Barclays", change)] == [
+        ("barclays", "monzo")
+    ]
+
+
+def test_a_naming_left_without_its_name_goes_with_what_it_named() -> None:
+    assert remainder("I work in a cafe in Rathmines, it is called Bean There.", subject_terms("bean there")) is None
+    assert (
+        remainder("I work in a cafe in Rathmines. It is called Bean There. I love it.", subject_terms("bean")) is None
+    )
 
 
 @pytest.mark.parametrize(
