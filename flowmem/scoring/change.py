@@ -88,6 +88,8 @@ _END_EN = (
     r"|(?:swapped|traded|replaced)(?=\s+(?:\w+\s+){1,4}?(?:for|with)\b)"
     # a vehicle or a thing given up for good: "traded in the civic", "scrapped the van", "the Polo got written off"
     r"|trad(?:ed|ing)\s+in|scrapp(?:ed|ing)|written\s+off|wrote\s+(?:\S+\s+)?off"
+    # a thing stolen: "my bike got stolen", "the van was nicked" (what ended is its subject)
+    r"|(?:got|was|been|were|get|gets)\s+(?:stolen|nicked|pinched)"
     # the last day somewhere, said of a place or a school left: "Ollie's last day at Little Acorns today" (not "the last
     # day of school", a term's end)
     r"|last\s+day\s+(?:at|in|with)(?=\s+(?:the\s+)?(?-i:[A-Z]))|last\s+day\s+at"
@@ -121,6 +123,8 @@ _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # given up, run out, not renewed, transferred away, broken up (跟小雅分了): 减肥放弃了, 年卡到期没续, 陈医生调走了
     r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了|送给|送人|毕业"
+    # a thing stolen: 电动车被偷了 (what ended is before it)
+    r"|被偷了?|被盗了?"
     # a service switched off or unsubscribed: 网易云关了自动续费, 退订了
     r"|关了|关掉|退订"
     # a condition over, said after what had it (膝盖好了, 感冒好了, 血压现在正常了) — not a thing done (做好了, 订好了)
@@ -937,6 +941,8 @@ _HANDED_OVER = re.compile(
     r"|(?:gave|giving)\s+(?P<what3>.+?)\s+back",  # not "gave up": what is given up follows it (see _END_EN)
     re.I,
 )
+# A sum said after a verb of giving up (卖了两万, 卖了8000块), not a name that opens with a numeral (二甲双胍).
+_PRICE = re.compile(rf"[\d{ZH_NUMERAL_CHARS}]+(?:$|[万千百十块元多来])")
 # Chinese endings that take what they end as an object after them when one is said (停了氨氯地平, 放弃减肥)
 _ZH_TRANSITIVE = re.compile(r"卖了|卖掉|停了|取消|放弃|戒了|退了|关了|关掉|退订")
 
@@ -962,9 +968,7 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if not ending.group().isascii() and _ZH_TRANSITIVE.fullmatch(ending.group()):
         # 停了氨氯地平, 卖掉了车: a verb that takes an object, and one follows; 飞度卖了: none, what ended is before
         obj = re.match(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", rest)
-        if (
-            obj is not None and obj.group()[0] not in ZH_NUMERAL_CHARS and not obj.group()[0].isdigit()
-        ):  # 卖了两万: a price
+        if obj is not None and not _PRICE.match(obj.group()):  # 卖了两万: a price; 停了二甲双胍: a drug
             return _first_terms(obj.group())
     if _NOTICE.match(ending.group()):  # "handed my notice in at the bakery": the place left, after at/from
         return _first_terms(re.sub(r"^\s*(?:at|from)\b", "", rest))
@@ -972,6 +976,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
         return _first_terms(_without_adverbs(clause[: ending.start()]), last=True)
     if ending.group().lower().startswith("last"):  # "my last day at Dell is March 19": the place, not the date
         rest = _LAST_DAY_PLACE_END.split(rest, maxsplit=1)[0]
+    if _STOLEN.search(ending.group()):  # "my Brompton got stolen outside Tesco": what was stolen, not where
+        rest = ""
     if ending.group().lower() in ("swapped", "traded", "replaced"):
         rest = re.split(r"\b(?:for|with)\b", rest, maxsplit=1)[0]  # what was given up, not what came for it
     if ending.group().lower() == "left" and re.match(r"\s+[a-z]{3,}ing\b", rest):
@@ -996,6 +1002,7 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     return after or before
 
 
+_STOLEN = re.compile(r"stolen|nicked|pinched|被偷|被盗", re.I)
 _LAST_DAY_PLACE_END = re.compile(
     r"\b(?:is|was|will|be|on|today|tomorrow|tonight|yesterday|this|next|before|after)\b|['’]s\b", re.I
 )

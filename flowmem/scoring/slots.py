@@ -75,7 +75,12 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "residence": (
         rf"\b(?:i|we)\s+{_ADV}live\s+(?:on\s+(?:my|our|his|her|their)\s+own\s+|alone\s+|by\s+(?:myself|himself|herself)\s+)?(?:in|at|near)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
-        rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based|renting|staying)\s+in\s+{_HOME}{_V}",
+        # whom one lives with now, when that is the news: "mum's moved in with us", "I moved in with Jess"
+        rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}moved\s+in\s+with\s+(?P<v>us|me|them|(?:my|our|his|her|their)\s+[\w-]+"
+        rf"|(?-i:[A-Z])[\w'-]+)",
+        # a companion between the verb and the place: "living with his girlfriend in Leeds now"
+        rf"\b(?:i|we)(?:'re|'m|\s+are|\s+am)\s+{_ADV}(?:living|based|renting|staying)\s+"
+        rf"(?:with\s+(?:[\w'-]+\s+){{1,3}}?)?in\s+{_HOME}{_V}",
         # "home is Manchester these days", "my home is now in Leeds"
         rf"(?:^|[.!?]\s+|\bmy\s+)home\s+is\s+(?:now\s+|still\s+)?(?:in\s+)?{_V}",
         # "we rent a flat in Didsbury", "we bought a house in Stockport": the home named, then its place
@@ -95,6 +100,10 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我家{_ZH_WHEN}在{_ZH}",
         # 跟我们来北京住了, 到杭州住下了: came somewhere to live
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:来|到|去)(?P<v>[^，。！？；,.!?;\s]{{1,8}}?)(?:住|定居|安家)(?:了|下)",
+        # 在老家县城住: where one lives, said before the verb (not 在酒店住了一晚: a stay)
+        rf"我们?{_ZH_WHEN}(?:一个人|自己)?在(?P<v>[^，。！？；,.!?;\s]{{2,10}}?)住着?(?=[，。！？；,.!?;\s]|$)",
+        # 搬来跟我们一起住了: whom one lives with now, when that is the news
+        rf"我们?{_ZH_WHEN}(?:搬来|搬过来|搬回来|搬去)(?:跟|和)(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)一起住",
     ),
     "employer": (
         rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",
@@ -211,6 +220,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:从[^，。！？；,.!?;\s]{{1,12}}?)?(?P<v>离职|辞职|失业)了",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>不上班|没上班|待业)了?",
+        # a job changed for one not named: "changed jobs", "got a new job!", 跳槽了, 换工作了 (the old employer is over)
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>changed\s+jobs|switched\s+jobs|got\s+a\s+new\s+job)\b(?!\s+(?:at|with)\b)",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?P<v>跳槽|换工作)了(?![^，。！？；]{{0,3}}(?:去|到))",
         # 今天跟领导提了离职: handed in one's notice (the speaker left out, as chats do)
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:跟[^，。！？；,.!?;\s]{{1,4}})?(?:提了?|递了?|交了?)(?P<v>离职|辞职)",
     ),
@@ -267,12 +279,13 @@ VALUE_ALIASES: dict[str, str] = {
     **dict.fromkeys(("laid off", "fired", "let go", "made redundant", "sacked", "unemployed", "between jobs",
                      "out of work", "jobless", "quit", "resigned from", "left", "裁", "裁员", "优化", "辞退", "开除",
                      "离职", "辞职", "失业", "不上班", "没上班", "待业"), "not working"),
+    **dict.fromkeys(("changed jobs", "switched jobs", "got a new job", "跳槽", "换工作"), "changed jobs"),
 }  # fmt: skip
 # A state that ends another slot's: single again ends the partner, not working the employer and the title, a new
 # employer the not working. ``*``: any value. Read with the person the slot is qualified by (partner@cleo).
 ENDS: dict[str, dict[str, tuple[str, ...]]] = {
     "relationship_status": dict.fromkeys(("single", "broke up", "divorced", "separated", "widowed"), ("partner",)),
-    "employment": {"not working": ("employer", "job_title")},
+    "employment": {"not working": ("employer", "job_title"), "changed jobs": ("employer",)},
     "employer": {"*": ("employment",)},
 }
 # Qualifiers that name the same kind: "my puppy Rex" and 我的狗叫旺财 both fill ``pet_name:dog``.

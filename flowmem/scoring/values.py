@@ -78,6 +78,8 @@ _NUMBERED_LABEL = (
     r"|days?|weeks?|months?|years?|times?|people|kids?|euros?|pounds?|quid|dollars?|bucks?)\b|[-–]\d)"
     r"|(?-i:(?<![A-Za-z0-9])(?P<level>[A-C])(?P<grade>[12])(?![A-Za-z0-9]))"  # a level of a language (B1, 上B2)
     r"|\b(?P<under>under|over|u)-?(?P<age>\d{1,2})s?\b(?=\s*(?:$|[.,;:!?)]|\s+(?:at|for|team|squad|side)\b))"
+    # a school year in Chinese: 三年级, 初二, 高三, 大一 (not 初一 of a month: 初一 alone is a lunar day)
+    r"|(?P<grade_zh>[一二三四五六\d])年级|(?<![月最当起正])(?P<stage>初|高|大)(?P<year_zh>[一二三四])(?=学生|新生|了|的|[，。！？；,.!?;\s]|$)"
 )
 _PATTERNS: tuple[tuple[str, str], ...] = (
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
@@ -291,6 +293,10 @@ def _numbered(raw: str) -> str:
         return ""
     if found["level"]:
         return f"level:{found['level'].lower()}{found['grade']}"
+    if found["grade_zh"]:
+        return f"grade:{zh_number(found['grade_zh']) or found['grade_zh']}"
+    if found["stage"]:
+        return f"{found['stage']}:{zh_number(found['year_zh'])}"
     if found["under"]:
         return f"{'over' if found['under'].lower() == 'over' else 'under'}:{found['age']}"
     return f"{found['label'].lower()}:{found['n'].lower()}"

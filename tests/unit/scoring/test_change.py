@@ -73,6 +73,8 @@ from flowmem.scoring.values import differ, find_values
         ("Switched to Novablast 5, more cushion", "numbered", "novablast:5"),  # a shoe, not 5 November
         ("德语在上B1", "numbered", "level:b1"),
         ("my son plays for the under-10s", "numbered", "under:10"),
+        ("儿子在读小学三年级", "numbered", "grade:3"),
+        ("女儿今年初二", "numbered", "初:2"),
     ],
 )
 def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) -> None:
@@ -178,6 +180,9 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
         # session 18: a death, a named place left or finished at, a last day told with another preposition, a name with
         # hyphens between "not" and "anymore"
         ("Pepper died last night, we're heartbroken", {"pepper"}),
+        ("my Brompton got stolen outside Tesco", {"brompton"}),
+        ("电动车被偷了，现在坐地铁上班", {"电动", "动车"}),
+        ("医生让我停了二甲双胍，改打胰岛素", {"甲双", "双胍"}),  # a drug that opens with a numeral, not a price
         ("grandad passed away on Sunday", {"grandad"}),
         ("left Vodafone, way too expensive", {"vodafon"}),
         ("finished at Greggs today, last shift ever", {"gregg"}),

@@ -74,6 +74,14 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("Nana moved into Rosehill, the assisted living place, last Sunday.", {"residence@nana": "rosehill"}),
         ("Visited Nana at her house in Whitby today", {"residence@nana": "whitby"}),  # her: the one person named
         ("my brother's just moved to Aberdeen for the new job", {"residence@brother": "aberdeen"}),  # 's: has
+        # whom one moved in with is where one lives now; a companion between the verb and the place (session 18)
+        ("mum's moved in with us now", {"residence@mum": "us"}),
+        ("我妈在老家县城住", {"residence@妈": "老家县城"}),
+        ("我妈搬来跟我们一起住了", {"residence@妈": "我们"}),
+        ("上个月跳槽了，现在在字节做招聘", {"employment": "changed jobs"}),  # a job changed, the new one unnamed
+        ("I got a new job!", {"employment": "changed jobs"}),
+        ("我在酒店住了一晚", {}),  # a stay, not a home
+        ("my brother is living with his girlfriend in Leeds now", {"residence@brother": "leeds"}),
         ("my brother's girlfriend works in a bank", {}),  # 's: whose girlfriend, nothing of the brother
         ("my sister Cleo works at Riverside General now", {"employer@cleo": "riverside general"}),
         ("Anna and Sam moved to Leeds", {}),  # two people: whose home is not one person's
