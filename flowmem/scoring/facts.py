@@ -39,7 +39,12 @@ _OTHER_SUBJECT = (
     r"(?:(?:my|our|his|her|their)\s+(?:\w+\s+){1,2}|(?:he|she|they)\s+)"
     r"(?:is|are|was|were|has|have|had|will|can|just|also|\w+ed|\w+s)\b"
 )
-_CLAUSE_JOIN = re.compile(rf"(?:,?\s+(?:and|but|plus)\s+|,\s+)(?={_SUBJECT}|{_OTHER_SUBJECT})", re.I)
+# After a bare comma "we" goes on about what the clause before named ("I sing in the choir, we rehearse Thursdays":
+# the choir rehearses), so it starts no fact of its own; after "and"/"but" it does.
+_CLAUSE_JOIN = re.compile(
+    rf"(?:,?\s+(?:and|but|plus)\s+(?={_SUBJECT}|{_OTHER_SUBJECT})|,\s+(?=(?!we\b|we['’]){_SUBJECT}|{_OTHER_SUBJECT}))",
+    re.I,
+)
 # Chinese drops a subject the clause before has given: "我叫小林，是人民医院的护士，养了两只猫" is three clauses of 我.
 _ZH_CLAUSE_JOIN = re.compile(r"[，,]\s*")
 _ZH_SUBJECT = re.compile(

@@ -41,6 +41,7 @@ _ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住
     r"|(?:下|这|本|上)?(?:周|星期|礼拜)[一二三四五六日天]|月[初底]|年[初底]|[0-9一二三四五六七八九十]{1,3}号)*"
 )
 _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
+_PLACE = r"(?P<v>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){0,2})"  # a place named: capitalised, one to three words
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 _PET = (
     r"(?P<k>dog|puppy|cat|kitten|rabbit|bunny|parrot|hamster|horse|pony|turtle|tortoise|fish|budgie|guinea\s+pig|ferret"
@@ -50,7 +51,8 @@ _ZH_PET = r"(?P<k>狗|小狗|狗狗|猫|小猫|猫咪|兔子|鹦鹉|仓鼠|乌�
 # "live in a one-bedroom apartment in Temescal", "moved into our new flat in Alfama": the place is after the home.
 _HOME = (
     r"(?:(?:a|an|the|my|our|their|his|her)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage|bungalow)\s+(?:in|at|near|on)\s+)?"
+    r"(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage|bungalow|\d-bed(?:room)?|(?:one|two|three)-bed(?:room)?"
+    r"|house\s?share|flat\s?share)\s+(?:in|at|near|on)\s+)?"
 )
 _WITH = r"(?:和|跟)[^，。！？；,.!?;\s]{1,12}?"  # 我和我的狗旺财住在… : a companion between the subject and the verb
 # Job titles are open-ended, so "I'm a …" counts only when it ends in an occupation ("I'm a big fan" does not).
@@ -92,12 +94,30 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:got|picked\s+up|have|collected)\s+(?:the|our|my)\s+keys\s+(?:to|for)\s+(?:our|my)\s+(?:new\s+)?"
         rf"(?:apartment|flat|house|home|place|condo|studio|cottage|bungalow)\s+(?:in|at)\s+{_V}",
         # "my home is in Leeds", "our flat in Alfama": where one's own home is.
-        rf"\b(?:my|our)\s+(?:own\s+|new\s+)?(?:home|house|flat|apartment|condo)\s+(?:is\s+)?(?:now\s+)?in\s+{_V}",
+        rf"\b(?:my|our)\s+(?:own\s+|new\s+)?(?:home|house|flat|apartment|condo)(?:\s+is|['’]s)?\s+(?:now\s+)?in\s+{_V}",
+        # a new home named where it is, whoever's words ("new apartment in Denver is tiny", "found a flat in Edinburgh",
+        # "got our own place in Slough"): a home found or new is where one lives (or is about to)
+        rf"(?:^|[.!?,;]\s*|\b(?:my|our|the|a)\s+)new\s+(?:apartment|flat|house|home|place|condo|pad|digs)\s+(?:is\s+)?"
+        rf"(?:in|at|near|on)\s+{_PLACE}",
+        rf"(?:^|[.!?,;]\s*|\b(?:i|we)(?:'ve|\s+have)?\s+)(?:just\s+|finally\s+)?(?:found|got|bought|rented)\s+"
+        rf"(?:a|an|our|my)\s+(?:own\s+|new\s+)?(?:apartment|flat|house|home|place|condo|\d-bed)\s+(?:in|at|near)\s+{_PLACE}",
+        # settled in, relocating to, back in, the move done: "finally settled in Denver", "relocating to Denver next
+        # week", "I'm back in Vancouver now", "we're in Sheffield now", "the move to Hove is done"
+        rf"(?:^|[.!?,;]\s*|\b(?:i|we)(?:'ve|'re|'m|\s+have|\s+are|\s+am)?\s+)(?:just\s+|finally\s+|now\s+|all\s+)?"
+        rf"(?:settled\s+in|relocat(?:ed|ing)\s+to|moving\s+(?:back\s+)?to)\s+{_PLACE}",
+        rf"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+back\s+in\s+{_PLACE}",
+        rf"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+in\s+{_PLACE}\s+now\b(?!\s+(?:for|till|until)\b)",
+        rf"\bthe\s+move\s+to\s+{_PLACE}\s+(?:is\s+)?(?:done|happened|finished|complete)",
+        # staying or living with someone somewhere, the subject left out: "currently staying with my sister in Glasgow"
+        rf"(?:^|[.!?,;]\s*)(?:currently\s+|still\s+|now\s+)?(?:living|staying|based)\s+"
+        rf"(?:with\s+(?:[\w'-]+\s+){{1,3}}?)?in\s+{_PLACE}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过的])(?!在?一起)在?{_ZH}",
         rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬家?(?:到|去|进)了?{_ZH}",
         rf"我家{_ZH_WHEN}在{_ZH}",
+        # 新家在通州: where the new home is (a sentence leaves out its speaker)
+        rf"(?:^|[，。！？；\s]|我的?|我们的?)(?:新家|新房子?|住处|住的地方)(?:现在)?在{_ZH}",
         # 跟我们来北京住了, 到杭州住下了: came somewhere to live
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:来|到|去)(?P<v>[^，。！？；,.!?;\s]{{1,8}}?)(?:住|定居|安家)(?:了|下)",
         # 在老家县城住: where one lives, said before the verb (not 在酒店住了一晚: a stay)
@@ -599,9 +619,25 @@ def superseded(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
     replaced = [
         slot
         for slot, value in new.items()
-        if slot in old and old[slot] != value and (slot.partition("@")[0], old[slot]) not in HAPPENED
+        if slot in old
+        and old[slot] != value
+        and not (slot.partition("@")[0] in _PLACES and _narrows(old[slot], value))
+        and (slot.partition("@")[0], old[slot]) not in HAPPENED
     ]
     return [*replaced, *(slot for slot in ended_slots(new) if slot in old and slot not in replaced)]
+
+
+_VALUE_WORD = re.compile(r"[a-z0-9'’-]+")
+_PLACES = frozenset({"residence"})  # a place named more narrowly is the same place; a title is not ("senior analyst")
+
+
+def _narrows(old: str, new: str) -> bool:
+    """Whether one place says the other more narrowly, so both are one ("berkeley" / "north berkeley", 朝阳 / 朝阳双井):
+    every word of one is in the other (Chinese: one is inside the other)."""
+    if _CJK_NAME.search(old) or _CJK_NAME.search(new):
+        return old in new or new in old
+    a, b = set(_VALUE_WORD.findall(old)), set(_VALUE_WORD.findall(new))
+    return bool(a and b) and (a <= b or b <= a)
 
 
 def ended_slots(new: Mapping[str, str]) -> list[str]:

@@ -109,6 +109,11 @@ def test_a_message_naming_several_times_is_split_like_a_changeable_fact(text: st
                 "the plumber is coming Wednesday to move the sink, and we're living on takeout.",
             ],
         ),
+        # "we" after a bare comma goes on about what the clause before named (the choir rehearses)
+        (
+            "I sing alto in the St Wilfrid's choir, we rehearse Thursday evenings at 7, and I'm learning Spanish.",
+            ["I sing alto in the St Wilfrid's choir, we rehearse Thursday evenings at 7", "I'm learning Spanish."],
+        ),
         # ... and so is the last of them (it was lost before session 18, and the message stayed whole)
         (
             "The plumber came on Tuesday but he has to come back next Friday",

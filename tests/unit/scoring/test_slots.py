@@ -76,6 +76,20 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("my brother's just moved to Aberdeen for the new job", {"residence@brother": "aberdeen"}),  # 's: has
         # whom one moved in with is where one lives now; a companion between the verb and the place (session 18)
         ("mum's moved in with us now", {"residence@mum": "us"}),
+        # a new home said in the ways chats say it (session 18: 14 of 22 residence changes written then were missed)
+        ("finally settled in Denver, boxes everywhere", {"residence": "denver"}),
+        ("new apartment in Denver is tiny but cute", {"residence": "denver"}),
+        ("relocating to Denver next week, wish me luck", {"residence": "denver"}),
+        ("found a flat in Edinburgh, moving in Saturday", {"residence": "edinburgh"}),
+        ("sold the house, we're in Sheffield now", {"residence": "sheffield"}),
+        ("I'm back in Vancouver now", {"residence": "vancouver"}),
+        ("the move to Hove is done", {"residence": "hove"}),
+        ("currently staying with my sister in Glasgow", {"residence": "glasgow"}),
+        ("we live in a 2-bed in Manchester", {"residence": "manchester"}),
+        ("新家在通州，下周搬", {"residence": "通州"}),
+        ("we're in London now for the weekend", {}),  # a visit
+        ("thinking about moving to Denver", {}),  # a wish
+        ("I'm in a meeting now", {}),
         ("我妈在老家县城住", {"residence@妈": "老家县城"}),
         ("我妈搬来跟我们一起住了", {"residence@妈": "我们"}),
         ("上个月跳槽了，现在在字节做招聘", {"employment": "changed jobs"}),  # a job changed, the new one unnamed
@@ -157,6 +171,12 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
 )
 def test_builtin_slots(text: str, slots: dict[str, str]) -> None:
     assert slots_of(text) == slots
+
+
+def test_a_home_named_more_narrowly_is_the_same_home_and_a_title_is_not() -> None:
+    assert superseded({"residence": "berkeley"}, {"residence": "north berkeley"}) == []
+    assert superseded({"residence": "朝阳"}, {"residence": "朝阳双井"}) == []
+    assert superseded({"job_title": "analyst"}, {"job_title": "senior analyst"}) == ["job_title"]
 
 
 def test_superseded_compares_the_same_slot_only() -> None:
