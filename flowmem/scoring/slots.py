@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from flowmem.scoring.attributes import attribute_slots
 from flowmem.scoring.mixed import unmixed
+from flowmem.scoring.name_kinds import KINDS
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
 from flowmem.scoring.people import THIRD_PERSON_VERBS, ZH_SOMEONE
@@ -127,6 +128,18 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     ),
     "employer": (
         rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",
+        # what or when one works said between ("I work nights at Tesco", "I work part-time for the NHS", "I work in
+        # retail at Next"), and the work named by its verb ("I teach maths at Oakwood High", "I drive for Uber")
+        rf"\bi\s+{_ADV}work\s+(?:in\s+)?(?:[\w-]+\s+){{1,2}}?(?:at|for)\s+{_PLACE}",
+        rf"\bi\s+{_ADV}(?:teach|lecture|nurse|drive|deliver|ride|cook|clean)\s+(?:[\w-]+\s+){{0,2}}?(?:at|for)\s+{_PLACE}",
+        # a job or role said with its employer, whoever's words ("I'm a PM at Dell", "new gig at Lumen", "got the job
+        # at the bakery", "took a full-time job at Pentagram", "starting at Lumen Health on Monday")
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:an?\s+)(?!(?:student|pupil|member|regular|patient|customer|guest|client|fan|"
+        rf"volunteer)\b)(?:[\w-]+\s+){{1,3}}?at\s+{_PLACE}",
+        rf"(?:^|[.!?,;]\s*|\b(?:my|a|the)\s+)new\s+(?:job|gig|role|position|post)\s+(?:is\s+)?(?:at|with)\s+{_V}",
+        rf"(?:^|[.!?,;]\s*|\bi(?:'ve|\s+have)?\s+)(?:just\s+|finally\s+)?(?:got|landed|accepted|took|started)\s+"
+        rf"(?:the|a|that|my)\s+(?:new\s+)?(?:(?:full|part)-time\s+)?(?:job|role|position|offer|post)\s+(?:at|with)\s+{_V}",
+        rf"(?:^|[.!?,;]\s*)(?:just\s+|finally\s+)?(?:start(?:ed|ing)|join(?:ed|ing))\s+(?:at|with)\s+{_PLACE}",
         rf"\bi\s+{_ADV}work\s+as\s+(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?(?:at|for)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+(?:at|for)\s+{_V}",
         rf"\bi(?:'ve|\s+have|'m|\s+am)?\s+{_ADV}(?:start(?:ed|ing)?|join(?:ed|ing)?)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+{_V}",
@@ -236,6 +249,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "employment": (
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been|was)\s+{_ADV}(?P<v>laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>unemployed|between\s+jobs|out\s+of\s+work|jobless)\b",
+        # let go by the employer, said of it ("Tesco let me go", "Google laid me off"), or notice handed in
+        r"\b(?P<v>let\s+me\s+go|laid\s+me\s+off|fired\s+me|sacked\s+me|made\s+me\s+redundant)\b",
+        r"\b(?P<v>hand(?:ed)?|gave|put)\s+(?:in\s+)?my\s+notice\b",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:从[^，。！？；,.!?;\s]{{1,12}}?)?(?P<v>离职|辞职|失业)了",
@@ -300,6 +316,8 @@ VALUE_ALIASES: dict[str, str] = {
                      "out of work", "jobless", "quit", "resigned from", "left", "裁", "裁员", "优化", "辞退", "开除",
                      "离职", "辞职", "失业", "不上班", "没上班", "待业"), "not working"),
     **dict.fromkeys(("changed jobs", "switched jobs", "got a new job", "跳槽", "换工作"), "changed jobs"),
+    **dict.fromkeys(("let me go", "laid me off", "fired me", "sacked me", "made me redundant"), "not working"),
+    **dict.fromkeys(("hand", "handed", "gave", "put"), "not working"),  # … my notice (the employment slot's only)
 }  # fmt: skip
 # A state that ends another slot's: single again ends the partner, not working the employer and the title, a new
 # employer the not working. ``*``: any value. Read with the person the slot is qualified by (partner@cleo).
@@ -551,11 +569,20 @@ def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:
     kept = _ZH_VALUE_END.sub("", kept.rstrip(_VALUE_STRIP))
     value = " ".join(kept.split()).lower()
     value = VALUE_ALIASES.get(value, value)
-    if not value or _is_when(value):
+    if not value or _is_when(value) or (name == "residence" and _names_a_body(value)):
         return None
     qualifier = match.groupdict().get("k")
     slot = f"{name}:{_KINDS.get(qualifier.lower(), qualifier.lower())}" if qualifier else name
     return SlotMatch(slot, value, match.start(), match.start("v") + len(kept))
+
+
+_BODIES = frozenset({"organisation", "school", "workplace"})
+
+
+def _names_a_body(value: str) -> bool:
+    """Whether a value names an organisation, a school or a workplace by its head word ("Ridgeway Academy", "Lumen
+    Health", "the Leeds office"): no one's home, whatever verb led to it ("moving to Ridgeway Academy")."""
+    return any(KINDS.get(word) in _BODIES for word in value.split())
 
 
 def _is_when(value: str) -> bool:

@@ -48,6 +48,8 @@ _ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
 # an hour with its am/pm or minutes (a range's ends: "2pm", "7:30", "11 pm"), and one said bare ("9 to 6")
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:am|pm)?|\s*(?:am|pm))"
 _BARE_HOUR = r"(?:1[0-2]|0?[1-9])"
+_DAY_OR_SHIFT = "days day shift shifts hours mon tue tues wed thu thurs fri sat sun".split()  # noqa: SIM905
+_AFTER_A_DAY = "(?:" + "|".join(f"(?<={word}\\s)" for word in _DAY_OR_SHIFT) + ")"  # right after one of them
 
 _COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
@@ -100,7 +102,10 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "clock",
         rf"\b{_HOUR}\s*(?:-|–|to|till|until)\s*{_HOUR}(?![a-z])"
-        rf"|\b{_BARE_HOUR}\s+(?:to|till|until)\s+{_BARE_HOUR}\b(?!\s*(?:[a-z%]|-))",
+        rf"|\b{_BARE_HOUR}\s+(?:to|till|until)\s+{_BARE_HOUR}\b(?!\s*(?:[a-z%]|-))"
+        # with a dash, only after a day or shift it is the hours of ("mondays 10-2", "tues 9-5"; not "won 3-1")
+        rf"|{_AFTER_A_DAY}(?:1[0-2]|0?[1-9])\s*[-–]\s*(?:1[0-2]|0?[1-9])\b"
+        r"(?!\s*(?:(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|times|goals?|points?|kg|km)\b|%|-|/|:))",
     ),
     (
         "clock",

@@ -81,6 +81,14 @@ def test_typed_values_are_read_by_their_form(text: str, kind: str, norm: str) ->
     assert [(v.kind, v.norm) for v in find_values(text)] == [(kind, norm)]
 
 
+def test_hours_with_a_dash_are_a_clock_range_only_after_a_day_or_shift() -> None:
+    assert [(v.kind, v.norm) for v in find_values("just mondays 10-2 now")] == [
+        ("weekday", "0"),
+        ("clock", "10:00-2:00"),
+    ]
+    assert find_values("we won 3-1") == [] and find_values("3-4 days") == []
+
+
 @pytest.mark.parametrize("text", ["I have 2 cats", "I scored 3 goals", "we are 4 people", "at 5 we left", "is 3 ok"])
 def test_a_count_or_a_word_of_grammar_before_a_number_is_no_label(text: str) -> None:
     assert all(v.kind != "numbered" for v in find_values(text))

@@ -87,6 +87,17 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("currently staying with my sister in Glasgow", {"residence": "glasgow"}),
         ("we live in a 2-bed in Manchester", {"residence": "manchester"}),
         ("新家在通州，下周搬", {"residence": "通州"}),
+        ("moving to Ridgeway Academy in September", {}),  # a school by its head word: no one's home
+        # where one works, said the ways chats say it (session 18: 15 of 20 job changes written then were missed)
+        ("starting at Lumen Health on Monday!", {"employer": "lumen health"}),
+        ("I'm a PM at Dell", {"employer": "dell"}),
+        ("new gig at Lumen, first week done", {"employer": "lumen"}),
+        ("got the job at the bakery!! start Monday", {"employer": "the bakery"}),
+        ("I teach maths at Oakwood High", {"employer": "oakwood high"}),
+        ("I work nights at Tesco", {"employer": "tesco"}),
+        ("I drive for Uber", {"employer": "uber"}),
+        ("handed in my notice, joining a startup next month", {"employment": "not working"}),
+        ("I'm a member at Pure Gym", {}),
         ("we're in London now for the weekend", {}),  # a visit
         ("thinking about moving to Denver", {}),  # a wish
         ("I'm in a meeting now", {}),
