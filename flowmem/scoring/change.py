@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from flowmem.scoring.affirmed import AFFIRMING, Affirmed, affirmed
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
 from flowmem.scoring.people import NOT_NAMES, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
@@ -38,7 +39,7 @@ from flowmem.timeexpr.clauses import CLAUSE_BREAK
 from flowmem.timeexpr.gate import TRIGGER_WORDS
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
 
-ChangeKind = Literal["ended", "replaced", "corrected"]
+ChangeKind = Literal["ended", "replaced", "corrected", "affirmed"]
 Subject = Literal["speaker", "other", "unsaid"]  # whom a value is said of (subject_before)
 
 # A condition that is over: what the clause said of it goes whole with it ("I've got a sprained ankle" leaves nothing
@@ -217,8 +218,8 @@ class Change:
     """One change a statement makes.
 
     Attributes:
-        kind: ``ended`` (a state is over), ``replaced`` (a thing has a new value) or ``corrected`` (a value just
-            said was wrong).
+        kind: ``ended`` (a state is over), ``replaced`` (a thing has a new value), ``corrected`` (a value just
+            said was wrong) or ``affirmed`` (a doing denied before holds now: only the denial ends).
         about: The terms naming what changed (stemmed; Chinese characters and pairs as the lexical index has them).
         values: The new values (``replaced`` and ``corrected``).
         cue: The words that said it changed, for the reason shown in the history.
@@ -245,6 +246,9 @@ class Change:
     # An ability or a permission gained ("she can finally work", 终于能开车了): what ended is only an older statement
     # that denied it ("she can't work yet"), never one that merely speaks of the same doing.
     gained: bool = False
+    # A state denied before, said to hold now ("I don't have a car" → "bought a car"): what ended is only an older
+    # statement that negated it (:mod:`flowmem.scoring.affirmed`)
+    affirmed: Affirmed | None = None
     # Values the statement says still hold beside the new ones ("doing sundays now, still saturdays too"): not replaced
     kept: frozenset[tuple[str, str]] = frozenset()
     # per value: the names said before it in its clause ("Bruno's daycare is Fridays": bruno): whose it is, by name
@@ -261,7 +265,7 @@ def read_changes(text: str) -> list[Change]:
 def _read_changes(text: str) -> tuple[Change, ...]:
     correction = _CORRECTION.search(text)
     if correction is None and not any(
-        p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF, _GAINED)
+        p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF, _GAINED, AFFIRMING)
     ):
         return ()  # no word of a change: most statements, read without splitting them into clauses
     changes: list[Change] = []
@@ -270,6 +274,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         every_value = [v for v in every_value if not any(v.start < t.end and t.start < v.end for t in things)]
         every_value = sorted([*every_value, *things], key=lambda v: v.start)
     previous: tuple[int, int] | None = None
+    affirmations: list[Change] = []
     for start, end in _spans(text, CLAUSE_BREAK, every_value):
         clause = text[start:end]
         previous, before = (start, end), previous
@@ -282,6 +287,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             changes.append(Change("ended", PREGNANCY_TERMS, (), born.group()))
         if (gained := _gained(clause)) is not None:
             changes.append(gained)
+        elif (said := affirmed(clause)) is not None:  # read after the clause's other changes (listed last)
+            affirmations.append(Change("affirmed", frozenset({said.verb}), (), said.cue, affirmed=said))
         values = tuple(v for v in every_value if start <= v.start < end)
         ending = _ENDING.search(clause)
         typed = [v for v in values if v.kind != "thing" or v.norm.isascii()]  # 换成了李老师: no typed value, an ending
@@ -340,7 +347,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             changes.append(Change("corrected", about, (), strong.group()))  # 更正一下 过敏的是腰果: no value
     if correction is not None and not changes and (denied := _denied(text)) is not None:
         changes.append(denied)  # "actually it's amoxicillin I react to, not penicillin": the penicillin was wrong
-    return tuple(changes)
+    return (*changes, *affirmations)
 
 
 _FUNCTION_CHARS = frozenset(
@@ -1202,11 +1209,13 @@ def _gained(clause: str) -> Change | None:
 
 
 def denies(text: str, doing: str) -> bool:
-    """Whether ``text`` says ``doing`` cannot or may not be done ("she can't work yet", 还不能开车)."""
+    """Whether ``text`` says ``doing`` cannot, may not or is not done ("she can't work yet", "I don't drive",
+    还不能开车, 我不吃辣)."""
     return bool(
         re.search(
-            rf"(?:can['’]?t|cannot|can\s+not|couldn['’]?t|not\s+(?:yet\s+)?(?:allowed|able|cleared)\s+to|unable\s+to)"
-            rf"\s+(?:\w+\s+)?{re.escape(doing)}\b|(?:不能|不可以|没法|不让|不准)[\u4e00-\u9fff]?{re.escape(doing)}",
+            rf"(?:can['’]?t|cannot|can\s+not|couldn['’]?t|not\s+(?:yet\s+)?(?:allowed|able|cleared)\s+to|unable\s+to"
+            rf"|don['’]?t|do\s+not|doesn['’]?t|never)"
+            rf"\s+(?:\w+\s+)?{re.escape(doing)}\b|(?:不能|不可以|没法|不让|不准|不会|不|没)[\u4e00-\u9fff]?{re.escape(doing)}",
             text,
             re.I,
         )

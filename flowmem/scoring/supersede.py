@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from flowmem.schema.actions import MemoryAction
 from flowmem.schema.memory import Memory
+from flowmem.scoring.affirmed import denial
 from flowmem.scoring.change import (
     RECOVERED,
     Change,
@@ -153,6 +154,12 @@ def _named_or_all(text: str, about: frozenset[str]) -> frozenset[str]:
 
 
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
+    if change.affirmed is not None:  # "bought a car!": only "I don't have a car" ends
+        denied = denial(old.content, change.affirmed)
+        if denied is None:
+            return []
+        kept = remainder(old.content, subject_terms(denied) or change.about, whole=True, breaks=SEGMENT_BREAK)
+        return supersede(memory, old, kept, f"affirmed: '{change.cue}', said in {memory.memory_id}", keep_words=False)
     if change.kind == "ended" and change.gained:  # "she can finally work": only "she can't work yet" ends
         if not any(denies(old.content, doing) for doing in change.about):
             return []
