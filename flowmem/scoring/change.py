@@ -89,6 +89,8 @@ _END_EN = (
     r"|(?:swapped|traded|replaced)(?=\s+(?:\w+\s+){1,4}?(?:for|with)\b)"
     # a vehicle or a thing given up for good: "traded in the civic", "scrapped the van", "the Polo got written off"
     r"|trad(?:ed|ing)\s+in|scrapp(?:ed|ing)|written\s+off|wrote\s+(?:\S+\s+)?off"
+    # discharged by whoever treated one: "physio's discharged me", "discharged from the clinic"
+    r"|discharged(?=\s+(?:me|him|her|them|from)\b|\s*(?:[.!,;]|$))"
     # a thing stolen: "my bike got stolen", "the van was nicked" (what ended is its subject)
     r"|(?:got|was|been|were|get|gets)\s+(?:stolen|nicked|pinched)"
     # the last day somewhere, said of a place or a school left: "Ollie's last day at Little Acorns today" (not "the last
@@ -289,7 +291,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             changes.append(gained)
         elif (said := affirmed(clause)) is not None:  # read after the clause's other changes (listed last)
             affirmations.append(Change("affirmed", frozenset({said.verb}), (), said.cue, affirmed=said))
-        values = tuple(v for v in every_value if start <= v.start < end)
+        values = tuple(v for v in every_value if start <= v.start < end) or _bare_amounts(clause, start)
         ending = _ENDING.search(clause)
         typed = [v for v in values if v.kind != "thing" or v.norm.isascii()]  # 换成了李老师: no typed value, an ending
         if ending is not None and typed and _NEW_VALUE_ZH.fullmatch(ending.group()):
@@ -353,6 +355,26 @@ def _read_changes(text: str) -> tuple[Change, ...]:
 _FUNCTION_CHARS = frozenset(
     "了的是在就也都还又我你他她它们个和跟到上下点多少每周号月日年天时分半前后现今明昨这那有没不很太一"
 )
+
+
+# An amount said to go up or down: a bare number it names is the amount now (房东涨价了，3300; "rent went up, 1450").
+_AMOUNT_MOVED = re.compile(
+    r"涨|降价|上调|下调|\b(?:went|gone|going|goes|put\s+(?:it|the\s+\w+))\s+(?:up|down)\b|\b(?:rais|increas|decreas)\w*",
+    re.I,
+)
+_BARE_NUMBER = re.compile(
+    r"(?<![\d.,:/\w])\d{3,}(?:,\d{3})*(?![\d.,:/%]|\s*(?:[a-z]+s\b|people|kids?|km|kg|mg|年|月|号|日|点|岁))", re.I
+)
+
+
+def _bare_amounts(clause: str, start: int) -> tuple[Value, ...]:
+    """The bare numbers of a clause that says an amount went up or down (no typed value in it): the amounts now."""
+    if not _AMOUNT_MOVED.search(clause):
+        return ()
+    found = _BARE_NUMBER.finditer(clause)
+    return tuple(
+        Value("amount", f"{float(m.group().replace(',', '')):g} ", start + m.start(), start + m.end()) for m in found
+    )
 
 
 def _joined(first: Change, then: Change) -> Change:

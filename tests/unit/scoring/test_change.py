@@ -151,6 +151,8 @@ def test_a_value_in_an_email_is_not_cut_by_its_dots() -> None:
             "pat.r@example.net is the one to use from now on",
             "invoices go to pat.r@example.net please",
         ),
+        # a bare number said with an amount going up is the amount now
+        ("rent is 1400 a month", "rent went up, 1450 from June", "rent is 1450 a month"),
         # the same label with another number: the same thing changed ("ward 7B" → "ward 4A")
         ("I'm a staff nurse on ward 7B", "I've moved to ward 4A", "I'm a staff nurse on ward 4A"),
         (
@@ -189,6 +191,7 @@ def test_a_value_of_something_else_or_the_same_value_changes_nothing(old: str, n
         # hyphens between "not" and "anymore"
         ("Pepper died last night, we're heartbroken", {"pepper"}),
         ("my Brompton got stolen outside Tesco", {"brompton"}),
+        ("physio's discharged me", {"physio"}),
         ("电动车被偷了，现在坐地铁上班", {"电动", "动车"}),
         ("医生让我停了二甲双胍，改打胰岛素", {"甲双", "双胍"}),  # a drug that opens with a numeral, not a price
         ("grandad passed away on Sunday", {"grandad"}),
