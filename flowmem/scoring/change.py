@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from flowmem.scoring.affirmed import AFFIRMING, Affirmed, affirmed
+from flowmem.scoring.affirmed import Affirmed, affirmed, may_affirm
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
 from flowmem.scoring.people import NOT_NAMES, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
@@ -186,9 +186,17 @@ _CORRECTION = re.compile(
     re.I,
 )
 # A value said to be wrong: "not Monday", "instead of the 12th", 不是14号.
-NEGATED_BEFORE = re.compile(
+_NEGATED_BEFORE = re.compile(
     r"(?:\b(?:not|instead\s+of|rather\s+than)\s+(?:on\s+|at\s+)?(?:the\s+)?|不是|而不是)$", re.I
 )
+
+
+def negated_at(text: str, start: int) -> bool:
+    """Whether what stands at ``start`` of ``text`` is said not to be ("not Monday", "instead of the 12th",
+    不是14号)."""
+    return _NEGATED_BEFORE.search(text[max(start - 14, 0) : start]) is not None
+
+
 # A correction that names no value must say outright that something was wrong ("actually", "sorry" alone are
 # everyday words): then what it names, said last, is what was wrong.
 _SAID_WRONG = re.compile(
@@ -266,8 +274,10 @@ def read_changes(text: str) -> list[Change]:
 @lru_cache(maxsize=4096)
 def _read_changes(text: str) -> tuple[Change, ...]:
     correction = _CORRECTION.search(text)
-    if correction is None and not any(
-        p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF, _GAINED, AFFIRMING)
+    if (
+        correction is None
+        and not any(p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF, _GAINED))
+        and not may_affirm(text)
     ):
         return ()  # no word of a change: most statements, read without splitting them into clauses
     changes: list[Change] = []
@@ -323,7 +333,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             # "The choir's back on Thursdays, but at 7:15 now": a clause that names nothing goes on about the clause
             # before it in the sentence
             about = _clause_about(text[before[0] : before[1]], before[0], every_value)
-        negated = tuple(v for v in values if NEGATED_BEFORE.search(text[max(v.start - 14, 0) : v.start]))
+        negated = tuple(v for v in values if negated_at(text, v.start))
         values = tuple(v for v in values if v not in negated)
         if values:
             chars = frozenset(_content_chars(_without(clause, [(v.start - start, v.end - start) for v in values])))

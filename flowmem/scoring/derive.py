@@ -9,7 +9,7 @@ from itertools import groupby
 from typing import Any
 
 from flowmem.schema.memory import Memory, MemoryType, Message
-from flowmem.scoring.change import NEGATED_BEFORE, read_changes
+from flowmem.scoring.change import negated_at, read_changes
 from flowmem.scoring.keys import CAPTION, SPEAKER
 from flowmem.scoring.lexical import words
 from flowmem.scoring.restated import RESTATES
@@ -112,7 +112,7 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     if len(found) < 2:
         return found[0] if found else None
     spans = expression_spans(text, found)
-    told = [(t, span) for t, span in zip(found, spans, strict=True) if not _negated(text, span[0])]
+    told = [(t, span) for t, span in zip(found, spans, strict=True) if not negated_at(text, span[0])]
     if told and len(told) < len(found):  # "the party is sat not fri": the day it is, not the day it is not
         found, spans = [t for t, _ in told], [span for _, span in told]
         if len(found) < 2:
@@ -126,10 +126,6 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     ):
         return ahead[0]  # "Booked the vet yesterday for the jabs next Friday": the booking was the way to the event
     return found[0]
-
-
-def _negated(text: str, start: int) -> bool:
-    return start > 0 and NEGATED_BEFORE.search(text[max(start - 14, 0) : start]) is not None
 
 
 def event_times(text: str, said: datetime) -> list[ExtractedTime]:

@@ -48,7 +48,7 @@ _ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
 # an hour with its am/pm or minutes (a range's ends: "2pm", "7:30", "11 pm"), and one said bare ("9 to 6")
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:am|pm)?|\s*(?:am|pm))"
 _BARE_HOUR = r"(?:1[0-2]|0?[1-9])"
-_DAY_OR_SHIFT = "days day shift shifts hours mon tue tues wed thu thurs fri sat sun".split()  # noqa: SIM905
+_DAY_OR_SHIFT = (*_EN_DAYS, "tues", "thurs", "day", "days", "shift", "shifts", "hours")
 _AFTER_A_DAY = "(?:" + "|".join(f"(?<={word}\\s)" for word in _DAY_OR_SHIFT) + ")"  # right after one of them
 
 _COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -67,12 +67,12 @@ _WORD_COUNTS = {"half a": 0.5, "half an": 0.5, "a half": 0.5, "one and a half": 
 _MEASURE = re.compile(rf"(?P<count>\d+(?:\.\d+)?|{_MEASURE_COUNT})\s+(?P<unit>{_MEASURES})")
 _MEASURE_UNITS = {"tablespoon": "tbsp", "tablespoons": "tbsp", "teaspoon": "tsp", "teaspoons": "tsp"}
 _LABEL_NOT = (  # words before a number that label nothing: grammar, counting, verbs of having and doing
-    "at|on|in|to|for|of|by|with|from|about|around|than|like|is|was|are|were|be|been|am|the|a|an|and|or|but|so|if|then"
-    "|this|that|these|those|my|our|your|his|her|their|its|me|us|them|him|it|we|you|they|he|she|only|just|every|each"
-    "|per|next|last|first|top|over|under|up|down|off|out|into|onto|till|until|since|after|before|between|nearly|almost"
-    "|have|has|had|got|get|gets|do|did|does|make|made|take|took|see|saw|need|needs|want|wants|than|all|both|some|any"
-    "|no|not|about|roughly|approx|maybe|only|another|other|more|less|least|most|was|going|gone|went|be|im|i'm|its"
-    "|age|aged|turned|turning|turns|scored|score|won|lost|beat|ran|run|did|x|times|plus|minus|and|or|nor|vs|v"
+    "at|on|in|to|for|of|by|with|from|about|around|than|like|is|was|are|were|be|been|am|the|a|an|and|or|but|so|if"
+    "|then|this|that|these|those|my|our|your|his|her|their|its|me|us|them|him|it|we|you|they|he|she|only|just"
+    "|every|each|per|next|last|first|top|over|under|up|down|off|out|into|onto|till|until|since|after|before"
+    "|between|nearly|almost|have|has|had|got|get|gets|do|did|does|make|made|take|took|see|saw|need|needs|want"
+    "|wants|all|both|some|any|no|not|roughly|approx|maybe|another|other|more|less|least|most|going|gone|went|im"
+    "|i'm|age|aged|turned|turning|turns|scored|score|won|lost|beat|ran|run|x|times|plus|minus|nor|vs|v"
 )
 _NUMBERED_LABEL = (
     rf"\b(?!(?:{_LABEL_NOT})\b)(?P<label>[a-z][a-z'’]{{1,15}})(?:\s+|-)(?P<n>\d{{1,3}}[a-z]?)s?\b"
@@ -148,6 +148,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 )
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
 _FREQUENCY_RE = next(pattern for kind, pattern in _FOUND if kind == "frequency")
+_NUMBERED_RE = next(pattern for kind, pattern in _FOUND if kind == "numbered")
 # Kinds whose every form holds a digit or a Chinese numeral: a text with neither skips them (most chat lines; their
 # patterns' lookarounds cost ~30 µs a text).
 _OFTEN = re.compile(r"次|\b(?:a|per|each|every)\s+(?:day|week|month|year)\b", re.I)  # what a frequency needs
@@ -286,9 +287,6 @@ def _normalise(kind: str, raw: str) -> str:
     if kind == "numbered":
         return _numbered(raw)
     return text
-
-
-_NUMBERED_RE = re.compile(_NUMBERED_LABEL, re.I)
 
 
 def _numbered(raw: str) -> str:
