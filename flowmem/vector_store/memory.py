@@ -59,9 +59,9 @@ class MemoryStore(VectorStore):
             for m, v in zip(memories, vectors, strict=True)
         ]
         index.put([Row.of(m) for m in stored], vectors)
-        for memory in stored:
-            records[memory.memory_id] = memory
-            self._lexical.setdefault(workspace_id, BM25Index()).put(memory.memory_id, lexical_document(memory))
+        records.update((memory.memory_id, memory) for memory in stored)
+        lexicon = self._lexical.setdefault(workspace_id, BM25Index())
+        lexicon.put_many((memory.memory_id, lexical_document(memory)) for memory in stored)
 
     async def _get(self, workspace_id: str, ids: list[str], with_vectors: bool) -> list[Memory]:
         records = self._records.get(workspace_id, {})

@@ -429,6 +429,8 @@ def _slots(stored: str | None) -> dict[str, str] | None:
     """The slots of a record's ``metadata.slots`` (JSON text), ``None`` when it has none (or not an object)."""
     if stored is None or not stored.startswith("{"):
         return None
+    if stored == "{}":  # most memories state no slot: no parse
+        return {}
     return {str(k): str(v) for k, v in json.loads(stored).items()}
 
 

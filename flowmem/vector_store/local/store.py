@@ -177,8 +177,7 @@ class LocalStore(VectorStore):
             cached.lexicon.remove(memory_id)
         if changes.rows:
             cached.index.put(changes.rows, changes.vectors)
-            for row in changes.rows:
-                cached.lexicon.put(row.memory_id, changes.texts.get(row.memory_id, ""))
+            cached.lexicon.put_many((row.memory_id, changes.texts.get(row.memory_id, "")) for row in changes.rows)
         cached.revision = changes.revision
         self._indexes[workspace_id] = cached
         self._indexes.move_to_end(workspace_id)
@@ -214,8 +213,7 @@ class LocalStore(VectorStore):
                 cached.lexicon.remove(memory_id)
             if rows and vectors is not None:
                 cached.index.put(rows, vectors)
-                for memory in memories:
-                    cached.lexicon.put(memory.memory_id, lexical_document(memory))
+                cached.lexicon.put_many((memory.memory_id, lexical_document(memory)) for memory in memories)
             cached.revision = revision
 
     def _forget_sync(self, workspace_id: str, user_id: str | None, dry_run: bool) -> ForgetCounts:
