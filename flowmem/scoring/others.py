@@ -33,7 +33,8 @@ _OPENS = re.compile(
     rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
     rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed)\b))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
-    r"(?=[a-z])",
+    # not a heading: "Quick update: I accepted…", "Big news: we moved…" open with no one
+    r"(?=[a-z])(?![\w'’-]+\s*:)",
     re.IGNORECASE,
 )
 # A Chinese clause opening with one of the speaker's people: what follows, to the sentence's end, is said of them

@@ -25,7 +25,7 @@ from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.name_kinds import KINDS
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
 from flowmem.scoring.others import people_slots
-from flowmem.scoring.people import THIRD_PERSON_VERBS, ZH_SOMEONE
+from flowmem.scoring.people import PERSON_NOUN, THIRD_PERSON_VERBS, ZH_SOMEONE
 from flowmem.scoring.restated import RESTATES, as_said_by_user
 from flowmem.scoring.values import WHEN_KINDS, find_values
 
@@ -74,6 +74,19 @@ _SCHOOL_NAME = (
 _EMAIL = r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 _PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 
+# Taking up a job, whoever the employer: the words of it (_TAKING_UP), and what makes a clause not tell of it (a
+# denial, a supposition or wish, an application or interview, a former job, someone else's job).
+_TAKING_UP = (
+    r"(?:(?:got|been|was|get|getting)\s+hired|onboarding|start\s+date|job|role|position|gig"
+    # an offer is a job's only in a message about work (not "an offer from Zoopla on the flat")
+    r"|offer(?=[\s\S]*\b(?:start\s+date|job|role|position|salary|hired|notice|resign\w*|boss|team|colleagues)\b))"
+)
+_NOT_TAKEN = (
+    r"(?:(?!\b(?:not|never|no|didn't|did\s+not|don't|won't|if|whether|might|maybe|hope|hoping|wish|want|would|could"
+    r"|should|turned|declined?|declining|rejected|reject|appl(?:y|ied|ying)|interview\w*|waiting|considering|thinking"
+    rf"|old|former|previous|ex|his|her|their|its|your|he|she|they|{PERSON_NOUN})\b|[a-z]+['’]s\b)[^.!?,;:\n])"
+)
+_WORK_NEWS = r"job|work|role|offer|resign\w*|notice|boss|salary|hired|contract|colleagues|onboarding"
 BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "residence": (
         rf"\b(?:i|we)\s+{_ADV}live\s+(?:on\s+(?:my|our|his|her|their)\s+own\s+|alone\s+|by\s+(?:myself|himself|herself)\s+)?(?:in|at|near)\s+{_HOME}{_V}",
@@ -131,7 +144,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         # what or when one works said between ("I work nights at Tesco", "I work part-time for the NHS", "I work in
         # retail at Next"), and the work named by its verb ("I teach maths at Oakwood High", "I drive for Uber")
         rf"\bi\s+{_ADV}work\s+(?:in\s+)?(?:[\w-]+\s+){{1,2}}?(?:at|for)\s+{_PLACE}",
-        rf"\bi\s+{_ADV}(?:teach|lecture|nurse|drive|deliver|ride|cook|clean)\s+(?:[\w-]+\s+){{0,2}}?(?:at|for)\s+{_PLACE}",
+        rf"\bi\s+{_ADV}(?:teach|lecture|nurse|drive|deliver|ride|cook|clean)\s+(?:[\w-]+\s+){{0,2}}?(?:at|for)\s+"
+        rf"(?:the\s+)?{_PLACE}",
         # a job or role said with its employer, whoever's words ("I'm a PM at Dell", "new gig at Lumen", "got the job
         # at the bakery", "took a full-time job at Pentagram", "starting at Lumen Health on Monday")
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:an?\s+)(?!(?:student|pupil|member|regular|patient|customer|guest|client|fan|"
@@ -146,11 +160,22 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+{_V}",
         rf"\b(?:my\s+)?(?:first|last)\s+day\s+(?:at|of\s+work\s+at)\s+{_V}",
         rf"\bmy\s+new\s+(?:job|employer|company)\s+is\s+{_V}",
+        rf"\bmy\s+(?:new\s+)?(?:job|work|workplace)\s+is\s+(?:now\s+)?(?:at|with|for)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
+        # a job taken up, the organisation named after its word in the clause ("accepted the offer from Pizza Express",
+        # "onboarding at Arup this week", "took a full-time job as a photo editor at Reuters")
+        rf"(?:^|[.!?,;:]\s*){_NOT_TAKEN}{{0,40}}?(?<!\blast\s)\b{_TAKING_UP}\b{_NOT_TAKEN}{{0,40}}?\b(?:at|with|from|by)\s+"
+        rf"(?:the\s+)?{_PLACE}",
+        # an organisation joined or signed with, in a message about work ("handed in my notice, joining KPMG in May")
+        rf"^(?=[\s\S]*\b(?:{_WORK_NEWS})\b)[\s\S]*?(?:^|[.!?,;:]\s*){_NOT_TAKEN}{{0,30}}?\b"
+        rf"(?:join(?:ing|ed)?|signed\s+(?:on\s+)?with)\s+(?:the\s+)?{_PLACE}\b(?!\s+(?:for|at|and|on|in|to)\b)",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:工作|上班)",
         # 在医院当护士, 在餐馆打工, 在工地上干活, 去超市当收银员: the verbs of working somewhere (not 在家: home)
-        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?[当打干实]|[这那](?:里|儿|边)?[当打干实])(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
-        r"(?:当(?![时中然初])|打工|实习|干活)",
+        # the verbs that name no job first: 在麦当劳打工 works at 麦当劳 (its 当 is not "work as")
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?[打干实]|[这那](?:里|儿|边)?[打干实])(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
+        r"(?:打工|实习|干活)",
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?当|[这那](?:里|儿|边)?当)(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
+        r"当(?![时中然初])",
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
         # 跳槽去了一家国企: a job left for another, the speaker left out
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}跳槽(?:去|到)了?(?:一家)?{_ZH}",
@@ -170,6 +195,12 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         # day as a teacher"): the sentence's own subject, or none (texting leaves out the "I")
         rf"(?:\bi\s+{_ADV}(?:start(?:ed)?|began|retrained|qualified|trained)|(?:^|[.!?]\s+|\bmy\s+)(?:[\w-]+\s+)?(?:day|week|month|year|shift)"
         rf"(?:\s+[\w-]+)?)\s+as\s+(?:a|an)\s+(?P<v>{_JOB})",
+        # hired as one, or a job taken as one ("got hired as a dental nurse", "took a job as a photo editor at Reuters")
+        rf"(?:^|[.!?,;:]\s*|\bi(?:'ve|\s+have|\s+was|'m|\s+am)?\s+){_ADV}(?:got\s+|been\s+|getting\s+)?"
+        rf"(?:hired|employed|taken\s+on|brought\s+on|signed\s+on)\s+as\s+(?:a|an)\s+(?P<v>{_JOB})",
+        rf"(?:^|[.!?,;:]\s*|\bi(?:'ve|\s+have)?\s+)(?:just\s+|finally\s+)?(?:got|landed|accepted|took|started|found"
+        rf"|starting)\s+(?:a|the|my|that)\s+(?:new\s+)?(?:(?:full|part)-time\s+)?(?:job|role|position|post|gig)\s+as\s+"
+        rf"(?:a|an)\s+(?P<v>{_JOB})",
         rf"(?<![他她它])(?:我|现在|目前){_ZH_WHEN}是(?:一[名位个])?(?P<v>{_ZH_JOB})",
         r"我是一[名位个](?P<v>[^，。！？；,.!?;\s]{1,12})",
         rf"我{_ZH_WHEN}(?:的职位|的职务|的工作|的岗位|岗位)是{_ZH}",
@@ -177,6 +208,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
         # 在医院当护士, 去超市当收银员: what one works as there; 转行做产品经理了: a new line of work
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?当)[^，。！？；,.!?;\s]{{1,16}}?当(?!时|中|然|初)"
+        r"(?![^，。！？；,.!?;\s]*?(?:打工|实习|干活))"
         r"(?P<v>[^，。！？；,.!?;\s了]{1,8})",
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:转行|改行)(?:去|了)?(?:做|当|干)(?P<v>[^，。！？；,.!?;\s了]{{1,8}})",
     ),
@@ -251,7 +283,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>unemployed|between\s+jobs|out\s+of\s+work|jobless)\b",
         # let go by the employer, said of it ("Tesco let me go", "Google laid me off"), or notice handed in
         r"\b(?P<v>let\s+me\s+go|laid\s+me\s+off|fired\s+me|sacked\s+me|made\s+me\s+redundant)\b",
-        r"\b(?P<v>hand(?:ed)?|gave|put)\s+(?:in\s+)?my\s+notice\b",
+        r"\b(?P<v>hand(?:ed)?|gave|put|turned|sent|submitted|tendered)\s+(?:in\s+)?my\s+(?:notice|resignation)\b",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>resigned)\b(?!\s+(?:myself|to)\b)",
+        r"\b(?P<v>laid\s+off)\s+(?:[\w'-]+\s+){0,5}?(?:including|incl\.?)\s+me\b",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?P<v>quit|resigned\s+from|left)\s+my\s+job\b",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>裁员?|优化|辞退|开除)了?",
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:从[^，。！？；,.!?;\s]{{1,12}}?)?(?P<v>离职|辞职|失业)了",
@@ -317,7 +351,8 @@ VALUE_ALIASES: dict[str, str] = {
                      "离职", "辞职", "失业", "不上班", "没上班", "待业"), "not working"),
     **dict.fromkeys(("changed jobs", "switched jobs", "got a new job", "跳槽", "换工作"), "changed jobs"),
     **dict.fromkeys(("let me go", "laid me off", "fired me", "sacked me", "made me redundant"), "not working"),
-    **dict.fromkeys(("hand", "handed", "gave", "put"), "not working"),  # … my notice (the employment slot's only)
+    **dict.fromkeys(("hand", "handed", "gave", "put", "turned", "sent", "submitted", "tendered", "resigned"),
+                    "not working"),  # … my notice (the employment slot's only)
 }  # fmt: skip
 # A state that ends another slot's: single again ends the partner, not working the employer and the title, a new
 # employer the not working. ``*``: any value. Read with the person the slot is qualified by (partner@cleo).

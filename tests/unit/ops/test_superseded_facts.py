@@ -191,3 +191,21 @@ def test_an_edited_memory_is_superseded_by_its_new_words_not_its_old_ones() -> N
         app.run_sync("personal_summary", messages=[moved], user_id="alice", workspace_id="w")
         status = {m.content: m.status for m in app.memories.sync.list(workspace_id="w", user_id="alice").memories}
     assert status == {"I love pottery.": "valid", "I live in Milan.": "expired", "I moved to Turin today!": "valid"}
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I work for Deloitte as an auditor", "handed in my resignation at Deloitte today, joining KPMG next month"),
+        ("I'm a line cook at Nando's", "Quick update: I accepted the offer from Pizza Express, start date is the 3rd"),
+        ("I drive a forklift at the Tesco depot", "I'm a delivery driver for DPD now, way better hours"),
+        ("my job is at the council, planning department", "Onboarding at Arup this week, lots of paperwork"),
+        ("I'm a receptionist at a vet clinic", "got hired as a dental nurse!! first shift tomorrow"),
+        ("I'm a freelance photographer", "I took a full-time job as a photo editor at Reuters"),
+        ("我在麦当劳打工", "麦当劳那边辞了，去肯德基了"),
+    ],
+)  # fmt: skip
+def test_a_job_taken_up_or_left_in_other_words_expires_the_old_one(before: str, after: str) -> None:
+    with App(overrides=["vector_store.default.backend=memory"]) as app:
+        memories = summarize(app, before, after)
+    assert {m.content: m.status for m in memories if m.content == before} == {before: "expired"}

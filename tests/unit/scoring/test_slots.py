@@ -458,3 +458,43 @@ def test_a_text_without_a_number_skips_only_value_kinds_that_need_one(monkeypatc
 )  # fmt: skip
 def test_a_home_rented_with_someone_or_moved_into_is_the_residence(text: str, place: str) -> None:
     assert slots_of(text)["residence"] == place
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        # a job taken up, the organisation after the word of it in its clause, however the clause goes on
+        ("Quick update: I accepted the offer from Pizza Express, start date is the 3rd", {"employer": "pizza express"}),
+        ("Onboarding at Arup this week, lots of paperwork", {"employer": "arup"}),
+        ("got hired by Ocado last week", {"employer": "ocado"}),
+        ("my new role at Barclays starts monday", {"employer": "barclays"}),
+        ("the start date at Monzo got pushed to May", {"employer": "monzo"}),
+        ("I took a full-time job as a photo editor at Reuters", {"employer": "reuters", "job_title": "photo editor"}),
+        ("got hired as a dental nurse!! first shift tomorrow", {"job_title": "dental nurse"}),
+        ("handed in my resignation at Deloitte today, joining KPMG next month",
+         {"employer": "kpmg", "employment": "not working"}),
+        ("Shopify laid off half my team including me",
+         {"employment": "not working", "employment@shopify": "not working"}),  # read as a person too: harmless
+        ("I drive a forklift at the Tesco depot", {"employer": "tesco"}),
+        ("my job is at the council, planning department", {"employer": "the council"}),
+        ("我在麦当劳打工", {"employer": "麦当劳"}),  # its 当 is not "work as"
+        # not taken up: an interview, a refusal, a supposition, an application, a former job, someone else's, an
+        # offer on a flat, a person joined, a plumber hired
+        ("I have a job interview at Google on Tuesday", {}),
+        ("I turned down the offer from Amazon", {}),
+        ("if I get the offer from Meta I'll take it", {}),
+        ("I applied for a role at Deloitte", {}),
+        ("my old job at Boots was awful", {}),
+        ("my last job at Argos paid better", {}),
+        ("my sister got a job at Tesco", {"employer@sister": "tesco"}),
+        ("I got an offer from Zoopla on the flat", {}),
+        ("after work I joined Sarah and Tom at the pub", {}),
+        ("hired a plumber from Pimlico Plumbers", {}),
+        ("he got hired as a chef", {}),
+        ("Big news: I moved to Leeds", {"residence": "leeds"}),  # a heading is no one
+    ],
+)  # fmt: skip
+def test_a_job_taken_up_is_read_by_its_words_and_what_the_clause_says_of_it(text: str, slots: dict[str, str]) -> None:
+    read = slots_of(text)
+    work = {"employer", "job_title", "employment", "residence"}
+    assert {slot: value for slot, value in read.items() if slot.split("@")[0] in work} == slots
