@@ -29,7 +29,7 @@ WORK_WORDS = (
     # an occupation said by what one does ("still teaching part-time", "left nursing")
     "teaching", "nursing", "lecturing", "tutoring", "coaching", "consulting", "freelancing", "practising", "practicing",
 )  # fmt: skip
-ZH_WORK_WORDS = ("工作", "上班", "打工", "公司", "单位", "岗位", "职位")
+ZH_WORK_WORDS = ("工作", "上班", "打工", "兼职", "公司", "单位", "岗位", "职位")
 ZH_OCCUPATION_WORDS = [
     "设计师",
     "工程师",

@@ -55,6 +55,7 @@ _HOME = (
     r"(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage|bungalow|\d-bed(?:room)?|(?:one|two|three)-bed(?:room)?"
     r"|house\s?share|flat\s?share)\s+(?:in|at|near|on)\s+)?"
 )
+_DWELLING = r"(?:apartment|flat|house|home|place|condo|studio|cottage|bungalow|room|\d-bed)"
 _WITH = r"(?:和|跟)[^，。！？；,.!?;\s]{1,12}?"  # 我和我的狗旺财住在… : a companion between the subject and the verb
 # Job titles are open-ended, so "I'm a …" counts only when it ends in an occupation ("I'm a big fan" does not).
 _JOB = EN_OCCUPATION
@@ -89,8 +90,23 @@ _NOT_TAKEN = (
 _WORK_NEWS = r"job|work|role|offer|resign\w*|notice|boss|salary|hired|contract|colleagues|onboarding"
 BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "residence": (
-        rf"\b(?:i|we)\s+{_ADV}live\s+(?:on\s+(?:my|our|his|her|their)\s+own\s+|alone\s+|by\s+(?:myself|himself|herself)\s+)?(?:in|at|near)\s+{_HOME}{_V}",
-        rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:to|into)\s+{_HOME}{_V}",
+        rf"\b(?:i|we)\s+{_ADV}(?:live|stay)\s+(?:on\s+(?:my|our|his|her|their)\s+own\s+|alone\s+|by\s+(?:myself|himself|herself)\s+"
+        rf"|with\s+(?:[\w'-]+\s+){{1,3}}?)?(?:in|at|near)\s+{_HOME}{_V}",
+        rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:back\s+)?(?:home\s+)?(?:to|into)\s+{_HOME}{_V}",
+        # living somewhere since a time: "I've been living in Berlin since January"
+        rf"\b(?:i|we)(?:'ve|\s+have)\s+{_ADV}been\s+(?:living|based|renting)\s+(?:with\s+(?:[\w'-]+\s+){{1,3}}?)?in\s+{_V}",
+        # a home acquired, named where it is ("completed on the house in Bath", "signed the lease for a place in
+        # Brixton", "got a place out in Swords", "picked up the keys to a flat in Leith")
+        rf"(?:^|[.!?,;]\s*|\b(?:i|we)(?:'ve|\s+have)?\s+)(?:just\s+|finally\s+|officially\s+)?(?:got|found|bought|rented"
+        rf"|completed\s+on|signed\s+(?:the\s+)?(?:lease|contract|papers|tenancy)\s+(?:for|on)|moved\s+into"
+        rf"|picked\s+up\s+the\s+keys\s+(?:to|for))\s+(?:a|an|the|our|my)\s+(?:own\s+|new\s+)?"
+        rf"(?:(?!(?:holiday|summer|weekend|second|rental|investment|buy-to-let|hotel)\b)[\w-]+\s+){{0,2}}?{_DWELLING}(?:,\s+(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?{_DWELLING})?\s+(?:out\s+|over\s+|up\s+|down\s+)?"
+        rf"(?:in|at|near)\s+{_PLACE}",
+        # one of a place's people now: "We're Jersey City people now", "I'm a Walthamstow girl now"
+        rf"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:a\s+|an\s+)?(?:proper\s+|official\s+|officially\s+)?{_PLACE}\s+"
+        rf"(?:people|person|residents?|locals?|girl|boy|guy|gal|folks?|family)\s+now\b",
+        # a place arrived in that is home now: "Just landed in Vancouver, this is home now"
+        rf"\b(?:in|to)\s+{_PLACE}[^.!?;\n]{{0,30}}?\b(?:this|it|that|which)(?:\s+is|['’]s)\s+(?:my\s+|our\s+)?home\s+now\b",
         # whom one lives with now, when that is the news: "mum's moved in with us", "I moved in with Jess"
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}moved\s+in\s+with\s+(?P<v>us|me|them|(?:my|our|his|her|their)\s+[\w-]+"
         rf"|(?-i:[A-Z])[\w'-]+)",
@@ -128,7 +144,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过的])(?!在?一起)在?{_ZH}",
         rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
-        rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬家?(?:到|去|进)了?{_ZH}",
+        rf"我们?(?:全家|一家人?|俩|两个|几个)?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬家?(?:到|去|进)了?{_ZH}",
         rf"我家{_ZH_WHEN}在{_ZH}",
         # 新家在通州: where the new home is (a sentence leaves out its speaker)
         rf"(?:^|[，。！？；\s]|我的?|我们的?)(?:新家|新房子?|住处|住的地方)(?:现在)?在{_ZH}",
@@ -173,13 +189,16 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         # 在医院当护士, 在餐馆打工, 在工地上干活, 去超市当收银员: the verbs of working somewhere (not 在家: home)
         # the verbs that name no job first: 在麦当劳打工 works at 麦当劳 (its 当 is not "work as")
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?[打干实]|[这那](?:里|儿|边)?[打干实])(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
-        r"(?:打工|实习|干活)",
+        r"(?:打工|实习(?!生)|干活|兼职)",
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?当|[这那](?:里|儿|边)?当)(?P<v>[^，。！？；,.!?;\s]{{1,16}}?)"
         r"当(?![时中然初])",
         rf"我{_ZH_WHEN}(?:入职|加入)了?{_ZH}",
         # 跳槽去了一家国企: a job left for another, the speaker left out
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}跳槽(?:去|到)了?(?:一家)?{_ZH}",
-        rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG})(?:做|当|上班|工作)",
+        rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG})(?:做|当|上班|工作|卖|修|送|教|管|干)",
+        # 下个月开始去国企上班了: the place one goes to work at now (not 去公司上班: any day's commute)
+        rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:开始|改|换)?(?:去|到)(?!公司|单位|班上)(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)"
+        r"(?:上班|工作)了",
         rf"(?<![他她它])(?:我|，|^){_ZH_WHEN}是(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)的{_ZH_JOB}",
         rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{2,12}}?)(?:做|干|搞)(?={_ZH_FUNCTION}|{_ZH_JOB})",
         # 启明能源第一天报到: the first day at a place of work (a sentence leaves out its speaker)
@@ -208,7 +227,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
         # 在医院当护士, 去超市当收银员: what one works as there; 转行做产品经理了: a new line of work
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?当)[^，。！？；,.!?;\s]{{1,16}}?当(?!时|中|然|初)"
-        r"(?![^，。！？；,.!?;\s]*?(?:打工|实习|干活))"
+        r"(?![^，。！？；,.!?;\s]*?(?:打工|实习(?!生)|干活|兼职))"
         r"(?P<v>[^，。！？；,.!?;\s了]{1,8})",
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:转行|改行)(?:去|了)?(?:做|当|干)(?P<v>[^，。！？；,.!?;\s了]{{1,8}})",
     ),
@@ -324,6 +343,9 @@ ENDINGS: tuple[str, ...] = (
     # 旺旺前天走了: "went" said of when is a death (走了 alone is also "left")
     r"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{1,6}?)(?:今天|昨天|前天|上周|上个月|去年|最近|早上|晚上|半夜)走了",
     rf"我(?:和|跟)(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:分手|离婚)了",
+    # a place of work left, named before the leaving (麦当劳那边辞了, 4S店不干了, 奶茶店的兼职辞掉了)
+    r"(?:^|[，。！？；：:\s])(?![我他她你]|工作|兼职)(?P<v>[^，。！？；：:\s的]{1,8}?)(?:那边|这边)?(?:的(?:工作|兼职|活|班))?(?:已经|早就|也)?"
+    r"(?:不干了|不做了|辞了|辞掉了|辞职了)",
 )
 
 # A place or a name ends where a time, a companion or a reason begins: "berkeley last week with sam" → "berkeley".

@@ -66,6 +66,18 @@ _MEASURES = r"cups?|scoops?|tablespoons?|teaspoons?|tbsp|tsp|glass(?:es)?|slices
 _WORD_COUNTS = {"half a": 0.5, "half an": 0.5, "a half": 0.5, "one and a half": 1.5, "a": 1.0, "an": 1.0}
 _MEASURE = re.compile(rf"(?P<count>\d+(?:\.\d+)?|{_MEASURE_COUNT})\s+(?P<unit>{_MEASURES})")
 _MEASURE_UNITS = {"tablespoon": "tbsp", "tablespoons": "tbsp", "teaspoon": "tsp", "teaspoons": "tsp"}
+_CURRENCY_NAMES = frozenset(
+    {"euro", "pound", "quid", "dollar", "buck", "yuan", "rmb", "usd", "eur", "gbp", "aud", "cad", "pcm"}
+)
+# What a sum of money is, just before it: "rent is now 850", "rent: 1450", "salary's 42000" (fixed-width look-behinds,
+# one for each way of joining the word to its number).
+_SUM_WORDS = ("rent", "salary", "wage", "wages", "pay", "price", "cost", "fee", "fees", "bill", "budget", "mortgage",
+              "deposit", "allowance", "pension")  # fmt: skip
+_AFTER_A_SUM = "|".join(
+    f"(?<=\\b{word}{join})"
+    for word in _SUM_WORDS
+    for join in (" ", ": ", " is ", "'s ", " is now ", "'s now ", " now ", " was ", " of ")
+)
 _LABEL_NOT = (  # words before a number that label nothing: grammar, counting, verbs of having and doing
     "at|on|in|to|for|of|by|with|from|about|around|than|like|is|was|are|were|be|been|am|the|a|an|and|or|but|so|if"
     "|then|this|that|these|those|my|our|your|his|her|their|its|me|us|them|him|it|we|you|they|he|she|only|just"
@@ -73,6 +85,9 @@ _LABEL_NOT = (  # words before a number that label nothing: grammar, counting, v
     "|between|nearly|almost|have|has|had|got|get|gets|do|did|does|make|made|take|took|see|saw|need|needs|want"
     "|wants|all|both|some|any|no|not|roughly|approx|maybe|another|other|more|less|least|most|going|gone|went|im"
     "|i'm|age|aged|turned|turning|turns|scored|score|won|lost|beat|ran|run|x|times|plus|minus|nor|vs|v"
+    # adverbs of time and verbs of paying: "rent is now 850", "paying 900 now" say an amount, not a label's number
+    "|now|still|already|currently|again|also|pay|pays|paid|cost|costs|spend|spent|earn|earns|earned|charge|charges"
+    "|charged|owe|owes|[a-z]+ing"
 )
 _NUMBERED_LABEL = (
     rf"\b(?!(?:{_LABEL_NOT})\b)(?P<label>[a-z][a-z'’]{{1,15}})(?:\s+|-)(?P<n>\d{{1,3}}[a-z]?)s?\b"
@@ -134,6 +149,11 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
         r"|(?<=[每一][年月周天])\d+(?:\.\d+)?|\b\d+\.\d\d\b"
         # a number an amount went up or down to ("rent going up to 1525")
         r"|(?<=\bup to )\d[\d,]*(?:\.\d+)?\b|(?<=\bdown to )\d[\d,]*(?:\.\d+)?\b"
+        # a sum with its currency's name ("800 euros", "50 quid", "3000 rmb"), or said as what a sum of money is
+        # ("rent is now 850", "rent: 1450", "salary's 42000"); 月租4000, 4000一个月
+        rf"|\b\d[\d,]*(?:\.\d+)?\s*(?:{'|'.join(sorted(_CURRENCY_NAMES))})s?\b"
+        rf"|(?=\d)(?:{_AFTER_A_SUM})\d[\d,]*(?:\.\d+)?\b(?![.,:/]\d|\s*(?:%|am\b|pm\b|[a-z]+s\b|day\b|week\b|month\b))"
+        r"|(?<=一个月|每个月)\d+(?:\.\d+)?|\d+(?:\.\d+)?(?=一个?月|每个?月|/月)"
         # a dose counted in pills (一片半, 两粒, 半片)
         rf"|[\d{ZH_NUMERAL_CHARS}]{{1,3}}(?:片|粒|颗)半?|半(?:片|粒|颗)"
         # a measure of food or drink, its number in words too ("half a cup twice a day", "two scoops", 3 tbsp)
@@ -397,7 +417,7 @@ def _amount(text: str) -> str:
         return ""
     value = float(number.group().replace(",", ""))
     unit = text[number.end() :].strip()
-    if text[0] in "$£€¥" or unit in ("块", "元"):
+    if text[0] in "$£€¥" or unit in ("块", "元") or unit.rstrip("s") in _CURRENCY_NAMES:
         value *= 1000 if unit == "k" else 1
         unit = "money"
     elif unit in ("kgs", "公斤"):

@@ -203,9 +203,20 @@ def test_an_edited_memory_is_superseded_by_its_new_words_not_its_old_ones() -> N
         ("I'm a receptionist at a vet clinic", "got hired as a dental nurse!! first shift tomorrow"),
         ("I'm a freelance photographer", "I took a full-time job as a photo editor at Reuters"),
         ("我在麦当劳打工", "麦当劳那边辞了，去肯德基了"),
+        ("I pay 800 euros rent", "rent is now 850, the agency sent the letter"),
+        ("rent: 1450", "rent went down to 1400 after I complained about the mould"),
+        ("房租一个月3500", "房东涨房租了，现在4000一个月"),
+        ("在一家奶茶店兼职", "奶茶店的兼职辞掉了，找了个家教的活"),
+        ("我在4S店卖车", "4S店不干了，现在开滴滴"),
+        ("我在一家外企做财务", "下个月开始去国企上班了，外企那边已经交接完了"),
+        ("I live with my parents in Leeds", "finally got my own place, a studio in Manchester"),
+        ("I live in Bristol, near the harbour", "we completed on the house in Bath last week!! finally homeowners"),
+        ("I live in Paris", "I've been living in Berlin since January"),
+        ("I stay in Shoreditch", "moving day went fine, I'm a Walthamstow girl now lol"),
+        ("我家在成都", "我们全家搬到重庆了"),
     ],
 )  # fmt: skip
-def test_a_job_taken_up_or_left_in_other_words_expires_the_old_one(before: str, after: str) -> None:
+def test_a_job_home_or_rent_changed_in_other_words_expires_the_old_one(before: str, after: str) -> None:
     with App(overrides=["vector_store.default.backend=memory"]) as app:
         memories = summarize(app, before, after)
     assert {m.content: m.status for m in memories if m.content == before} == {before: "expired"}

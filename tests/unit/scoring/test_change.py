@@ -1292,3 +1292,25 @@ def test_a_chinese_measure_goes_to_a_new_number(old_text: str, new_text: str, no
     expire, add = apply_changes(new, changes_of(new), [old])
     assert expire.old is old and add.memory.content == now
     assert [c for c in read_changes("我上午9点到下午5点上班") if c.kind == "replaced"] == []  # a range's end
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a sum named by its currency's word or by what it is, or said beside 一个月
+        ("I pay 800 euros rent", [("amount", "800 money")]),
+        ("I spent 20 quid", [("amount", "20 money")]),
+        ("rent is now 850, the agency sent the letter", [("amount", "850 ")]),
+        ("rent: 1450", [("amount", "1450 ")]),
+        ("salary's 42000 now", [("amount", "42000 ")]),
+        ("房租一个月3500", [("amount", "3500 ")]),
+        ("现在4000一个月", [("amount", "4000 ")]),
+        # not a sum: a count of days late, an adverb or a verb of paying before a number (no label either)
+        ("the rent was 3 days late", []),
+        ("rent is 2 weeks overdue", []),
+        ("paying 900 now", []),
+        ("price of 3 apples", []),
+    ],
+)  # fmt: skip
+def test_a_sum_is_read_by_its_currency_or_what_it_pays_for(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(v.kind, v.norm) for v in find_values(text)] == found

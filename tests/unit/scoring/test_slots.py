@@ -498,3 +498,31 @@ def test_a_job_taken_up_is_read_by_its_words_and_what_the_clause_says_of_it(text
     read = slots_of(text)
     work = {"employer", "job_title", "employment", "residence"}
     assert {slot: value for slot, value in read.items() if slot.split("@")[0] in work} == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "home"),
+    [
+        ("we completed on the house in Bath last week!! finally homeowners", "bath"),
+        ("Signed the lease for a place in Brixton, moving Saturday", "brixton"),
+        ("finally got my own place, a studio in Manchester", "manchester"),
+        ("got a place out in Swords, way cheaper", "swords"),
+        ("I've been living in Berlin since January", "berlin"),
+        ("We're Jersey City people now, the commute is way easier", "jersey city"),
+        ("Just landed in Vancouver, this is home now", "vancouver"),
+        ("Moved back home to Marseille after graduation", "marseille"),
+        ("I live with my parents in Leeds", "leeds"),
+        ("我们全家搬到重庆了", "重庆"),
+        # a stay, a trip, a booking, an office, a house looked at or hoped for: no home
+        ("we're in London now for the weekend", None),
+        ("I stayed in Paris for a week", None),
+        ("got a room at the Hilton in Leeds for the conference", None),
+        ("we looked at a house in Bath but it was too small", None),
+        ("if we get the flat in Leith we'll move in June", None),
+        ("I booked a room in Rome for the trip", None),
+        ("signed the lease for an office in Shoreditch", None),
+        ("my friend has been living in Berlin since January", None),
+    ],
+)  # fmt: skip
+def test_a_home_is_read_by_what_makes_it_one_not_a_stay(text: str, home: str | None) -> None:
+    assert slots_of(text).get("residence") == home
