@@ -35,7 +35,7 @@ from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPAT
 from flowmem.scoring.people import NOT_NAMES, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
-from flowmem.timeexpr.clauses import CLAUSE_BREAK
+from flowmem.timeexpr.clauses import CLAUSE_BREAK, SEGMENT_BREAK
 from flowmem.timeexpr.gate import TRIGGER_WORDS
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
 
@@ -55,6 +55,8 @@ _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up"
     # dropping a provider or a habit in everyday words: "finally ditched BT", "dumped the gym", "therapy's wrapped up"
     r"|ditch(?:ed|ing)|dump(?:ed|ing)|wrapped\s+up|wound\s+up|finished\s+with|done\s+with"
+    # an account or a membership closed: "closed my HSBC account" (not "closed the window")
+    r"|clos(?:ed|ing)(?=\s+(?:my|our|the)\s+(?:[\w-]+\s+){0,2}?(?:account|membership|subscription|policy|card)\b)"
     # a charge passed to someone else: "handed the under-9s over to Gav"
     r"|hand(?:ed|ing)\s+(?:\S+\s+){1,3}?over(?=\s+to\b)|hand(?:ed|ing)\s+over\s+(?:\S+\s+){0,3}?\S+(?=\s+to\b)"
     # what was given back: "handed the Focus back", "gave the keys back" (what is given back, inside the cue)
@@ -157,7 +159,7 @@ _CHANGE = re.compile(
     r"|as\s+of"
     # more or less of an amount: "upped the metformin to 1000mg", "cut my hours to 30"
     r"|upped|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|reduc(?:e|ed|ing)|doubl(?:e|ed)|halv(?:e|ed)"
-    r"|adjust(?:ed)?|(?:up|down)grad(?:e|ed|ing)"
+    r"|adjust(?:ed)?|(?:up|down)grad(?:e|ed|ing)|port(?:ed|ing)|renew(?:ed|ing)"
     # a time moved: "postponed the housewarming to the 21st", "brought it forward to Monday"
     r"|postpon(?:e|ed|ing)|delay(?:ed|ing)?|brought\s+forward|put\s+off"
     # an amount that went up or down to another: "put the rent up to £1,050", "hours cut down to 30"
@@ -263,6 +265,9 @@ class Change:
     kept: frozenset[tuple[str, str]] = frozenset()
     # per value: the names said before it in its clause ("Bruno's daycare is Fridays": bruno): whose it is, by name
     people: tuple[frozenset[str], ...] = ()
+    # The names the statement says were left for the new one: after "from" or "instead of", or opening a clause of
+    # their own ("switched my current account to Monzo, Barclays was useless"): a name an older statement holds there
+    switched_from: frozenset[str] = frozenset()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -348,9 +353,12 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             roles = tuple(_new_role(text, v) for v in values)
             kept = frozenset((v.kind, v.norm) for v in values if _still(text, v))
             people = tuple(_named_before(text, start, v) for v in values)
+            switched = frozenset(
+                v.norm for v in every_value if v.kind == "name" and _SWITCHED.search(cue.group()) and _left_for(text, v)
+            )
             change = Change(
                 kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept,
-                people=people,
+                people=people, switched_from=switched,
             )  # fmt: skip
             if goes_on and changes and changes[-1].kind == kind and changes[-1].about == about:
                 change = _joined(changes.pop(), change)  # one change of one thing, said in two clauses
@@ -400,6 +408,7 @@ def _joined(first: Change, then: Change) -> Change:
         roles=first.roles + then.roles,
         kept=first.kept | then.kept,
         people=first.people + then.people,
+        switched_from=first.switched_from | then.switched_from,
     )
 
 
@@ -571,6 +580,33 @@ def kin_terms(a: str, b: str) -> bool:
 SELF_NAMED = frozenset({"phone", "email", "job", "numbered"})
 # …and a phrase switched to, which is of the thing its head word names (_things_like found it by that word).
 _NAMES_ITS_THING = SELF_NAMED | {"thing"}
+_JUDGED = re.compile(
+    r"(?:['’]s|\s+(?:was|were|is|got|had\s+got|has\s+been|had\s+been|became|kept|just\s+(?:was|got)))\b", re.I
+)
+_LEFT_FROM = re.compile(
+    r"\b(?:from|instead\s+of|rather\s+than|ditched|dropped|left|leaving|cancell?ed|quit|dumped"
+    # what a swap gives up comes first: "swapped Glasgow for Edinburgh", "replaced Sky with Virgin"
+    r"|switched|swapped|traded|replaced|exchanged)\s+(?:the\s+|my\s+|our\s+)?$",
+    re.I,
+)
+
+
+def _left_for(text: str, name: Value) -> bool:
+    """Whether ``name`` is what a switch in ``text`` left: said after "from" or "instead of", or opening a clause
+    with no word of change of its own ("…to Monzo, Barclays was useless"); not what is moved ("moved Leo to …")."""
+    if _LEFT_FROM.search(text[max(0, name.start - 24) : name.start]):
+        return True
+    opening = max((m.end() for m in SEGMENT_BREAK.finditer(text, 0, name.start)), default=0)
+    if text[opening : name.start].strip():
+        return False
+    end = next((m.start() for m in SEGMENT_BREAK.finditer(text, name.end)), len(text))
+    # what it was like ("Barclays was useless", "Bupa got too expensive"), not what someone did ("Sarah recommended it")
+    return _JUDGED.match(text, name.end) is not None and _CHANGE.search(text, name.end, end) is None
+
+
+_SWITCHED = re.compile(
+    r"switch|mov|chang|port|transfer|swap|now|these\s+days|nowadays|currently|换|改|转", re.I
+)  # a change's cue that moves to another
 # A dose's unit names what it is a dose of: "减到一片了" said of "优甲乐每天吃一片半", "upped to 100mg" of
 # "sertraline 50mg".
 _DOSE_UNITS = frozenset({"pill", "mg", "mcg", "iu", "units"})
@@ -631,6 +667,9 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     and (
                         bool(_context(old_text, o, olds) & beside)
                         or _same_place(old_text, start, o, change, index)
+                        # switched from the old name to the new, the old one named too ("switched my current account
+                        # to Monzo, Barclays was useless"): whatever words stand beside either
+                        or o.norm in change.switched_from
                         or bool(role and holds(old_text[start:end], role) and _only_name(o, olds, held_new, start, end))
                         if named
                         else about_it
@@ -1262,7 +1301,8 @@ _PIECE_END = re.compile(r"[,，、;；。.!?！？:：]")
 def _still(text: str, value: Value) -> bool:
     """Whether ``value`` is said to hold still ("still saturdays too", "spin Saturdays still on", 还是周六上午): a word
     of it near the value, with no break between them (现在上B2，还是周六上午: only 周六 is kept)."""
-    for found in _STILL.finditer(text, max(0, value.start - 12), value.end + 12):
+    reach = 24 if value.kind == "name" else 12  # a name is kept with its verb between ("still shop at Tesco")
+    for found in _STILL.finditer(text, max(0, value.start - reach), value.end + reach):
         between = text[min(found.end(), value.end) : max(found.start(), value.start)]
         if not _PIECE_END.search(between):
             return True

@@ -1314,3 +1314,20 @@ def test_a_chinese_measure_goes_to_a_new_number(old_text: str, new_text: str, no
 )  # fmt: skip
 def test_a_sum_is_read_by_its_currency_or_what_it_pays_for(text: str, found: list[tuple[str, str]]) -> None:
     assert [(v.kind, v.norm) for v in find_values(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        ("switched my current account to Monzo, Barclays was useless", {"barclays"}),
+        ("switched from Barclays to Monzo", {"barclays"}),
+        ("switched Sky for Virgin Media last month", {"sky"}),
+        ("we're with Octopus now, British Gas got too expensive", {"british gas"}),
+        # what is moved is not what is left, nor is a name that says or does something
+        ("We've moved Leo to St Anselm's", set()),
+        ("switched to Monzo, Sarah recommended it", set()),
+        ("I'm at Tesco now, Sarah says hi", set()),
+    ],
+)  # fmt: skip
+def test_a_switch_leaves_the_name_said_after_from_or_judged_in_a_clause_of_its_own(text: str, left: set[str]) -> None:
+    assert set().union(*(c.switched_from for c in read_changes(text))) == left
