@@ -32,7 +32,7 @@ from typing import Literal
 from flowmem.scoring.affirmed import Affirmed, affirmed, may_affirm
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
-from flowmem.scoring.people import NOT_NAMES, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK, SEGMENT_BREAK
@@ -61,6 +61,9 @@ _END_EN = (
     r"|hand(?:ed|ing)\s+(?:\S+\s+){1,3}?over(?=\s+to\b)|hand(?:ed|ing)\s+over\s+(?:\S+\s+){0,3}?\S+(?=\s+to\b)"
     # what was given back: "handed the Focus back", "gave the keys back" (what is given back, inside the cue)
     r"|(?:hand(?:ed|ing)|gave|giving)\s+(?:\S+\s+){1,3}?back\b"
+    # given away, cut out, let lapse: "had to give Milo away", "cut out meat", "let my golf membership lapse"
+    r"|(?:give|gave|giving|given)\s+(?:\S+\s+){1,3}?away\b|cut(?:ting)?\s+out(?=\s+\w)"
+    r"|let\s+(?:my|our|the)\s+(?:\S+\s+){0,3}?(?:lapse|expire|run\s+out)\b"
     r"|broke\s+up(?:\s+with)?|split\s+up(?:\s+with)?|divorced|moved\s+out(?:\s+of)?|retired(?:\s+from)?"
     r"|got\s+rid\s+of|no\s+longer|no\s+more|(?:took|taken|take|came|coming|come|going|went|am|i'm|is|be)\s+"
     # "took me off the apixaban" ends it; "I'm off to go swimming", "off work today" leave for something
@@ -119,11 +122,22 @@ _END_EN = (
 )
 # "don't work at Dell anymore", "not seeing Jonah anymore": the thing ended sits between the negation and "anymore"
 # (n't is inside its word: no boundary before it).
-_NOT_ANYMORE_EN = r"(?:\bnot|n't)\s+(?:[\w'-]+\s+){0,4}?any\s?more\b"
+# "not seeing Jonah anymore", "not drinking coffee these days": a doing denied of the present (a progressive before
+# "these days" or "lately"; not "haven't seen Tom since Monday", which says when, not that it stopped)
+# (a doing less, "not running as far these days", "not playing much", is no stop)
+_DEGREE = r"(?!(?:as|so|that|too|very|much|many|often|far|well|enough|quite|really)\b)"
+_NOT_NOW = (
+    r"(?:[\w'-]+\s+){0,4}?any\s?more"
+    rf"|(?:[\w'-]+\s+)?[\w'-]+ing\s+(?:{_DEGREE}[\w'-]+\s+){{0,3}}?(?:these\s+days|nowadays)"
+)
+_NOT_ANYMORE_EN = rf"(?:\bnot|n't)\s+(?:{_NOT_NOW})\b"
 _NO_LONGER_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff][\u4e00-\u9fff]{0,3}?了"
 # 不在新东方上了: no longer at a place, named at any length (the place is what ended)
 _NOT_THERE_ZH = r"不在[\u4e00-\u9fffA-Za-z]{1,8}?了"
-_STOPPED_ZH = rf"{_NOT_THERE_ZH}|{_NO_LONGER_ZH}|戒(?![指备严])(?=[\u4e00-\u9fff])"
+# 最近都没打球了, 好久没去健身房了: not done for a while now (没 + verb + 了 after a word of how long)
+_NOT_LATELY_CUE = re.compile(r"没(?:有|再)?[\u4e00-\u9fff]{1,4}?了")
+_NOT_LATELY_ZH = rf"(?:(?<=最近)|(?<=好久)|(?<=很久)|(?<=一直)|(?<=都)){_NOT_LATELY_CUE.pattern}"
+_STOPPED_ZH = rf"{_NOT_THERE_ZH}|{_NO_LONGER_ZH}|{_NOT_LATELY_ZH}|戒(?![指备严])(?=[\u4e00-\u9fff])"
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # given up, run out, not renewed, transferred away, broken up (跟小雅分了): 减肥放弃了, 年卡到期没续, 陈医生调走了
@@ -144,7 +158,11 @@ _END_ZH = (
 )
 _ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_NOT_ANYMORE_EN}|{_END_ZH}", re.I)
 # "not seeing Jonah anymore": the thing ended sits between "not" and "anymore".
-_NOT_ANYMORE = re.compile(r"(?:\bnot|n't)\s+(?P<what>(?:[\w'-]+\s+){0,4}?)any\s?more\b", re.I)
+_NOT_ANYMORE = re.compile(
+    r"(?:\bnot|n't)\s+(?P<what>(?:[\w'-]+\s+){0,4}?)any\s?more\b"
+    rf"|(?:\bnot|n't)\s+(?P<doing>(?:[\w'-]+\s+)?[\w'-]+ing\s+(?:{_DEGREE}[\w'-]+\s+){{0,3}}?)(?:these\s+days|nowadays)\b",
+    re.I,
+)
 _CHANGE = re.compile(
     r"\b(?:mov(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?|reschedul(?:e|ed|ing)|push(?:ed)?|bump(?:ed)?"
     r"|shift(?:ed|ing)|now|new|instead|updat(?:e|ed)|rais(?:e|ed)|promot(?:ed|ion)|pr|record|transferr?(?:ed|ing)?"
@@ -268,6 +286,9 @@ class Change:
     # The names the statement says were left for the new one: after "from" or "instead of", or opening a clause of
     # their own ("switched my current account to Monzo, Barclays was useless"): a name an older statement holds there
     switched_from: frozenset[str] = frozenset()
+    # Who stopped, when someone other than the speaker ("my husband quit smoking", 我老公戒烟了): an older statement
+    # must name them (the speaker's own "I smoke" goes on)
+    doer: frozenset[str] = frozenset()
 
 
 def read_changes(text: str) -> list[Change]:
@@ -321,7 +342,14 @@ def _read_changes(text: str) -> tuple[Change, ...]:
                     life = STUDY_TERMS if _STUDY_LIFE.fullmatch(ending.group()) else WORK_TERMS
                     changes.append(Change("ended", life, (), ending.group(), seller=retiree, keeps_holder=True))
                 else:
-                    changes.append(Change("ended", about, (), ending.group(), chars, seller=_seller(clause, ending)))
+                    # a named thing ended is over whoever ended it ("Landlord's dumped Keystone"); a doing is the doer's
+                    # and one of the speaker's ended by someone else is the speaker's ("my GP took me off the statin")
+                    named = any(v.kind == "name" for v in find_values(clause[ending.end() :]))
+                    mine = _SPEAKERS.search(clause, ending.start()) is not None
+                    doer = frozenset() if named or mine else _doer(clause[: ending.start()], about)
+                    changes.append(
+                        Change("ended", about, (), ending.group(), chars, seller=_seller(clause, ending), doer=doer)
+                    )
             # "The flat got sold, the new landlord is a letting agency called Hearth Homes": what replaced it, said
             # after the ending in the same clause, is read as a new value too
             after = [v for v in values if v.start - start >= ending.end() and not subject_terms(v.norm) & about]
@@ -1016,7 +1044,8 @@ def _asserted(text: str, start: int, ending: re.Match[str]) -> bool:
 _NOTICE = re.compile(r"(?:hand|gave|put|resign)", re.I)
 _HANDED_OVER = re.compile(
     r"hand(?:ed|ing)\s+(?P<what>.+?)\s+(?:over|back)|hand(?:ed|ing)\s+over\s+(?P<what2>.+?)"
-    r"|(?:gave|giving)\s+(?P<what3>.+?)\s+back",  # not "gave up": what is given up follows it (see _END_EN)
+    r"|(?:gave|giving)\s+(?P<what3>.+?)\s+back"  # not "gave up": what is given up follows it (see _END_EN)
+    r"|(?:give|gave|giving|given)\s+(?P<what4>.+?)\s+away|let\s+(?P<what5>.+?)\s+(?:lapse|expire|run\s+out)",
     re.I,
 )
 # A sum said after a verb of giving up (卖了两万, 卖了8000块), not a name that opens with a numeral (二甲双胍).
@@ -1029,8 +1058,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     """What the ending in ``clause`` ends: its object (the words after the verb, or between "not" and
     "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
     between = _NOT_ANYMORE.search(clause)
-    if between is not None and between.group("what").strip():
-        return _first_terms(between.group("what")) - _MENTAL
+    if between is not None and (what := (between.group("what") or between.group("doing") or "")).strip():
+        return _first_terms(what) - _MENTAL
     rest = clause[ending.end() :]
     if ending.group().isascii():  # "I used to work at Dell, now I'm at Lumen": what ended stops at the comma
         rest = re.split(r"[,;:\u2014\u2013]", rest)[0]
@@ -1042,7 +1071,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
         return subject_terms(rest.split()[0]) if rest.split() else frozenset()
     if _HANDED_OVER.fullmatch(ending.group()):  # "handed the under-9s over to Gav": what was handed, inside the cue
         handed = _HANDED_OVER.fullmatch(ending.group())
-        return _first_terms(handed.group("what") or handed.group("what2") or handed.group("what3"))  # type: ignore[union-attr]
+        handed_what = next(w for w in handed.groups() if w)  # type: ignore[union-attr]
+        return _first_terms(re.sub(r"^.*['’]s\s+", "", handed_what))  # "Milo's old toys": the toys, not Milo
     if not ending.group().isascii() and _ZH_TRANSITIVE.fullmatch(ending.group()):
         # 停了氨氯地平, 卖掉了车: a verb that takes an object, and one follows; 飞度卖了: none, what ended is before
         obj = re.match(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", rest)
@@ -1069,9 +1099,11 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     before = _first_terms(_without_adverbs(said_before), last=True)
     if _stops_doing(ending.group()):
         if ending.group() == "戒":
-            given_up = re.match(r"[\u4e00-\u9fff]+", rest)  # 戒奶茶第21天: what is given up follows
+            given_up = re.match(r"[\u4e00-\u9fff]+", _SINCE_ZH.sub("", rest))  # 戒奶茶第21天: what is given up follows
             return _first_terms(given_up.group()) if given_up else frozenset()
-        said = ending.group()[2:-1]  # 不吃白米饭了: what is no longer done is inside it; 酒不喝了: before it
+        said = _plain_stop(ending.group())[
+            2:-1
+        ]  # 不吃白米饭了: what is no longer done is inside it; 酒不喝了: before it
         return _first_terms(said) if said else before
     before = before or frozenset(t for t in _first_terms(said_before, last=True) if not _ZH_ADVERBS.search(t))
     after = frozenset() if _NO_OBJECT.match(rest) else _first_terms(rest)
@@ -1359,6 +1391,31 @@ def _left_place(clause: str) -> Change | None:
     return Change("ended", about, (), found.group(), seller=holder, keeps_holder=True)
 
 
+_SPEAKERS = re.compile(r"\b(?:me|my|our|us)\b|我|咱", re.I)
+_EN_DOER = re.compile(
+    rf"^\s*(?:(?:so|and|also|btw|oh|well|ok|okay|lol|but|now)\s+)*(?P<who>(?:my|our)\s+(?:[a-z]+\s+)?{PERSON_NOUN}"
+    r"|(?-i:[A-Z][a-z][\w'-]*)|he|she|they)(?!\s+and\s|\s*&)(?:['’]s)?\b",
+    re.I,
+)
+
+
+def _doer(before: str, about: frozenset[str]) -> frozenset[str]:
+    """The terms of the person the words ``before`` an ending open with, when it is not the speaker and not what ended
+    ("my husband quit smoking": husband; "Milo ran away": none, Milo is what ended; "she quit": none, unnamed)."""
+    # the piece the ending is in (a Chinese clause runs past its commas), after a heading ("Big news: I've…")
+    before = re.split(r"[,，、;；:：]", before)[-1]
+    found = _EN_DOER.match(before) if before.isascii() else ZH_SOMEONE.match(before)
+    if found is None:
+        return frozenset()
+    who = (found.group("who") or found.group()).strip()
+    if who.lower() in ("he", "she", "they") or who in ("他", "她"):
+        return frozenset()  # whom a pronoun names the older statement may not say ("she's a nurse" … "she quit")
+    if who.lower().removesuffix("'s") in NOT_NAMES or re.fullmatch(r"我\s*的?|它", who):
+        return frozenset()
+    terms = subject_terms(re.sub(r"^(?:my|our)\s+|^我\s*", "", who, flags=re.I))
+    return frozenset() if not terms or terms & about else terms
+
+
 def _seller(clause: str, ending: re.Match[str]) -> frozenset[str]:
     """The terms of who sold or gave away what ``ending`` ends, when the clause names someone other than the speaker
     before the verb ("Mr. Ito sold the building", "my landlord sold…", 王阿姨把房子卖了); empty for the speaker's own
@@ -1425,7 +1482,16 @@ def _without_adverbs(text: str) -> str:
 
 def _stops_doing(cue: str) -> bool:
     """Whether the ending ``cue`` is one of :data:`_STOPPED_ZH` (不喝了, 不吃白米饭了, 戒), read by its characters."""
-    return cue == "戒" or re.fullmatch(_NO_LONGER_ZH, cue) is not None
+    return cue == "戒" or re.fullmatch(_NO_LONGER_ZH, cue) is not None or _NOT_LATELY_CUE.fullmatch(cue) is not None
+
+
+def _plain_stop(cue: str) -> str:
+    """A stopped doing's cue as 不/没 + verb (+ what) + 了: 没有打球了 → 没打球了 (its verb second, as in 不喝了)."""
+    return re.sub(r"^没(?:有|再)", "没", cue)
+
+
+# How long since, after what is given up (戒烟三个月了: 烟): when, not what
+_SINCE_ZH = re.compile(r"(?:[\d一二两三四五六七八九十半几]+个?(?:天|周|星期|礼拜|月|年)|好久|很久|一阵子?|第).*$")
 
 
 def _stopped_chars(clause: str, ending: re.Match[str]) -> frozenset[str]:
@@ -1437,8 +1503,9 @@ def _stopped_chars(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if not _stops_doing(cue):
         return frozenset()
     if cue == "戒":  # 戒奶茶: what is given up follows the verb, said without it later (喝奶茶)
-        after = clause[ending.end() :]
+        after = _SINCE_ZH.sub("", clause[ending.end() :])
         return frozenset([c for c in after if c in _content_chars(after)][:2])
+    cue = _plain_stop(cue)
     said = cue[2:-1] or _without_adverbs(clause[: ending.start()])  # 不吃白米饭了 names it; 酒不喝了 before it
     last = [c for c in said if c in _content_chars(said)][-2:]
     if not last:

@@ -169,6 +169,8 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         said_of = holds(old.content, _named_or_all(memory.content, change.about)) or holds_chars(old.content, change)
         if not said_of or ends_too(old.content, change) or (change.seller and not holds(old.content, change.seller)):
             return []
+        if change.doer and not holds(old.content, change.doer):  # someone else stopped: theirs, not the speaker's
+            return []
         # What a seller gave away was theirs: their part in it ends (the landlord), not the thing (the flat); what a
         # retiree left was their work: what was said of it ends, not what was said of them.
         if change.keeps_holder:  # every piece speaking of the work goes ("Omar is my brother-in-law, he works at…")

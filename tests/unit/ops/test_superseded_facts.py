@@ -242,3 +242,28 @@ def status_after(before: str, after: str) -> str:
     with App(overrides=["vector_store.default.backend=memory"]) as app:
         [status] = [m.status for m in summarize(app, before, after) if m.content == before]
     return status
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "status"),
+    [
+        # a doing stopped, said in everyday words
+        ("I drink coffee every morning", "not drinking coffee these days, it was wrecking my sleep", "expired"),
+        ("I have a cat called Milo", "we had to give Milo away, the baby's allergic", "expired"),
+        ("I eat meat", "I've cut out meat completely", "expired"),
+        ("I'm a member at the golf club", "let my golf membership lapse", "expired"),
+        ("我每周打两次羽毛球", "最近都没打球了，腰不好", "expired"),
+        ("我抽烟", "我戒烟三个月了", "expired"),
+        ("I'm on atorvastatin", "Dr Okafor took me off the atorvastatin", "expired"),  # mine, whoever ended it
+        # someone else stopped, or a doing lessened or lapsed: the speaker's own goes on
+        ("I smoke", "my husband quit smoking", "valid"),
+        ("我抽烟", "我老公戒烟三个月了", "valid"),
+        ("I drink coffee", "my sister stopped drinking coffee", "valid"),
+        ("I run every morning", "not running as far these days, knee's sore", "valid"),
+        ("I go swimming on Fridays", "haven't been swimming lately, but I'll be back next week", "valid"),
+        ("I have a cat called Milo", "gave Milo's old toys away to the shelter", "valid"),
+        ("我每周打两次羽毛球", "最近都没下雨了，天气很好", "valid"),
+    ],
+)  # fmt: skip
+def test_a_doing_stopped_is_the_speakers_only_when_the_speaker_stopped(before: str, after: str, status: str) -> None:
+    assert status_after(before, after) == status
