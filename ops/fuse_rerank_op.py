@@ -14,7 +14,7 @@ from flowmem.schema.memory import Memory
 from flowmem.scoring import near_miss, time_match
 from flowmem.scoring.aspect import asks_about_now, tells_past_state
 from flowmem.scoring.priors import prior_shift, spread
-from flowmem.scoring.recency import RECENCY_RANK, changed_first, order_by_recency, when_of
+from flowmem.scoring.recency import RECENCY_RANK, changed_first, order_by_recency, restated_first, when_of
 from flowmem.scoring.stages import base_score
 from flowmem.timeexpr.model import ExtractedTime
 from flowmem.timeexpr.query import QueryTimes
@@ -167,7 +167,10 @@ class FuseRerankOp(Op):
         shared = {score for score, times in Counter(m.scores["final"] for m in kept).items() if times > 1}
         kept.sort(key=lambda m: (m.scores["final"], when_of(m) if m.scores["final"] in shared else 0.0), reverse=True)
         if p.changed_margin is not None and (known is None or known.recency is None):
-            kept = changed_first(kept, p.changed_margin * self._final_spread(kept), self.label)
+            margin = p.changed_margin * self._final_spread(kept)
+            kept = changed_first(kept, margin, self.label)
+            if now:  # a query about now: the latest of two statements of its subject with other values
+                kept = restated_first(kept, ctx.get(QUERY) or "", margin, self.label)
         kept = self._recency_order(ctx, kept)
         for memory in kept[limit:]:
             reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"

@@ -13,14 +13,21 @@ earliest first for "first"; the rest follow in score order.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from flowmem.schema.memory import Memory
+from flowmem.scoring.aspect import tells_state
 from flowmem.scoring.change import read_changes, subject_terms
+from flowmem.scoring.values import differ, find_values
 from flowmem.timeexpr.recency import RecencyAsk
 
 RECENCY_RANK = "recency_rank"
 CHANGED_FIRST = "changed_first"
+RESTATED_FIRST = "restated_first"
+# The terms of a query's "now" (现在 and its pairs 我现, 妈现; "these days"): when it asks, not what
+_NOW_WORD = re.compile(r"[现目如今近]|^(?:now|day|today|current|currently|nowaday|nowadays)$")
 
 
 def when_of(memory: Memory) -> float:
@@ -64,20 +71,73 @@ def changed_first(ranked: list[Memory], margin: float, label: str, *, among: int
     do?" even when the write path did not expire the older one. A change is read by
     :func:`flowmem.scoring.change.read_changes` (an ending, a new value, a correction: closed classes of words, not
     phrasings), and what it is about must be a term of the older memory; each move is said in ``explain``."""
-    order = list(ranked)
-    for newer in ranked[:among]:
+
+    def changed(newer: Memory, older: Memory) -> str | None:
         about = frozenset().union(*(change.about for change in read_changes(newer.content)))
-        if not about:
-            continue
-        at = order.index(newer)
+        shared = about & subject_terms(older.content)
+        return f"states a change about {', '.join(sorted(shared))}" if shared else None
+
+    return _newer_above(ranked, margin, label, among, CHANGED_FIRST, changed)
+
+
+def restated_first(ranked: list[Memory], query: str, margin: float, label: str, *, among: int = 10) -> list[Memory]:
+    """For a query about how things are now: ``ranked`` with each memory of the first ``among`` that says what a
+    better-ranked, older memory says of the query's subject with another value moved just above it, within ``margin``.
+
+    "how much do I earn an hour?" finds "£7.55 an hour, not bad" and, said months later, "£8.60 an hour now": both
+    hold an amount and a word of the question, with other contents — the same attribute restated, so the later is what
+    holds now, whether or not its words say it changed. The values are typed (:mod:`flowmem.scoring.values`: an
+    amount, a name, a date, a weekday …) and the subject is the query's own words, so no list of attributes is
+    involved; each move is said in ``explain``."""
+    # the query's words of what is asked about: not a name ("who is Grace?" asks of no attribute of hers)
+    names = frozenset(t for v in find_values(query) if v.kind == "name" for t in subject_terms(v.norm))
+    asked = frozenset(t for t in subject_terms(query) - names if not _NOW_WORD.search(t))
+
+    terms: dict[str, frozenset[str]] = {}  # each memory's terms of the query, read once
+
+    def of_query(memory: Memory) -> frozenset[str]:
+        found = terms.get(memory.memory_id)
+        if found is None:
+            found = terms[memory.memory_id] = asked & subject_terms(memory.content)
+        return found
+
+    def restated(newer: Memory, older: Memory) -> str | None:
+        shared = of_query(newer) & of_query(older)
+        # the later tells how things are (not "ran 6 km with no knee pain": an event), with another value
+        if not shared or not tells_state(newer.content) or not differ(older.content, newer.content):
+            return None
+        return f"says what it says of {', '.join(sorted(shared))} with another value"
+
+    if not asked:
+        return ranked
+    return _newer_above(ranked, margin, label, among, RESTATED_FIRST, restated)
+
+
+def _newer_above(
+    ranked: list[Memory],
+    margin: float,
+    label: str,
+    among: int,
+    score: str,
+    reason_of: Callable[[Memory, Memory], str | None],
+) -> list[Memory]:
+    """``ranked`` with each memory of the first ``among`` moved just above the first better-ranked, older memory it
+    has a reason to go above (``reason_of(newer, older)``), when its final score is within ``margin`` of that one's."""
+    order = list(ranked)
+    when: dict[int, float] = {}  # each memory's time, read once; by identity (a Memory's == compares every field)
+
+    def time(memory: Memory) -> float:
+        return when[id(memory)] if id(memory) in when else when.setdefault(id(memory), when_of(memory))
+
+    for newer in ranked[:among]:
+        at = next(i for i, memory in enumerate(order) if memory is newer)
         for i, older in enumerate(order[:at]):
-            shared = about & subject_terms(older.content)
-            if when_of(older) < when_of(newer) and older.scores["final"] - newer.scores["final"] <= margin and shared:
+            if time(older) >= time(newer) or older.scores["final"] - newer.scores["final"] > margin:
+                continue
+            reason = reason_of(newer, older)
+            if reason is not None:
                 order.insert(i, order.pop(at))
-                newer.explain[CHANGED_FIRST] = (
-                    f"said later, states a change about {', '.join(sorted(shared))}: above {older.memory_id} "
-                    f"(within {margin:.3f} of it)"
-                )
-                newer.set_score(CHANGED_FIRST, 1.0, label)
+                newer.explain[score] = f"said later, {reason}: above {older.memory_id} (within {margin:.3f} of it)"
+                newer.set_score(score, 1.0, label)
                 break
     return order

@@ -49,3 +49,27 @@ def test_nothing_moves_without_a_change_about_it_or_far_below_or_said_earlier_or
         "old",
         "new",
     ]
+
+
+def ask(make_app: Maker, query: str, memories: list[Memory]) -> Any:
+    app = make_app(f"flow.t.flow_content={FLOW}", "flow.t.inputs=[memories]")
+    return run(app, "t", query=query, memories=[m.model_copy(deep=True) for m in memories])
+
+
+def test_a_query_about_now_finds_the_later_of_two_statements_of_its_subject_with_other_values(make_app: Maker) -> None:
+    # no word of change in the later one: the query's subject and a value of the same kind with another content
+    old = scored("old", "£7.55 an hour at the garden centre, not bad", 0.62, FEB)
+    new = scored("new", "£8.60 an hour at the garden centre", 0.60, SEP)
+    response = ask(make_app, "how much do I earn an hour?", [old, new, *FILLER])
+    assert ids(response)[:2] == ["new", "old"]
+    assert "hour" in response.memories[0].explain["restated_first"]
+    # not asked about now, nor about a name alone, nor a later event (not how things are), nor the same value again
+    assert ids(ask(make_app, "how much did I earn an hour last year?", [old, new, *FILLER]))[:2] == ["old", "new"]
+    grace = scored("old", "Grace is my sister, she lives in Oakland", 0.62, FEB)
+    birthday = scored("new", "Grace turns 30 on Saturday, June 22", 0.60, SEP)
+    assert ids(ask(make_app, "who is Grace?", [grace, birthday, *FILLER]))[:2] == ["old", "new"]
+    knee = scored("old", "the physio says I can run 3 km at most, twice a week", 0.62, FEB)
+    ran = scored("new", "ran 6 km along the marina this morning with no knee pain", 0.60, SEP)
+    assert ids(ask(make_app, "how far can I run?", [knee, ran, *FILLER]))[:2] == ["old", "new"]
+    same = scored("new", "still £7.55 an hour at the garden centre", 0.60, SEP)
+    assert ids(ask(make_app, "how much do I earn an hour?", [old, same, *FILLER]))[:2] == ["old", "new"]
