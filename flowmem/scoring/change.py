@@ -52,7 +52,7 @@ _RECOVERED_ZH = (
 RECOVERED = re.compile(rf"{_RECOVERED_EN}|{_RECOVERED_ZH}", re.I)
 
 _END_EN = (
-    r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up"
+    r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up|given\s+up"
     # dropping a provider or a habit in everyday words: "finally ditched BT", "dumped the gym", "therapy's wrapped up"
     r"|ditch(?:ed|ing)|dump(?:ed|ing)|wrapped\s+up|wound\s+up|finished\s+with|done\s+with"
     # an account or a membership closed: "closed my HSBC account" (not "closed the window")
@@ -1397,6 +1397,18 @@ _EN_DOER = re.compile(
     r"|(?-i:[A-Z][a-z][\w'-]*)|he|she|they)(?!\s+and\s|\s*&)(?:['’]s)?\b",
     re.I,
 )
+
+
+_SOMEONE_ELSE = re.compile(
+    rf"\b(?:my|our)\s+(?:[a-z]+\s+)?{PERSON_NOUN}\b|\b(?:he|she|they|him|his|her|hers|their)\b|(?:{ZH_KIN})|[他她]",
+    re.I,
+)
+
+
+def speaks_of_someone(text: str) -> bool:
+    """Whether ``text`` speaks of someone besides its speaker: one of their people ("my daughter", 我妹), a pronoun, or
+    a name — an ending someone else did may be theirs ("Ella's given up the violin" ends "my daughter plays violin")."""
+    return _SOMEONE_ELSE.search(text) is not None or any(v.kind == "name" for v in find_values(text))
 
 
 def _doer(before: str, about: frozenset[str]) -> frozenset[str]:

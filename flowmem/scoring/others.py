@@ -31,7 +31,7 @@ _WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
     rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
-    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed)\b))?"
+    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|living|staying)\b))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
     # not a heading: "Quick update: I accepted…", "Big news: we moved…" open with no one
     r"(?=[a-z])(?![\w'’-]+\s*:)",
@@ -82,7 +82,10 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
         who = re.sub(r"['’]s$", "", opens.group("named") or opens.group("name") or opens.group("noun")).lower()
         rest = sentence[opens.end() :]
         rest = _THIRD_VERB.sub(lambda m: _THIRD[m.group("verb").lower()], rest, count=1)
-        readings.append((who, f"I {rest}", 1))
+        # 's as "is" before where one is ("Grandma's in a care home now", "Mum's back in Leeds"): "I'm in…"
+        is_there = re.search(r"['’]s\s+$", opens.group()) and re.match(r"(?:in|at|back|living|staying)\b", rest)
+        be = "I'm" if is_there else "I"
+        readings.append((who, f"{be} {rest}", len(be)))
     for zh in _ZH_OPENS.finditer(sentence):
         readings.append((zh.group("who").removeprefix("我"), f"我{sentence[zh.end() :]}", 1))
     named = {

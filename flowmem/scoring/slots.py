@@ -153,7 +153,11 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         # 在老家县城住: where one lives, said before the verb (not 在酒店住了一晚: a stay)
         rf"我们?{_ZH_WHEN}(?:一个人|自己)?在(?P<v>[^，。！？；,.!?;\s]{{2,10}}?)住着?(?=[，。！？；,.!?;\s]|$)",
         # 搬来跟我们一起住了: whom one lives with now, when that is the news
-        rf"我们?{_ZH_WHEN}(?:搬来|搬过来|搬回来|搬去)(?:跟|和)(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)一起住",
+        rf"我们?{_ZH_WHEN}(?:搬来|搬过来|搬回来|搬去)(?:跟|和)(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)(?:一起)?住",
+        # a home that is an institution: "Grandma's in a care home now", "I'm in halls this year"
+        rf"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+{_ADV}(?:in|into)\s+(?P<v>(?:a|the)\s+(?:care|nursing|retirement)\s+home"
+        r"|sheltered\s+housing|(?:student\s+)?halls|assisted\s+living)\b"
+        r"(?=\s*(?:$|[.,;!?—-]|(?:now|this|since|for|near|in|at|with|and)\b))",
     ),
     "employer": (
         rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",

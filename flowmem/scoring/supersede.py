@@ -39,6 +39,7 @@ from flowmem.scoring.change import (
     replaced_values,
     rewrite,
     says_wrong,
+    speaks_of_someone,
     subject_terms,
 )
 from flowmem.scoring.derive import at_time, event_time, event_times, keywords_of, with_event_time
@@ -169,7 +170,8 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         said_of = holds(old.content, _named_or_all(memory.content, change.about)) or holds_chars(old.content, change)
         if not said_of or ends_too(old.content, change) or (change.seller and not holds(old.content, change.seller)):
             return []
-        if change.doer and not holds(old.content, change.doer):  # someone else stopped: theirs, not the speaker's
+        # someone else stopped: not what the speaker says of themselves alone ("I smoke", "my husband quit smoking")
+        if change.doer and not holds(old.content, change.doer) and not speaks_of_someone(old.content):
             return []
         # What a seller gave away was theirs: their part in it ends (the landlord), not the thing (the flat); what a
         # retiree left was their work: what was said of it ends, not what was said of them.

@@ -255,6 +255,10 @@ def status_after(before: str, after: str) -> str:
         ("我每周打两次羽毛球", "最近都没打球了，腰不好", "expired"),
         ("我抽烟", "我戒烟三个月了", "expired"),
         ("I'm on atorvastatin", "Dr Okafor took me off the atorvastatin", "expired"),  # mine, whoever ended it
+        # someone's by name, said before of one of the speaker's people: theirs may be the same person
+        ("My daughter plays violin", "Ella's given up the violin, it's all football now", "expired"),
+        ("Grandma lives on her own in Hove", "Grandma's in a care home now, the one near Brighton station", "expired"),
+        ("我爸住在老家", "我爸搬来跟我们住了", "expired"),
         # someone else stopped, or a doing lessened or lapsed: the speaker's own goes on
         ("I smoke", "my husband quit smoking", "valid"),
         ("我抽烟", "我老公戒烟三个月了", "valid"),

@@ -526,3 +526,19 @@ def test_a_job_taken_up_is_read_by_its_words_and_what_the_clause_says_of_it(text
 )  # fmt: skip
 def test_a_home_is_read_by_what_makes_it_one_not_a_stay(text: str, home: str | None) -> None:
     assert slots_of(text).get("residence") == home
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("Grandma's in a care home now, the one near Brighton station", {"residence@grandma": "a care home"}),
+        ("I'm in halls this year", {"residence": "halls"}),
+        ("Mum's back in Leeds now", {"residence@mum": "leeds"}),
+        ("我爸搬来跟我们住了", {"residence@爸": "我们"}),
+        # not a home: a place in a care home's grounds, a possessive ('s of the girlfriend, not "is")
+        ("we're in the care home car park", {}),
+        ("my brother's girlfriend works at Tesco", {}),
+    ],
+)  # fmt: skip
+def test_where_someone_is_now_said_with_s_for_is(text: str, slots: dict[str, str]) -> None:
+    assert {k: v for k, v in slots_of(text).items() if k.split("@")[0] == "residence"} == slots
