@@ -542,6 +542,7 @@ def same_subject(old: Subject, new: Subject) -> bool:
 _ZH_OTHER_PERSON = re.compile(rf"[他她]|{ZH_KIN}")
 
 
+@lru_cache(maxsize=8192)  # a text is read again and again: against each candidate of a query, each older memory
 def subject_terms(text: str) -> frozenset[str]:
     """The terms of ``text`` that can name what it is about: its search terms less the words of time and manner,
     stemmed so "nursing" meets "nurse" and "nights" "night"."""

@@ -72,9 +72,15 @@ def changed_first(ranked: list[Memory], margin: float, label: str, *, among: int
     :func:`flowmem.scoring.change.read_changes` (an ending, a new value, a correction: closed classes of words, not
     phrasings), and what it is about must be a term of the older memory; each move is said in ``explain``."""
 
+    terms: dict[str, frozenset[str]] = {}  # each older memory's terms, read once
+
     def changed(newer: Memory, older: Memory) -> str | None:
         about = frozenset().union(*(change.about for change in read_changes(newer.content)))
-        shared = about & subject_terms(older.content)
+        if not about:
+            return None
+        if older.memory_id not in terms:
+            terms[older.memory_id] = subject_terms(older.content)
+        shared = about & terms[older.memory_id]
         return f"states a change about {', '.join(sorted(shared))}" if shared else None
 
     return _newer_above(ranked, margin, label, among, CHANGED_FIRST, changed)
@@ -101,10 +107,17 @@ def restated_first(ranked: list[Memory], query: str, margin: float, label: str, 
             found = terms[memory.memory_id] = asked & subject_terms(memory.content)
         return found
 
+    states: dict[str, bool] = {}  # whether each later memory tells how things are, read once
+
     def restated(newer: Memory, older: Memory) -> str | None:
         shared = of_query(newer) & of_query(older)
+        if not shared:
+            return None
         # the later tells how things are (not "ran 6 km with no knee pain": an event), with another value
-        if not shared or not tells_state(newer.content) or not differ(older.content, newer.content):
+        state = states.get(newer.memory_id)
+        if state is None:
+            state = states[newer.memory_id] = tells_state(newer.content)
+        if not state or not differ(older.content, newer.content):
             return None
         return f"says what it says of {', '.join(sorted(shared))} with another value"
 

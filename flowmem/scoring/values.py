@@ -12,7 +12,10 @@ written into the older statement (:mod:`flowmem.scoring.change`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 from flowmem.scoring.occupations import EN_OCCUPATION
 from flowmem.scoring.people import NOT_NAMES
@@ -273,15 +276,18 @@ _NOT_ONE = ZH_NUMERAL_CHARS.replace("一", "")
 _NUMBER = re.compile(rf"\d+(?:\.\d+)?|[{ZH_NUMERAL_CHARS}]{{2,}}|[{_NOT_ONE}]")
 
 
-def _numbers(text: str) -> set[str]:
-    return set(_NUMBER.findall(text))
+# differ() compares a text with many others (a query's candidates, pair by pair): each text's values are read once.
+@lru_cache(maxsize=4096)
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(text))
 
 
-def _by_kind(text: str) -> dict[str, set[str]]:
+@lru_cache(maxsize=4096)
+def _by_kind(text: str) -> Mapping[str, frozenset[str]]:
     kinds: dict[str, set[str]] = {}
     for value in find_values(text):
         kinds.setdefault(value.kind, set()).add(value.norm)
-    return kinds
+    return MappingProxyType({kind: frozenset(norms) for kind, norms in kinds.items()})
 
 
 def _normalise(kind: str, raw: str) -> str:
