@@ -205,6 +205,15 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         r"(?:上班|工作)了",
         rf"(?<![他她它])(?:我|，|^){_ZH_WHEN}是(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)的{_ZH_JOB}",
         rf"我{_ZH_WHEN}在(?:一家)?(?P<v>[^，。！？；,.!?;\s]{{2,12}}?)(?:做|干|搞)(?={_ZH_FUNCTION}|{_ZH_JOB})",
+        # a job taken up, the employer named by its word: 拿到了平安的offer, 签了顺丰, 被腾讯录了, 跳到瑞幸
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:拿到了?|收到了?)(?P<v>[^，。！？；,.!?;\s的]{{1,12}})的(?:offer|录用|工作)",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}签了(?!字|合同|协议|名|约|证)(?P<v>[^，。！？；,.!?;\s了]{{2,12}})"
+        rf"(?=[，。！？；,.!?;\s]|$)",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}被(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)录(?:用)?了",  # not 录取: a school's
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:跳到|跳去|跳槽去|去了?)(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)(?:报到|入职)",
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}跳(?:到|去)了?(?P<v>[^，。！？；,.!?;\s了]{{1,12}})(?=了|[，。！？；,.!?;\s]|$)",
+        # 我在广州一家外贸公司: where one is, named as a company, is where one works
+        rf"我{_ZH_WHEN}在(?:[^，。！？；,.!?;\s]{{1,4}})?一家(?P<v>[^，。！？；,.!?;\s]{{1,12}}?{_ZH_ORG})(?=[，。！？；,.!?;\s]|$)",
         # 启明能源第一天报到: the first day at a place of work (a sentence leaves out its speaker)
         r"(?:^|[，。！？；\s]|我)(?:今天|明天)?(?:去|在)?(?P<v>[^，。！？；,.!?;\s]{2,12}?)第一天(?:报到|上班|入职)",
     ),
@@ -234,6 +243,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         r"(?![^，。！？；,.!?;\s]*?(?:打工|实习(?!生)|干活|兼职))"
         r"(?P<v>[^，。！？；,.!?;\s了]{1,8})",
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:转行|改行)(?:去|了)?(?:做|当|干)(?P<v>[^，。！？；,.!?;\s了]{{1,8}})",
+        # 当店长, 现在当组长: what one works as, said at a clause's start (not 当时, 当然)
+        rf"(?:^|[，。！？；\s]){_ZH_WHEN}当(?![时然中初])(?P<v>{_ZH_JOB}|[^，。！？；,.!?;\s了]{{1,3}}长)(?=了|[，。！？；,.!?;\s]|$)",
     ),
     "relationship_status": (
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)\b",

@@ -214,6 +214,8 @@ def test_an_edited_memory_is_superseded_by_its_new_words_not_its_old_ones() -> N
         ("I live in Paris", "I've been living in Berlin since January"),
         ("I stay in Shoreditch", "moving day went fine, I'm a Walthamstow girl now lol"),
         ("我家在成都", "我们全家搬到重庆了"),
+        ("我在阿里做产品", "我被腾讯录了！！月底入职"),
+        ("我在星巴克当咖啡师", "跳到瑞幸了，当店长"),
         ("my bank is Barclays", "switched my current account to Monzo, Barclays was useless"),
         ("I bank with HSBC", "closed my HSBC account, everything's with Starling now"),
         ("our car insurance is with Admiral", "renewed the car insurance with Direct Line this year, cheaper"),

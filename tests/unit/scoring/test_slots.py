@@ -478,6 +478,14 @@ def test_a_home_rented_with_someone_or_moved_into_is_the_residence(text: str, pl
         ("I drive a forklift at the Tesco depot", {"employer": "tesco"}),
         ("my job is at the council, planning department", {"employer": "the council"}),
         ("我在麦当劳打工", {"employer": "麦当劳"}),  # its 当 is not "work as"
+        ("拿到了平安的offer，下个月过去", {"employer": "平安"}),
+        ("签了顺丰，下周一报到", {"employer": "顺丰"}),
+        ("我被腾讯录了！！月底入职", {"employer": "腾讯"}),
+        ("跳到瑞幸了，当店长", {"employer": "瑞幸", "job_title": "店长"}),
+        ("我在广州一家外贸公司", {"employer": "外贸公司"}),
+        ("签了合同", {}),
+        ("我被大学录取了", {}),  # a school's admission
+        ("当时我在北京", {}),
         # not taken up: an interview, a refusal, a supposition, an application, a former job, someone else's, an
         # offer on a flat, a person joined, a plumber hired
         ("I have a job interview at Google on Tuesday", {}),
