@@ -488,6 +488,18 @@ def _weeks_from(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.day_span(day + timedelta(weeks=count)))
 
 
+# "Tuesday week", "Friday week" (British): a week after the coming day named (not "every Tuesday", "a Monday", "Tuesday
+# week 3", "Friday weekend")
+_DAY_WEEK = re.compile(rf"(?<!\bevery\s)(?<!\ba\s)\b(?P<wd>{_WEEKDAY})\s+week\b(?!\s*\d)(?![-\w])", _I)
+
+
+def _day_week(match: re.Match[str], ctx: Context) -> Mention | None:
+    if match["wd"].lower() not in _FULL_NAMES:
+        return None  # "tue week" is too terse to be sure of
+    day = ctx.today + timedelta(days=(_WEEKDAYS[match["wd"].lower()] - ctx.today.isoweekday()) % 7)  # as _weeks_from
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day + timedelta(weeks=1)))
+
+
 # "the first weekend of July", "the last Friday of the month", "second Tuesday in March": the nth one of a month
 # (a month named alone is the one the clause's tense points to, as "in July" is).
 _NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
@@ -542,6 +554,7 @@ RULES: tuple[Rule, ...] = (
     Rule("en_season", _SEASON_RE, _season, frozenset({"spring", "summer", "autumn", "fall", "winter"})),
     Rule("en_weekdays_ago", _WEEKDAYS_AGO, _weekdays_ago, frozenset({"ago"})),
     Rule("en_weeks_from", _WEEKS_FROM, _weeks_from, frozenset({"week", "weeks"})),
+    Rule("en_day_week", _DAY_WEEK, _day_week, frozenset({"week"})),
     Rule("en_weekday_far", _WEEKDAY_FAR, _weekday_far, frozenset({"next", "last"})),
     Rule("en_nth_of_month", _NTH_OF_MONTH, _nth_of_month, frozenset(_NTH)),
 )

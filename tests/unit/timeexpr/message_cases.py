@@ -146,6 +146,8 @@ EN: list[MessageCase] = [
     C("weekday-future", "Friday after next is Mia's recital.", WED, "2025-04-04"),  # a week after the coming one
     C("weekday-past", "We met Monday before last.", WED, "2025-03-17"),  # a week before the last one
     C("weekday-future", "We're off to Crete a week on Friday.", WED, "2025-04-04"),  # British: a week after Friday
+    C("weekday-future", "dentist is Tuesday week", WED, "2025-04-08"),  # British: a week after the coming Tuesday
+    C("weekday-future", "see you Friday week!", WED, "2025-04-04"),
     C("weekday-future", "The dentist moved my appointment from Tuesday to Friday.", WED, "2025-03-28"),  # not a range
     # -- weekdays with neutral wording: the coming one (today counts); the past is told in the past tense
     # (these seven and three Chinese ones below were the nearer one, a past day, before issue 12's review)
