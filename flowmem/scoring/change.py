@@ -381,9 +381,8 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             roles = tuple(_new_role(text, v) for v in values)
             kept = frozenset((v.kind, v.norm) for v in values if _still(text, v))
             people = tuple(_named_before(text, start, v) for v in values)
-            switched = frozenset(
-                v.norm for v in every_value if v.kind == "name" and _SWITCHED.search(cue.group()) and _left_for(text, v)
-            )
+            switches = _SWITCHED.search(cue.group()) is not None
+            switched = frozenset(v.norm for v in every_value if switches and v.kind == "name" and _left_for(text, v))
             change = Change(
                 kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept,
                 people=people, switched_from=switched,
@@ -1401,15 +1400,18 @@ _EN_DOER = re.compile(
 
 
 _SOMEONE_ELSE = re.compile(
-    rf"\b(?:my|our)\s+(?:[a-z]+\s+)?{PERSON_NOUN}\b|\b(?:he|she|they|him|his|her|hers|their)\b|(?:{ZH_KIN})|[他她]",
-    re.I,
+    rf"\b(?:my|our)\s+(?:[a-z]+\s+)?{PERSON_NOUN}\b|\b(?:he|she|they|him|his|her|hers|their)\b", re.I
 )
 
 
 def speaks_of_someone(text: str) -> bool:
     """Whether ``text`` speaks of someone besides its speaker: one of their people ("my daughter", 我妹), a pronoun, or
     a name — an ending someone else did may be theirs ("Ella's given up the violin" ends "my daughter plays violin")."""
-    return _SOMEONE_ELSE.search(text) is not None or any(v.kind == "name" for v in find_values(text))
+    return (
+        _SOMEONE_ELSE.search(text) is not None
+        or _ZH_OTHER_PERSON.search(text) is not None
+        or any(v.kind == "name" for v in find_values(text))
+    )
 
 
 def _doer(before: str, about: frozenset[str]) -> frozenset[str]:

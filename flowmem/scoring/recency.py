@@ -72,15 +72,9 @@ def changed_first(ranked: list[Memory], margin: float, label: str, *, among: int
     :func:`flowmem.scoring.change.read_changes` (an ending, a new value, a correction: closed classes of words, not
     phrasings), and what it is about must be a term of the older memory; each move is said in ``explain``."""
 
-    terms: dict[str, frozenset[str]] = {}  # each older memory's terms, read once
-
     def changed(newer: Memory, older: Memory) -> str | None:
         about = frozenset().union(*(change.about for change in read_changes(newer.content)))
-        if not about:
-            return None
-        if older.memory_id not in terms:
-            terms[older.memory_id] = subject_terms(older.content)
-        shared = about & terms[older.memory_id]
+        shared = about & subject_terms(older.content) if about else frozenset()
         return f"states a change about {', '.join(sorted(shared))}" if shared else None
 
     return _newer_above(ranked, margin, label, among, CHANGED_FIRST, changed)
@@ -99,18 +93,10 @@ def restated_first(ranked: list[Memory], query: str, margin: float, label: str, 
     names = frozenset(t for v in find_values(query) if v.kind == "name" for t in subject_terms(v.norm))
     asked = frozenset(t for t in subject_terms(query) - names if not _NOW_WORD.search(t))
 
-    terms: dict[str, frozenset[str]] = {}  # each memory's terms of the query, read once
-
-    def of_query(memory: Memory) -> frozenset[str]:
-        found = terms.get(memory.memory_id)
-        if found is None:
-            found = terms[memory.memory_id] = asked & subject_terms(memory.content)
-        return found
-
     states: dict[str, bool] = {}  # whether each later memory tells how things are, read once
 
     def restated(newer: Memory, older: Memory) -> str | None:
-        shared = of_query(newer) & of_query(older)
+        shared = asked & subject_terms(newer.content) & subject_terms(older.content)  # (read once a text: cached)
         if not shared:
             return None
         # the later tells how things are (not "ran 6 km with no knee pain": an event), with another value
@@ -137,15 +123,12 @@ def _newer_above(
     """``ranked`` with each memory of the first ``among`` moved just above the first better-ranked, older memory it
     has a reason to go above (``reason_of(newer, older)``), when its final score is within ``margin`` of that one's."""
     order = list(ranked)
-    when: dict[int, float] = {}  # each memory's time, read once; by identity (a Memory's == compares every field)
-
-    def time(memory: Memory) -> float:
-        return when[id(memory)] if id(memory) in when else when.setdefault(id(memory), when_of(memory))
-
+    # each memory's time, by identity (a Memory's == compares every field); a move is among the first ``among`` only
+    when = {id(memory): when_of(memory) for memory in ranked[:among]}
     for newer in ranked[:among]:
         at = next(i for i, memory in enumerate(order) if memory is newer)
         for i, older in enumerate(order[:at]):
-            if time(older) >= time(newer) or older.scores["final"] - newer.scores["final"] > margin:
+            if when[id(older)] >= when[id(newer)] or older.scores["final"] - newer.scores["final"] > margin:
                 continue
             reason = reason_of(newer, older)
             if reason is not None:

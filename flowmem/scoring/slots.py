@@ -129,8 +129,6 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         # "got our own place in Slough"): a home found or new is where one lives (or is about to)
         rf"(?:^|[.!?,;]\s*|\b(?:my|our|the|a)\s+)new\s+(?:apartment|flat|house|home|place|condo|pad|digs)\s+(?:is\s+)?"
         rf"(?:in|at|near|on)\s+{_PLACE}",
-        rf"(?:^|[.!?,;]\s*|\b(?:i|we)(?:'ve|\s+have)?\s+)(?:just\s+|finally\s+)?(?:found|got|bought|rented)\s+"
-        rf"(?:a|an|our|my)\s+(?:own\s+|new\s+)?(?:apartment|flat|house|home|place|condo|\d-bed)\s+(?:in|at|near)\s+{_PLACE}",
         # settled in, relocating to, back in, the move done: "finally settled in Denver", "relocating to Denver next
         # week", "I'm back in Vancouver now", "we're in Sheffield now", "the move to Hove is done"
         rf"(?:^|[.!?,;]\s*|\b(?:i|we)(?:'ve|'re|'m|\s+have|\s+are|\s+am)?\s+)(?:just\s+|finally\s+|now\s+|all\s+)?"
