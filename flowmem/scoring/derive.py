@@ -87,10 +87,28 @@ def memory_from_message(
         metadata={**{k: message.metadata[k] for k in PROVENANCE if k in message.metadata},
                   "role": message.role, "name": message.name},
     ).with_message_time(said)  # fmt: skip
-    return with_event_time(memory, message.content if event_text is None else event_text, said)
+    if event_text is None:
+        return with_event_time(memory, message.content, said)
+    text, start = _in_its_sentence(message.content, event_text)
+    return with_event_time(memory, text, said, start=start)
 
 
-def event_time(text: str, said: datetime) -> ExtractedTime | None:
+_SENTENCE_ENDS = ".!?;。！？；"
+
+
+def _in_its_sentence(message: str, part: str) -> tuple[str, int]:
+    """``part`` with the words of its sentence that come before it, and where ``part`` starts in them: a part cut
+    from a clause ("bouldering on Tuesday" of "Went climbing on Sunday, bouldering on Tuesday") has no tense of its
+    own, and its time is read in the clause it was cut from. ``(part, 0)`` when the message does not hold it."""
+    flat = " ".join(message.split())
+    at = flat.find(part)
+    if at < 0:
+        return part, 0
+    begins = max(flat.rfind(end, 0, at) for end in _SENTENCE_ENDS) + 1
+    return flat[begins : at + len(part)], at - begins
+
+
+def event_time(text: str, said: datetime, start: int = 0) -> ExtractedTime | None:
     """The first time ``text`` names, relative to when it was said.
 
     The same resolver as queries (:func:`flowmem.timeexpr.extract_all`), with the tense read from
@@ -109,9 +127,14 @@ def event_time(text: str, said: datetime) -> ExtractedTime | None:
     the news were how the event was made or heard of, and the event is what the memory is about.
     """
     found = event_times(text, said)
+    spans = expression_spans(text, found)
+    if start:  # the words before ``start`` are context: their times are not this text's
+        found, spans = (
+            [t for t, s in zip(found, spans, strict=True) if s[0] >= start],
+            [s for s in spans if s[0] >= start],
+        )
     if len(found) < 2:
         return found[0] if found else None
-    spans = expression_spans(text, found)
     told = [(t, span) for t, span in zip(found, spans, strict=True) if not negated_at(text, span[0])]
     if told and len(told) < len(found):  # "the party is sat not fri": the day it is, not the day it is not
         found, spans = [t for t, _ in told], [span for _, span in told]
@@ -133,13 +156,15 @@ def event_times(text: str, said: datetime) -> list[ExtractedTime]:
     return extract_all(text, said, lean="neutral", weeks_ahead="day")
 
 
-def with_event_time(memory: Memory, text: str, said: datetime) -> Memory:
-    """``memory`` with the event parts and range of the first time ``text`` names (relative to ``said``); a text that
-    names none but a vague past ("the other day", 前几天: :func:`~flowmem.timeexpr.vague.vague_past`) is about the
-    days it points into; one that names neither but tells of something done ("signed the lease!!", 把脚崴了:
-    :func:`~flowmem.timeexpr.tense.reports_done`) is about the day it was said."""
-    when = event_time(text, said) or vague_past(text, said)
-    when = when or (event_time("today", said) if reports_done(text) else None)
+def with_event_time(memory: Memory, text: str, said: datetime, *, start: int = 0) -> Memory:
+    """``memory`` with the event parts and range of the first time ``text[start:]`` names (relative to ``said``; the
+    words before ``start`` only tell its tense); a text that names none but a vague past ("the other day", 前几天:
+    :func:`~flowmem.timeexpr.vague.vague_past`) is about the days it points into; one that names neither but tells of
+    something done ("signed the lease!!", 把脚崴了: :func:`~flowmem.timeexpr.tense.reports_done`) is about the day it
+    was said."""
+    own = text[start:]
+    when = event_time(text, said, start) or vague_past(own, said)
+    when = when or (event_time("today", said) if reports_done(own) else None)
     return memory if when is None else at_time(memory, when)
 
 

@@ -240,18 +240,29 @@ def _clauses(sentence: str) -> list[Span]:
     return [piece for a, b in spans if sentence[a:b].strip() for piece in _timed_pieces(sentence, a, b)]
 
 
-_COMMA = re.compile(r",\s+")
+# Where a clause may be cut between two times: its commas, and the words that join one doing to the next ("went
+# climbing Sunday and then bouldering yesterday", "the interview went great on Monday and they want me back Friday").
+_JOIN = re.compile(r",\s+|\s+(?:and\s+then|and|but|then|plus)\s+", re.I)
 
 
 def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
-    """The clause ``sentence[start:end]`` cut at its commas where each side names a time of its own ("I told my
-    manager on Thursday, my last day there is March 19, and I start on the 31st" is three times, three facts: a
-    memory has one event time, and the date of each is in its own words); whole when it names one time or none."""
-    commas = [m.end() for m in _COMMA.finditer(sentence, start, end)]
-    if not commas:
+    """The clause ``sentence[start:end]`` cut at its commas and joining words where each side names a time of its own
+    ("I told my manager on Thursday, my last day there is March 19, and I start on the 31st" is three times, three
+    facts: a memory has one event time, and the date of each is in its own words); whole when it names one time or
+    none."""
+    joins = {m.end(): m.start() for m in _JOIN.finditer(sentence, start, end)}
+    if not joins:
         return [(start, end)]
     inside = _time_spans(sentence[start:end])  # "my exam is in March, the 14th": one date, no cut in it
-    cuts = [start] + [c for c in commas if not any(a < c - start < b for a, b in inside)] + [end]
+    begin, finish = {a + start for a, _ in inside}, {b + start for _, b in inside}
+    cuts = [start]
+    for cut, join in joins.items():
+        if any(a < cut - start < b for a, b in inside):
+            continue
+        if join in finish and cut in begin and sentence[join] != ",":
+            continue  # "tuesday and thursday 6pm": a list of times, not a doing after another
+        cuts.append(cut)
+    cuts.append(end)
     groups = _by_dates(sentence, pairwise(cuts))
     merged: list[Span] = []
     for a, b in groups:  # a piece that is only more times of the one before lists them: "kids with me Mon, Wed and …"
@@ -261,7 +272,7 @@ def _timed_pieces(sentence: str, start: int, end: int) -> list[Span]:
             merged.append((a, b))
     if len(merged) < 2:
         return [(start, end)]
-    return [(a, _before_comma(sentence, a, b)) for a, b in merged]
+    return [(a, joins.get(b, b)) for a, b in merged]
 
 
 # Words that, with times, make up a list of times and nothing else ("Wed and every other weekend", "mostly Mon/Wed/Fri")
@@ -290,11 +301,6 @@ def _only_times(piece: str) -> bool:
 def _time_spans(clause: str) -> list[Span]:
     """Where ``clause``'s time expressions are (by their words: one expression may cross a comma)."""
     return [span for span in expression_spans(clause, _times(clause)) if span[0] >= 0]
-
-
-def _before_comma(sentence: str, start: int, end: int) -> int:
-    """``end`` less the comma and spaces that joined the next piece."""
-    return start + len(sentence[start:end].rstrip(", "))
 
 
 def _companions(clause: str, min_info: int, rules: SlotRules) -> list[str]:

@@ -56,12 +56,12 @@ from flowmem.timeexpr import pick
 from flowmem.timeexpr.calendar import Season, Span
 from flowmem.timeexpr.common import clock_time
 from flowmem.timeexpr.mention import DIGIT, Context, Mention, PartOfDay, Rule, TimeOfDay, weeks_from_today
-from flowmem.timeexpr.numerals import EN_CARDINAL, EN_DAY_OF_MONTH, en_number
+from flowmem.timeexpr.numerals import EN_CARDINAL, EN_DAY_OF_MONTH, EN_ORDINAL, EN_ORDINALS, en_number
 from flowmem.timeexpr.texting import TEXTING_DAYS
 
 _I = re.IGNORECASE
 _WEEKDAYS: dict[str, int] = {
-    "monday": 1, "mon": 1, "tuesday": 2, "tues": 2, "tue": 2, "wednesday": 3, "wed": 3,
+    "monday": 1, "mon": 1, "tuesday": 2, "tues": 2, "tue": 2, "wednesday": 3, "weds": 3, "wed": 3,
     "thursday": 4, "thurs": 4, "thur": 4, "thu": 4, "friday": 5, "fri": 5,
     "saturday": 6, "sat": 6, "sunday": 7, "sun": 7,
 }  # fmt: skip
@@ -101,6 +101,7 @@ _WEEKDAY_CONTEXT_BEFORE = re.compile(r"\b(?:on|by|until|till|since|before|after)
 # After "sun", "sat", "wed" (words too) only the end of the phrase or a time may follow: "on Sat", "on sat at 5".
 _AFTER_WORD_ABBREVIATION = re.compile(r"\s*(?:$|[.,;:!?)]|at\b|\d|morning|afternoon|evening|night)", _I)
 _WORD_ABBREVIATIONS = {"sun", "sat", "wed"}
+_PART_AFTER = re.compile(r"\s+(?:morning|afternoon|evening|night|lunchtime)\b", _I)
 # A weekday between a determiner and a noun names a thing by the day it recurs on ("the Monday swim", "our Friday
 # drinks"), unless the word after is one of time or a preposition ("the Monday after next", "the Friday morning").
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|my|our|his|her|their|your|that|those|these)\s+$", _I)
@@ -110,7 +111,7 @@ _NOUN_AFTER = re.compile(
 )
 # A day told against another day is a day too: "the party is sat not fri", "wed instead of thurs".
 _AGAINST_A_DAY = re.compile(rf"\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+(?:on\s+)?(?:{_WEEKDAY})\b", _I)
-_TEXTED_DAYS = {"tue", "tues", "thu", "thur", "thurs", "fri"}  # abbreviations that are no English word
+_TEXTED_DAYS = {"tue", "tues", "weds", "thu", "thur", "thurs", "fri"}  # abbreviations that are (almost) no English word
 
 
 def extend_start(text: str, start: int) -> int:
@@ -131,6 +132,7 @@ def direction_of(text: str | None) -> Direction | None:
 
 _DAY_WORDS = re.compile(
     r"\b(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday|today|tomorrow"
+    r"|(?:the\s+)?night\s+before\s+last|this\s+time\s+(?:next|last)\s+week"
     rf"|tonight|tonite|last\s+night|this\s+(?:morning|afternoon|evening)|{'|'.join(TEXTING_DAYS)})\b",
     _I,
 )
@@ -138,7 +140,8 @@ _DAY_OFFSETS: dict[str, tuple[int, PartOfDay | None]] = {
     "day before yesterday": (-2, None), "day after tomorrow": (2, None), "yesterday": (-1, None),
     "today": (0, None), "tomorrow": (1, None), "tonight": (0, "evening"), "tonite": (0, "evening"),
     "last night": (-1, "evening"), "this morning": (0, "morning"), "this afternoon": (0, "afternoon"),
-    "this evening": (0, "evening"),
+    "this evening": (0, "evening"), "night before last": (-2, "evening"), "this time next week": (7, None),
+    "this time last week": (-7, None),
 }  # fmt: skip
 
 
@@ -198,7 +201,8 @@ def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
         texted = name in _TEXTED_DAYS and _AFTER_WORD_ABBREVIATION.match(ctx.text, match.end())
         if _AGAINST_A_DAY.match(ctx.text, match.end()):
             return Mention(match.start(), match.end(), weekday=_WEEKDAYS[name])  # "the party is sat not fri"
-        if not texted and not _after(_WEEKDAY_CONTEXT_BEFORE, ctx, match.start()):
+        parted = _PART_AFTER.match(ctx.text, match.end()) is not None  # "gig is Sat night", "Wed morning"
+        if not texted and not parted and not _after(_WEEKDAY_CONTEXT_BEFORE, ctx, match.start()):
             return None
         if name in _WORD_ABBREVIATIONS and not _AFTER_WORD_ABBREVIATION.match(ctx.text, match.end()):
             return None  # "on the sun lounger"
@@ -357,6 +361,9 @@ def _month(match: re.Match[str], ctx: Context) -> Mention | None:
 # "the 13th", and "on 15th" (texting drops the article; "on" makes it a day, not a rank), and "Tues 4th" (a weekday
 # names the day of the month after it: the weekday and the day pick the date together).
 _ORDINAL_DAY = re.compile(r"\b(?P<the>the\s*)?(?P<d>(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b", _I)
+# Spelt out ("on the twenty-first", "due by the third."), only after a preposition of dates and with no noun after it:
+# "on the first floor", "the third time" are none.
+_ORDINAL_WORD_DAY = re.compile(rf"\b(?:on|by|since|until|till)\s+(?P<the>the\s+(?P<d>{EN_ORDINAL}))\b", _I)
 
 
 # What may follow "the 13th" when it is a date said alone: the end of the phrase, a time, or a word that starts no
@@ -379,6 +386,12 @@ def _ordinal_day(match: re.Match[str], ctx: Context) -> Mention | None:
     with_article = match["the"] is not None  # "on 2nd thought": without it, only what follows tells
     standalone = alone or (with_article and _after(_DATE_PREPOSITION_BEFORE, ctx, match.start()))
     return Mention(match.start(), match.end(), day=day, standalone=standalone)
+
+
+def _ordinal_word_day(match: re.Match[str], ctx: Context) -> Mention | None:
+    if _NOUN_AFTER.match(ctx.text, match.end()):
+        return None
+    return Mention(match.start("the"), match.end(), day=en_number(match["d"]), standalone=True)
 
 
 # A date in numbers without its year ("on 3/28", "flight 28/3"; with it, 05/06/2023, dateparser reads it: fallback).
@@ -527,6 +540,7 @@ def _nth_of_month(match: re.Match[str], ctx: Context) -> Mention | None:
 
 _DIGITS = frozenset({DIGIT})
 _PART_WORDS = frozenset({"morning", "afternoon", "evening", "night", "noon", "midday"})
+_ORDINAL_WORDS = frozenset(part for word in EN_ORDINALS for part in re.findall(r"[a-z]+", word))
 _UNIT_WORDS = frozenset(
     f"{unit}{plural}"
     for unit in ("minute", "min", "hour", "hr", "day", "week", "fortnight", "month", "year")
@@ -537,7 +551,7 @@ RULES: tuple[Rule, ...] = (
         "en_day_word",
         _DAY_WORDS,
         _day_word,
-        frozenset({"yesterday", "today", "tomorrow", "tonight", "tonite", *TEXTING_DAYS}) | _PART_WORDS,
+        frozenset({"yesterday", "today", "tomorrow", "tonight", "tonite", "week", *TEXTING_DAYS}) | _PART_WORDS,
     ),
     Rule("en_part_of_day", _PART_OF_DAY, _part_of_day, _PART_WORDS),
     Rule("en_meridiem_clock", _MERIDIEM_CLOCK, _meridiem_clock, _DIGITS),
@@ -549,6 +563,7 @@ RULES: tuple[Rule, ...] = (
     Rule("en_month_day", _MONTH_DAY, _month_day, frozenset(MONTHS)),
     Rule("en_month", _MONTH_RE, _month, frozenset(MONTHS)),
     Rule("en_ordinal_day", _ORDINAL_DAY, _ordinal_day, _DIGITS),
+    Rule("en_ordinal_word_day", _ORDINAL_WORD_DAY, _ordinal_word_day, _ORDINAL_WORDS),
     Rule("en_numeric_date", _NUMERIC_DATE, _numeric_date, _DIGITS),
     Rule("en_year", _YEAR_RE, _year, _DIGITS),
     Rule("en_season", _SEASON_RE, _season, frozenset({"spring", "summer", "autumn", "fall", "winter"})),

@@ -36,6 +36,7 @@ from flowmem.timeexpr.mention import DIGIT, Context, Mention, Rule, WeeksAhead
 from flowmem.timeexpr.model import ExtractedTime, canonical_parts
 from flowmem.timeexpr.numerals import normalize_width
 from flowmem.timeexpr.tense import Tense, TenseReader
+from flowmem.timeexpr.texting import digit_words
 
 Language = Literal["en", "zh"]
 
@@ -190,8 +191,10 @@ def _find(
 
 
 def trigger_words(text: str) -> set[str]:
-    """The lowercase ASCII words of ``text``, plus :data:`~flowmem.timeexpr.mention.DIGIT` if it has a digit."""
-    words = set(_WORD.findall(text.lower()))
+    """The lowercase ASCII words of ``text`` (texting's "2moro" too), plus :data:`~flowmem.timeexpr.mention.DIGIT`
+    if it has a digit."""
+    lowered = text.lower()
+    words = {*_WORD.findall(lowered), *digit_words(lowered)}
     if _DIGIT.search(text):
         words.add(DIGIT)
     return words

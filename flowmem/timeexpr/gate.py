@@ -17,6 +17,7 @@ from flowmem.timeexpr import holiday_rules, ranges
 from flowmem.timeexpr.en import TRIGGER_WORDS as _EN_WORDS
 from flowmem.timeexpr.mention import DIGIT
 from flowmem.timeexpr.numerals import normalize_width
+from flowmem.timeexpr.texting import digit_words
 
 TRIGGER_WORDS = _EN_WORDS.union(*(rule.triggers or () for rule in holiday_rules.EN_RULES + ranges.EN_RULES)) - {DIGIT}
 
@@ -26,8 +27,8 @@ _NUMERIC = re.compile(
     r"|\d-[a-z]{3}-\d|(?<!\d)(?:1[89]|2[01])\d\d(?!\d)",
     re.IGNORECASE,
 )
-# The last characters cover the holiday names (元旦, 春节, 除夕, 元宵, 中秋, 重阳, 国庆, 圣诞, 五一).
-_ZH = re.compile(r"[天日号號周週期拜月年点點时時午晚早晨夜季钟鐘节節夕宵秋阳陽庆慶旦诞誕]|[今昨明]儿|五一")
+# The last characters cover the holiday names (元旦, 春节, 除夕, 元宵, 中秋, 重阳, 国庆, 圣诞, 五一, 清明).
+_ZH = re.compile(r"[天日号號周週期拜月年点點时時午晚早晨夜季钟鐘节節夕宵秋阳陽庆慶旦诞誕]|[今昨明]儿|五一|清明")
 
 
 def has_time_words(text: str, language: str | None = None) -> bool:
@@ -40,4 +41,7 @@ def has_time_words(text: str, language: str | None = None) -> bool:
         return True
     if language != "en" and _ZH.search(text):
         return True
-    return language != "zh" and not TRIGGER_WORDS.isdisjoint(_WORD.findall(text.lower()))
+    if language == "zh":
+        return False
+    lowered = text.lower()
+    return not TRIGGER_WORDS.isdisjoint(_WORD.findall(lowered)) or not TRIGGER_WORDS.isdisjoint(digit_words(lowered))

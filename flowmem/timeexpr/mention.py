@@ -123,13 +123,13 @@ class Context:
 def weeks_from_today(ctx: Context, weeks: int) -> Span:
     """A count of ``weeks`` from today ("in two weeks", "3 weeks ago", 两周后; negative is back).
 
-    Back, and ahead with ``ctx.weeks_ahead == "week"`` (queries: "what am I doing in two weeks?" asks
-    about a period), it is the ISO week the day that many weeks away falls in. Ahead with ``"day"``
-    (messages: "the wedding is in two weeks" states when an event is, and an event has a date) it is
-    that day. A count back stays a week either way: "a week ago" is told loosely (five days, nine).
+    With ``ctx.weeks_ahead == "week"`` (queries: "what am I doing in two weeks?", "what did I do two weeks ago?"
+    ask about a period) it is the ISO week the day that many weeks away falls in. With ``"day"`` (messages: "the
+    wedding is in two weeks", "I fell off my bike a week ago" state when an event is, and an event has a date) it is
+    that day, back as ahead: the day a query's week holds, and the one the teller counted from.
     """
     moved = ctx.today + timedelta(weeks=weeks)
-    if weeks > 0 and ctx.weeks_ahead == "day":
+    if ctx.weeks_ahead == "day":
         return cal.day_span(moved)
     return cal.week_span(moved)
 

@@ -36,7 +36,9 @@ def _alternation(words: dict[str, int]) -> str:
 EN_CARDINAL = rf"(?:\d{{1,3}}|{_alternation(EN_CARDINALS)})"
 """An English count: digits or a word ("3", "three", "a", "a couple of")."""
 
-EN_DAY_OF_MONTH = rf"(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?|{_alternation(EN_ORDINALS)})"
+EN_ORDINAL = rf"(?:{_alternation(EN_ORDINALS)})"
+"""An English ordinal in words: "fifth", "twenty-first"."""
+EN_DAY_OF_MONTH = rf"(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?|{EN_ORDINAL})"
 """A day of the month: "5", "5th", "fifth", "twenty-first"."""
 
 _ZH_DIGITS: dict[str, int] = {

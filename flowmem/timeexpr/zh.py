@@ -22,8 +22,9 @@ Readings (see :mod:`flowmem.timeexpr.en` for the shared ones):
   :mod:`flowmem.timeexpr.mention`. A Chinese-numeral hour with 点 and no 半/分/钟/part of the day
   (一点 is also "a little"), or with 时 (一时 is also "a moment"), only counts beside a day
   (今天三点).
-- Counts: 三天前, 两周前, 三个月前, 两年后, 五分钟前, 半小时前, 两个半小时前, 半年前 (six months
-  back, a month); 两周后 as "in two weeks" in English (a week, or in a message the day).
+- Counts: 三天前, 两周前, 三个月前, 两年后, 五分钟前, 半小时前, 两个半小时前, 半个月前 (fifteen days),
+  半年前 (six months back, a month); 两周后, 两周前 as "in two weeks", "two weeks ago" in English (a week, or
+  in a message the day).
   三月前 reads as March ("before March"), not as a count. Vague ones (前几天, 最近,
   这两天) give nothing (a message's event is dated by them: :mod:`flowmem.timeexpr.vague`).
 - Habits name no time: an expression right after a word of recurrence (每, 每天/每日/每晚/每周/每月/每年/
@@ -250,6 +251,8 @@ def _count(match: re.Match[str], ctx: Context) -> Mention | None:
             unit, count = "minute", count * 60 + 30
         elif unit == "year":
             unit, count = "month", count * 12 + 6
+        elif unit == "month":
+            unit, count = "day", count * 30 + 15  # 半个月前: a fortnight or so, told as the day it counts back to
         else:
             return None
     sign = -1 if match["dir"] == "前" else 1

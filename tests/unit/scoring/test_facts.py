@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
+from flowmem.schema.memory import Message
+from flowmem.scoring.derive import memory_from_message
 from flowmem.scoring.facts import several_times, split_facts
 
 
@@ -150,3 +154,57 @@ def test_a_list_of_times_is_one_fact_not_one_per_time(text: str) -> None:
     """A piece after a comma that is only more times of the one before ("…Mon, Wed and every other weekend", "long
     days, 7:30am to 8pm") lists them: cut off, the list lost its days (session 15, the second fresh set)."""
     assert split_facts(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        (  # a doing after another, each with its own day, joined by a word and no subject: texting drops the "I"
+            "Went climbing Sunday and then bouldering yesterday",
+            ["Went climbing Sunday", "bouldering yesterday"],
+        ),
+        (
+            "interview at Google went great on Monday and they want me back Friday for the final round",
+            ["interview at Google went great on Monday", "they want me back Friday for the final round"],
+        ),
+        ("We'll do dinner Friday then the zoo Saturday", ["We'll do dinner Friday", "the zoo Saturday"]),
+    ],
+)
+def test_a_clause_is_cut_at_a_joining_word_between_two_times(text: str, facts: list[str]) -> None:
+    """One event time per memory: two doings joined by "and (then)" / "then" / "but", each with a day of its own,
+    are two facts, as two clauses joined by a comma are (session 20: the second was dated by the first day)."""
+    assert split_facts(text) == facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The school change my class, now is tuesday and thursday 6pm because of my shifts in the hotel.",
+        "I play bridge at the Seaview club on Monday and Thursday afternoons with my partner Vera",
+        "I'm off between Monday and Friday",
+    ],
+)
+def test_times_joined_by_and_are_one_list_not_two_doings(text: str) -> None:
+    """ "tuesday and thursday 6pm": a time right before the joining word and another right after it list times."""
+    assert split_facts(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("Went climbing on Sunday and then bouldering on Tuesday", ["2025-03-09", "2025-03-11"]),
+        ("Went climbing on Sunday, bouldering on Tuesday", ["2025-03-09", "2025-03-11"]),
+        ("We were in Rome from the 3rd and then Florence till the 10th", ["2025-03-03", "2025-03-10"]),
+        ("We'll do dinner Friday then the zoo Saturday", ["2025-03-14", "2025-03-15"]),
+    ],
+)
+def test_a_piece_cut_from_a_clause_takes_its_tense_from_the_clause(text: str, days: list[str]) -> None:
+    """ "bouldering on Tuesday" has no verb of its own: cut from "Went climbing on Sunday, …", said on a Wednesday, it
+    is the Tuesday just gone (read alone it was the coming one)."""
+    said = datetime(2025, 3, 12, 14)  # a Wednesday
+    message = Message(message_id="m", role="user", name="u", content=text, time_created=said)
+    dated = [
+        memory_from_message(message, workspace_id="w", target="u", index=i, content=fact, event_text=fact)
+        for i, fact in enumerate(split_facts(text))
+    ]
+    assert [m.event_time.date().isoformat() if m.event_time else None for m in dated] == days

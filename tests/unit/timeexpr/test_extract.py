@@ -83,6 +83,9 @@ LOOKALIKES = [
     "之后天天下雨",
     "一个月",
     "前几天",
+    "do I still live on the first floor?",  # a spelt-out ordinal with a noun after it is a rank, not a day
+    "who did I sit next to on the third day of the course?",
+    "what did I think of the sat nav?",  # an abbreviated weekday needs a part of the day after it, or "on"
 ]
 
 
