@@ -38,7 +38,15 @@ from flowmem.scoring.slots import (
     superseded,
     with_slots,
 )
-from flowmem.scoring.supersede import apply_changes, changes_of, expired_by, recurring_day, same_speaker, supersede
+from flowmem.scoring.supersede import (
+    apply_changes,
+    changes_of,
+    expired_by,
+    one_day_of_habit,
+    recurring_day,
+    same_speaker,
+    supersede,
+)
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import differ as values_differ
 from flowmem.scoring.values import find_values
@@ -505,6 +513,7 @@ def restates(new: Memory, old: Memory) -> bool:
         and same_speaker(new, old)
         and tells_state(new.content)
         and tells_state(old.content)
+        and not one_day_of_habit(new.content, old.content)  # "swim every Wednesday", then "swim this Thursday"
     )
 
 
@@ -566,7 +575,10 @@ def _content_words(text: str) -> set[str]:
 
 def other_days(a: Memory, b: Memory) -> bool:
     """Whether ``a`` and ``b`` are about events on days that do not overlap (both must have an event time):
-    "I went climbing" said of 2 March and of 16 March is two climbing days, however alike the words."""
+    "I went climbing" said of 2 March and of 16 March is two climbing days, however alike the words — or one is a
+    habit on a weekday and the other one day ("I swim every Wednesday", "pool's shut this Wednesday")."""
+    if recurring_day(a.content) != recurring_day(b.content) and (a.event_time is None) != (b.event_time is None):
+        return True
     days_a, days_b = _event_days(a), _event_days(b)
     if days_a is None or days_b is None:
         return False

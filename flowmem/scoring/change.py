@@ -1123,7 +1123,8 @@ _LAST_DAY_PLACE_END = re.compile(
 _TRANSFER = re.compile(r"sold|selling\s+off|卖了|卖掉", re.I)
 _ZH_SELLER = re.compile(r"(?P<who>[^，。！？；,.!?;\s]{1,8}?)(?:已经|早就)?把[^，。！？；,.!?;]{1,12}$")
 _EN_SELLER = re.compile(
-    r"(?P<who>\b(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+))?|\b(?:my|our|the)\s+[a-z]+)\s+(?:has\s+|just\s+)*$"
+    r"(?P<who>\b(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+))?|\b(?:my|our|the|his|her|their)\s+[a-z]+(?:-[a-z]+)*)"
+    r"\s+(?:has\s+|just\s+)*$"
 )
 
 
@@ -1393,7 +1394,8 @@ def _left_place(clause: str) -> Change | None:
 
 _SPEAKERS = re.compile(r"\b(?:me|my|our|us)\b|我|咱", re.I)
 _EN_DOER = re.compile(
-    rf"^\s*(?:(?:so|and|also|btw|oh|well|ok|okay|lol|but|now)\s+)*(?P<who>(?:my|our)\s+(?:[a-z]+\s+)?{PERSON_NOUN}"
+    rf"^\s*(?:(?:so|and|also|btw|oh|well|ok|okay|lol|but|now)\s+)*"
+    rf"(?P<who>(?:my|our|his|her|their)\s+(?:[a-z]+\s+)?{PERSON_NOUN}"
     r"|(?-i:[A-Z][a-z][\w'-]*)|he|she|they)(?!\s+and\s|\s*&)(?:['’]s)?\b",
     re.I,
 )
@@ -1414,6 +1416,17 @@ def speaks_of_someone(text: str) -> bool:
     )
 
 
+_TIE = re.compile(rf"\b(?:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?P<tie>{PERSON_NOUN})\b", re.I)
+_ZH_TIE = re.compile(ZH_KIN)
+
+
+def ties(text: str) -> frozenset[str]:
+    """The terms of the people ``text`` names by their tie ("my sister", "her friend", 我老公): how
+    :func:`_doer` names who did something."""
+    found = [m.group("tie") for m in _TIE.finditer(text)] + [m.group() for m in _ZH_TIE.finditer(text)]
+    return frozenset(t for tie in found for t in subject_terms(re.sub(r"^我\s*", "", tie)))
+
+
 def _doer(before: str, about: frozenset[str]) -> frozenset[str]:
     """The terms of the person the words ``before`` an ending open with, when it is not the speaker and not what ended
     ("my husband quit smoking": husband; "Milo ran away": none, Milo is what ended; "she quit": none, unnamed)."""
@@ -1427,7 +1440,7 @@ def _doer(before: str, about: frozenset[str]) -> frozenset[str]:
         return frozenset()  # whom a pronoun names the older statement may not say ("she's a nurse" … "she quit")
     if who.lower().removesuffix("'s") in NOT_NAMES or re.fullmatch(r"我\s*的?|它", who):
         return frozenset()
-    terms = subject_terms(re.sub(r"^(?:my|our)\s+|^我\s*", "", who, flags=re.I))
+    terms = subject_terms(re.sub(r"^(?:my|our|his|her|their)\s+|^我\s*", "", who, flags=re.I))
     return frozenset() if not terms or terms & about else terms
 
 

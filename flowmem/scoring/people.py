@@ -18,7 +18,9 @@ PERSON_WORDS: tuple[str, ...] = tuple(
             "fiance fiancee fiancé fiancée friend friends boss manager roommate flatmate housemate son daughter kid",
             "kids child children baby grandma grandpa grandmother grandfather nana granny aunt uncle cousin niece",
             "nephew coach teacher doctor therapist neighbour neighbor colleague coworker landlord ex bestie bff",
-            "grandad granddad gran nan grandson granddaughter stepmum stepmom stepdad",
+            "grandad granddad gran nan grandson granddaughter stepmum stepmom stepdad stepson stepdaughter",
+            "in-laws in-law mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law",
+            "mate mates twin godmother godfather",
         )
     ).split()
 )

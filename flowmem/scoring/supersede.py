@@ -41,6 +41,7 @@ from flowmem.scoring.change import (
     says_wrong,
     speaks_of_someone,
     subject_terms,
+    ties,
 )
 from flowmem.scoring.derive import at_time, event_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, SPEAKER, said_before
@@ -171,8 +172,11 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         if not said_of or ends_too(old.content, change) or (change.seller and not holds(old.content, change.seller)):
             return []
         # someone else stopped: not what the speaker says of themselves alone ("I smoke", "my husband quit smoking")
-        if change.doer and not holds(old.content, change.doer) and not speaks_of_someone(old.content):
-            return []
+        # …nor what is said of another of their people ("my sister is a nurse", "her friend from uni quit nursing")
+        if change.doer and not holds(old.content, change.doer):
+            named_by_tie = change.doer <= ties(memory.content) and ties(old.content)
+            if not speaks_of_someone(old.content) or named_by_tie:
+                return []
         # What a seller gave away was theirs: their part in it ends (the landlord), not the thing (the flat); what a
         # retiree left was their work: what was said of it ends, not what was said of them.
         if change.keeps_holder:  # every piece speaking of the work goes ("Omar is my brother-in-law, he works at…")
@@ -191,6 +195,8 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     # anew with a value the day before is as recent as the statement that gave it the value)
     if change.kind == "corrected" and memory.created_at - max(old.created_at, old.updated_at) > _window(memory, change):
         return []
+    if change.kind == "replaced" and one_day_of_habit(memory.content, old.content):
+        return []  # "swim every Wednesday", then "pool's shut this Wednesday, went Thursday": the habit goes on
     written = rewrite(old.content, memory.content, change)
     if written is None and change.kind == "corrected" and _renumbered(memory, change, old):
         return supersede(memory, old, None, f"corrected: '{change.cue}', numbers of {memory.memory_id}")
@@ -248,6 +254,23 @@ def recurring_day(text: str) -> bool:
         or re.match(r"\s*(?:mornings|afternoons|evenings|nights)\b", text[day.end :], re.I)
         for day in days
     )
+
+
+# One day of a habit, not the habit: "this Wednesday", "this week", 这周三, "today only" — unless from then on ("from
+# this week", 这周开始, 从下周起).
+_ONE_DAY = re.compile(
+    r"\b(?:this\s+(?:week|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)|today|tonight)\b"
+    r"|(?:这|本)(?:个)?(?:周|星期|礼拜)|今天|今晚",
+    re.I,
+)
+_FROM_THEN_ON = re.compile(r"\b(?:from|starting|as\s+of|onwards?|going\s+forward)\b|开始|起|以后|往后", re.I)
+
+
+def one_day_of_habit(new: str, old: str) -> bool:
+    """Whether ``new`` tells of one day of the weekly habit ``old`` tells ("I swim every Wednesday", then "this
+    Wednesday's swim is moved to Thursday", 这周三的游泳改到周四了), not of the habit from then on: it changes no
+    habit."""
+    return recurring_day(old) and _ONE_DAY.search(new) is not None and _FROM_THEN_ON.search(new) is None
 
 
 def _moved_day(memory: Memory, old: Memory, change: Change) -> ExtractedTime | None:

@@ -205,6 +205,13 @@ _SENTENCE_END = '.!?。！？:;\n"“—-'
 def find_values(text: str) -> list[Value]:
     """The typed values in ``text``, in order; where two kinds claim the same words, the first listed wins (an
     e-mail address is not also a handle)."""
+    return list(_values_of(text))
+
+
+@lru_cache(maxsize=8192)
+def _values_of(text: str) -> tuple[Value, ...]:
+    # Remembered by text: the write path reads a memory's values when it splits, keys, compares and supersedes, and a
+    # stored memory again for every new one it is a candidate of (a Value is frozen).
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
     numbered = _ANY_NUMBER.search(text) is not None or _MEASURE_WORD.search(text) is not None
@@ -238,7 +245,7 @@ def find_values(text: str) -> list[Value]:
             continue  # an abbreviation (PR, ICU, GP), not a name
         if name not in NOT_NAMES and name not in _MONTH_WORDS and not any(start < b and a < end for a, b in taken):
             found.append(Value("name", name, start, end))
-    return sorted(found, key=lambda v: v.start)
+    return tuple(sorted(found, key=lambda v: v.start))
 
 
 def same(a: Value, b: Value) -> bool:

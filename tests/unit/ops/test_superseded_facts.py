@@ -269,7 +269,38 @@ def status_after(before: str, after: str) -> str:
         ("I go swimming on Fridays", "haven't been swimming lately, but I'll be back next week", "valid"),
         ("I have a cat called Milo", "gave Milo's old toys away to the shelter", "valid"),
         ("我每周打两次羽毛球", "最近都没下雨了，天气很好", "valid"),
+        # another of the speaker's people, named by another tie, stopped or sold: theirs, not the one said before
+        ("My sister is a nurse in Bristol", "her friend from uni just quit nursing to retrain as a teacher", "valid"),
+        ("we have a Ford Focus", "my in-laws sold their Focus and got an electric car", "valid"),
+        ("My sister is a nurse in Bristol", "my sister quit nursing, she's retraining as a teacher", "expired"),
     ],
 )  # fmt: skip
 def test_a_doing_stopped_is_the_speakers_only_when_the_speaker_stopped(before: str, after: str, status: str) -> None:
     assert status_after(before, after) == status
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "status"),
+    [
+        ("I swim every Wednesday", "pool's shut so this Wednesday I'm swimming Thursday instead", "valid"),
+        ("I swim every Wednesday", "this Wednesday's swim is moved to Thursday", "valid"),
+        ("我每周三去游泳", "这周三的游泳改到周四了", "valid"),
+        ("I have piano on Tuesdays", "piano's moved to Wednesday today only", "valid"),
+        ("I do yoga every Monday", "yoga on Monday was so good", "valid"),
+        ("I swim every Wednesday", "from this week swimming is on Thursdays", "expired"),
+        ("choir is on Tuesday evenings", "choir moved to Wednesdays", "expired"),
+        ("我每周三去游泳", "游泳改到每周四了", "expired"),
+    ],
+)  # fmt: skip
+def test_one_day_of_a_weekly_habit_is_not_the_habit(before: str, after: str, status: str) -> None:
+    """A day of a habit moved or told ("this Wednesday", "yoga on Monday was so good") is one event: no near-duplicate
+    of the habit to merge into it (the merge put "这周三游泳馆关门" in place of "我每周三去游泳"), no change of it."""
+    assert status_after(before, after) == status
+
+
+def test_one_day_of_a_habit_is_no_near_duplicate_of_it() -> None:
+    """ "这周三游泳馆关门" (one Wednesday) is no rewording of "我每周三去游泳" (every Wednesday): merged into it, the
+    habit's words were replaced by the day's."""
+    with App(overrides=["vector_store.default.backend=memory"]) as app:
+        contents = [m.content for m in summarize(app, "我每周三去游泳", "这周三游泳馆关门，改周四去了")]
+    assert "我每周三去游泳" in contents and "这周三游泳馆关门" in contents
