@@ -35,7 +35,7 @@ from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPAT
 from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
-from flowmem.timeexpr.clauses import CLAUSE_BREAK, SEGMENT_BREAK
+from flowmem.timeexpr.clauses import CLAUSE_BREAK, FACT_BREAK, SEGMENT_BREAK
 from flowmem.timeexpr.gate import TRIGGER_WORDS
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
 
@@ -684,45 +684,53 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
             # the words beside the new name, or — when it has none ("switched banks, I'm with Monzo now") — what the
             # change is about
             beside = (change.around[index] or change.about) if change.around else change.about
-            old = next(
-                (
-                    o
-                    for o in olds
-                    if start <= o.start < end
-                    and o.start not in used
-                    and (o.kind, o.norm) not in change.kept  # "doing sundays now, still saturdays too"
-                    and _replaces(o, new)
-                    and (
-                        bool(_context(old_text, o, olds) & beside)
-                        or _same_place(old_text, start, o, change, index)
-                        # switched from the old name to the new, the old one named too ("switched my current account
-                        # to Monzo, Barclays was useless"): whatever words stand beside either
-                        or o.norm in change.switched_from
-                        or bool(role and holds(old_text[start:end], role) and _only_name(o, olds, held_new, start, end))
-                        if named
-                        else about_it
-                        or o.kind in _NAMES_ITS_THING
-                        or _is_dose(o)
-                        or (not change.about and _unit(o) not in ("", "money") and o.kind == "amount")
-                        or _beside(old_text, o) & change.beside
+            fitting = [
+                o
+                for o in olds
+                if start <= o.start < end
+                and o.start not in used
+                and (o.kind, o.norm) not in change.kept  # "doing sundays now, still saturdays too"
+                and _replaces(o, new)
+                and (
+                    bool(_context(old_text, o, olds) & beside)
+                    or _same_place(old_text, start, o, change, index)
+                    # switched from the old name to the new, the old one named too ("switched my current account
+                    # to Monzo, Barclays was useless"): whatever words stand beside either
+                    or o.norm in change.switched_from
+                    or bool(role and holds(old_text[start:end], role) and _only_name(o, olds, held_new, start, end))
+                    if named
+                    else about_it
+                    or o.kind in _NAMES_ITS_THING
+                    or _is_dose(o)
+                    or (not change.about and _unit(o) not in ("", "money") and o.kind == "amount")
+                    or _beside(old_text, o) & change.beside
+                )
+                and (not change.negated or any(same(o, n) for n in change.negated))
+                and (
+                    not change.subjects
+                    or (
+                        _same_subject_at(old_text, start, o, change.subjects[index])
+                        and not _other_people(old_text, start, o, change, index)
                     )
-                    and (not change.negated or any(same(o, n) for n in change.negated))
-                    and (
-                        not change.subjects
-                        or (
-                            _same_subject_at(old_text, start, o, change.subjects[index])
-                            and not _other_people(old_text, start, o, change, index)
-                        )
-                        or _same_person(old_text, start, o, change, index)
-                    )
-                ),
-                None,
-            )
+                    or _same_person(old_text, start, o, change, index)
+                )
+            ]
+            # of several in the clause, the one said nearest what changed ("choir on Mondays and pottery on Thursdays",
+            # then "pottery's moved to Wednesdays": Thursdays), else the first
+            old = min(fitting, key=lambda o: _distance(old_text, o, change.about), default=None)
             if old is not None:
                 pairs.append((old, new))
                 used.add(old.start)
                 break
     return pairs
+
+
+def _distance(text: str, value: Value, about: frozenset[str]) -> int:
+    """How many characters lie between ``value`` and the nearest word of ``about`` in ``text`` (``len(text)`` when
+    none is there: then the first value is taken, ``min`` keeping the order)."""
+    lowered = text.lower()
+    spots = [m.span() for term in about for m in re.finditer(re.escape(term), lowered)]
+    return min((max(value.start - end, start - value.end, 0) for start, end in spots), default=len(text))
 
 
 def _speaks_of(clause: str, change: Change) -> bool:
@@ -859,10 +867,11 @@ def replaced_names(old_text: str, change: Change) -> frozenset[str]:
 # A clause that opens with a preposition completes the one before it: it has no verb of its own.
 _COMPLEMENT = re.compile(r"\s*(?:in|at|on|near|with|from|by|for|of|to|into|off)\b", re.I)
 _LEADING = re.compile(r"^[\s,;:.!?，。；：、\u2014\u2013-]*(?:(?:and|but|so|then|that|which|who)\b)?[\s,]*", re.I)
+_TRAILING = re.compile(r"[\s,]*\b(?:and|but)$", re.I)  # the join to a clause that went ("… violin and")
 
 
 def remainder(
-    old_text: str, about: frozenset[str], *, whole: bool = False, breaks: re.Pattern[str] = CLAUSE_BREAK
+    old_text: str, about: frozenset[str], *, whole: bool = False, breaks: re.Pattern[str] = FACT_BREAK
 ) -> str | None:
     """What else ``old_text`` said once what ``about`` names is gone (``None``: nothing of substance left).
 
@@ -882,7 +891,7 @@ def remainder(
             clause = ""
         elif holds(clause, about):
             clause = "" if whole else _without_phrase(clause, about)
-        elif whole and (len(subject_terms(clause)) < 2 or (gone and _COMPLEMENT.match(clause))):
+        elif whole and (_substance(clause) < 2 or (gone and _COMPLEMENT.match(clause))):
             # a fragment the clause that went leaves behind ("me (and sam rent…)", "(…Headingley,) leeds"), or what
             # completes it ("I live in Paris, in a tiny flat near the canal")
             clause = ""
@@ -891,7 +900,13 @@ def remainder(
             kept.append(clause + old_text[end:stop])
     joint = "" if _CJK_CHAR.search(old_text) else " "  # Chinese puts no space after its punctuation
     text = _LEADING.sub("", joint.join(part.strip() for part in kept)).strip().rstrip(",，;；、 ")
-    return text if len(subject_terms(text)) >= 2 and text != old_text.strip() else None
+    text = _TRAILING.sub("", text)
+    return text if _substance(text) >= 2 and text != old_text.strip() else None
+
+
+def _substance(text: str) -> int:
+    """How many words of substance ``text`` says: its subject terms, a typed value counted as one ("rent is £900")."""
+    return len(subject_terms(text)) + sum(v.kind != "name" for v in find_values(text))
 
 
 # A clause that only gives the name of what the clause before it spoke of: "…, it's called Bean There", "…, 叫阿婆面".

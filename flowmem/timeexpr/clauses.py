@@ -36,6 +36,16 @@ _CLAUSE = (
 )
 CLAUSE_BREAK = re.compile(_CLAUSE, re.IGNORECASE)
 """Where a clause ends and the next begins."""
+# "and"/"but" before a subject of its own with its verb: "my mum lives in Bath and my dad lives in Bristol", "Jess works
+# at the BBC and her boyfriend is a chef" — not "my partner and I" (one subject of two), not "Tom and my sister went"
+# (no verb of the present or a regular past after the noun: the tense reader keeps its clauses).
+_AND_SUBJECT = (
+    r"\b(?:and|but)\s+(?=(?:he|she|they)\s+\w+|(?:my|our|his|her|their)\s+(?:[\w-]+\s+){1,3}"
+    r"(?:is|are|was|were|has|have|had|will|can|just|also|\w+ed|\w+s)\b)"
+)
+FACT_BREAK = re.compile(rf"{_CLAUSE}|{_AND_SUBJECT}", re.IGNORECASE)
+"""Where a clause ends and the next begins, and where "and" joins a clause with a subject of its own: the parts of
+a statement one fact of which may change while the others hold."""
 SEGMENT_BREAK = re.compile(rf"{_CLAUSE}|[,:()\u2014\u2013\"，、：（）]|\s-\s|\b(?:and|or)\b", re.IGNORECASE)
 """Where a clause or a fragment of one ends."""
 

@@ -304,3 +304,26 @@ def test_one_day_of_a_habit_is_no_near_duplicate_of_it() -> None:
     with App(overrides=["vector_store.default.backend=memory"]) as app:
         contents = [m.content for m in summarize(app, "我每周三去游泳", "这周三游泳馆关门，改周四去了")]
     assert "我每周三去游泳" in contents and "这周三游泳馆关门" in contents
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "stays", "goes"),
+    [
+        # a clause with a subject of its own, joined by "and": what else the statement said stays
+        ("my mum lives in Bath and my dad lives in Bristol", "mum's moved in with her sister in Wells",
+         "my dad lives in Bristol", "Bath"),
+        ("My daughter plays violin and my son plays football", "my son quit football, it's all gaming now",
+         "My daughter plays violin", "football"),
+        ("my flatmate Jess works at the BBC and my other flatmate Raj is a chef", "Jess got a job at Channel 4",
+         "Raj is a chef", "BBC"),
+        # of two days in one clause, the one said beside what moved
+        ("I go to choir on Mondays and pottery on Thursdays", "pottery's moved to Wednesdays",
+         "choir on Mondays", "pottery on Thursdays"),
+    ],
+)  # fmt: skip
+def test_one_fact_of_a_statement_changes_and_the_others_stay(before: str, after: str, stays: str, goes: str) -> None:
+    """Session 20's multi-fact probes: 4 of 25 lost every other fact of the statement with the one that changed."""
+    with App(overrides=["vector_store.default.backend=memory"]) as app:
+        valid = [m.content for m in summarize(app, before, after) if m.status == "valid"]
+    assert any(stays in text for text in valid), valid
+    assert not any(goes in text and stays in text for text in valid), valid
