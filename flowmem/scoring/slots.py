@@ -212,6 +212,14 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}跳(?:到|去)了?(?P<v>[^，。！？；,.!?;\s了]{{1,12}})(?=了|[，。！？；,.!?;\s]|$)",
         # 我在广州一家外贸公司: where one is, named as a company, is where one works
         rf"我{_ZH_WHEN}在(?:[^，。！？；,.!?;\s]{{1,4}})?一家(?P<v>[^，。！？；,.!?;\s]{{1,12}}?{_ZH_ORG})(?=[，。！？；,.!?;\s]|$)",
+        # …and after a comma, the speaker said before (她说…，现在在成都一家游戏公司)
+        rf"[，,]\s*{_ZH_WHEN}在(?:[^，。！？；,.!?;\s]{{1,4}})?一家(?P<v>[^，。！？；,.!?;\s]{{1,12}}?{_ZH_ORG})(?=[，。！？；,.!?;\s]|$)",
+        # 去了拼多多，还是客服: a place gone to, the same work said there
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:去了|到了|换到了?)(?P<v>[^，。！？；,.!?;\s]{{2,12}}?)[，,]\s*(?:还是|也是|还做|继续做|还当|继续当)(?:{_ZH_JOB}|{_ZH_FUNCTION})",
+        # 他调到杭州了, 我老公被调去深圳了: a person moved by their work to another place (not 调到周五: a time moved)
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:被)?调(?:到|去|回)了?"
+        rf"(?![\d一二三四五六七八九十下上这本]*(?:周|星期|礼拜|月|号|点|天)|静音|最|大|小)"
+        rf"(?P<v>[^，。！？；,.!?;\s了的]{{2,12}}?)(?:工作|上班|分公司|总部)?(?=了|[，。！？；,.!?;\s]|$)",
         # 启明能源第一天报到: the first day at a place of work (a sentence leaves out its speaker)
         r"(?:^|[，。！？；\s]|我)(?:今天|明天)?(?:去|在)?(?P<v>[^，。！？；,.!?;\s]{2,12}?)第一天(?:报到|上班|入职)",
     ),
@@ -236,6 +244,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}(?:的职位|的职务|的工作|的岗位|岗位)是{_ZH}",
         rf"我{_ZH_WHEN}在(?:一家)?[^，。！？；,.!?;\s]{{1,16}}?{_ZH_ORG}(?:做|当)(?P<v>[^，。！？；,.!?;\s]{{1,8}})",
         rf"我{_ZH_WHEN}(?:升职|晋升|升)(?:为|成|到)了?{_ZH}",
+        # 考上了公务员: a post won by its exam (not 考上了大学: a school)
+        rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}考上了?(?P<v>{_ZH_JOB}|编制|事业编|教师编)",
         # 在医院当护士, 去超市当收银员: what one works as there; 转行做产品经理了: a new line of work
         rf"(?:我|^|[，。！？；\s]){_ZH_WHEN}(?:在|去了?|到了?)(?:一家|一个)?(?!家里?当)[^，。！？；,.!?;\s]{{1,16}}?当(?!时|中|然|初)"
         r"(?![^，。！？；,.!?;\s]*?(?:打工|实习(?!生)|干活|兼职))"

@@ -483,6 +483,16 @@ def test_a_home_rented_with_someone_or_moved_into_is_the_residence(text: str, pl
         ("我被腾讯录了！！月底入职", {"employer": "腾讯"}),
         ("跳到瑞幸了，当店长", {"employer": "瑞幸", "job_title": "店长"}),
         ("我在广州一家外贸公司", {"employer": "外贸公司"}),
+        # session 20: a place gone to with the same work, a post won by its exam, a transfer by one's work
+        ("上个月去了拼多多，还是客服", {"employer": "拼多多"}),
+        ("考上了公务员，下个月入职", {"job_title": "公务员"}),
+        ("我哥考上公务员了", {"job_title@哥": "公务员"}),
+        ("我老公调到深圳了", {"employer@老公": "深圳"}),
+        ("她说深圳压力太大，现在在成都一家游戏公司", {"employer": "游戏公司"}),
+        ("周末去了趟上海，还是那么堵", {}),  # the same as before, not the same work
+        ("体检调到周五了", {}),  # a time moved
+        ("我把闹钟调到六点了", {}),
+        ("我考上了大学", {}),  # a school won, not a post
         ("签了合同", {}),
         ("我被大学录取了", {}),  # a school's admission
         ("当时我在北京", {}),
