@@ -548,6 +548,12 @@ def subject_terms(text: str) -> frozenset[str]:
     return frozenset(stem(t) for t in query_terms(text) if _names_something(t))
 
 
+def first_subject_term(text: str) -> str | None:
+    """The first of ``text``'s :func:`subject_terms`, in the order said: what a short statement is about ("the dinner
+    with Sofia was so lovely": dinner)."""
+    return next((stem(t) for t in query_terms(text) if _names_something(t)), None)
+
+
 def _names_something(term: str) -> bool:
     """A term that can name a thing: not a word of time or manner, a number, a letter, or one Chinese character
     (者, 来, 前: too common alone to tell two statements are about one thing)."""

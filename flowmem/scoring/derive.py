@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import groupby
 from typing import Any
 
-from flowmem.schema.memory import Memory, MemoryType, Message
-from flowmem.scoring.change import negated_at, read_changes
+from flowmem.schema.memory import EVENT_PARTS, Memory, MemoryType, Message
+from flowmem.scoring.change import first_subject_term, negated_at, read_changes, subject_terms
 from flowmem.scoring.keys import CAPTION, SPEAKER
 from flowmem.scoring.lexical import words
 from flowmem.scoring.restated import RESTATES
@@ -184,6 +185,7 @@ def with_anchored_times(memories: Sequence[Memory]) -> list[Memory]:
     anchors: dict[Name, ExtractedTime] = {}
     last: dict[Name, ExtractedTime] = {}  # the names the message before defined
     dated: list[Memory] = []
+    told: list[Memory] = []  # the facts of earlier messages that named their own time
     for _, group in groupby(memories, key=lambda m: tuple(m.source)):
         facts = list(group)
         defined: dict[Name, ExtractedTime] = {}
@@ -198,8 +200,42 @@ def with_anchored_times(memories: Sequence[Memory]) -> list[Memory]:
             # A name beats "told as done" (a cake ordered today for my birthday is about the birthday), never a time
             # the fact's own words name (read once, above).
             when = anchored(fact.content, anchors) if anchors and not times else None
-            dated.append(fact if when is None else at_time(fact, when))
+            if when is not None:
+                dated.append(at_time(fact, when))
+            elif not times and (event := same_event(fact, told)) is not None:
+                dated.append(fact.model_copy(update={k: getattr(event, k) for k in EVENT_FIELDS}))
+            else:
+                dated.append(fact)
+        told += [fact for fact, times in zip(facts, own, strict=True) if times]
     return dated
+
+
+EVENT_FIELDS = (*EVENT_PARTS, "event_start", "event_end")
+SAME_EVENT_DAYS = 21  # how long after an event a word of it without a time is taken to be of it
+# "again", "another", 又, 再: another time of the same doing, not the one told before
+_ANOTHER_TIME = re.compile(r"\b(?:again|another|next|every|each|always|usually)\b|又|再|每|下次|经常|总是", re.I)
+
+
+def same_event(fact: Memory, told: Sequence[Memory]) -> Memory | None:
+    """The latest of ``told`` (facts said earlier with a time of their own) whose event ``fact`` — naming no time — is
+    a word of, once it has happened: "Dinner with Sofia on Friday!", then "the dinner with Sofia was so lovely" — at
+    least two words of substance in common, half of the fewer's, among them the first the later says, what it is
+    about (not "Follow-up with Dr Haddad went ok…" after "Saw Dr Haddad at the clinic…": the doctor and the drug are
+    what the two visits share, not the visit). Not
+    another time of the doing ("climbing with Marcus again"), nor an event more than :data:`SAME_EVENT_DAYS` before."""
+    said = fact.message_time or fact.created_at
+    if _ANOTHER_TIME.search(fact.content):
+        return None
+    mine = subject_terms(fact.content)
+    for earlier in reversed(told):
+        when = earlier.event_start or earlier.event_time
+        if when is None or not (said - timedelta(days=SAME_EVENT_DAYS) <= when <= said):
+            continue
+        theirs = subject_terms(earlier.content)
+        shared = len(mine & theirs)
+        if shared >= 2 and shared >= 0.5 * min(len(mine), len(theirs)) and first_subject_term(fact.content) in theirs:
+            return earlier
+    return None
 
 
 def _corrects(text: str) -> bool:

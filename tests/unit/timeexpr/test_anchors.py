@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -75,3 +75,34 @@ def test_memories_of_one_chat_take_the_time_of_a_name_an_earlier_fact_or_their_o
     # m5 follows a message that used a name, not one that defined it: the birthday stays the 4th
     assert dated == ["2025-03-19", "2025-03-19", None, "2025-04-04", "2025-04-04", "2025-04-14", "2025-04-20",
                      "2025-04-21", "2025-04-04"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "same"),
+    [
+        # a word of the event told before, once it has happened: that event's day (was undated, or the day it was said)
+        ("Dinner with Sofia on Friday!", "the dinner with Sofia was so lovely", True),
+        ("我周六要去参加小李的婚礼", "小李的婚礼太感人了", True),
+        ("Big interview at Google tomorrow", "the Google interview went really well I think", True),
+        # another time of the doing, or another event with the same people and things: its own day
+        ("Went climbing with Marcus yesterday", "went climbing with Marcus again, my arms are dead", False),
+        ("Saw Dr Haddad at the clinic this morning about my blood pressure, she put me on lisinopril",
+         "Follow-up with Dr Haddad went ok, she bumped the lisinopril up", False),
+    ],
+)  # fmt: skip
+def test_a_later_word_of_an_event_told_with_its_day_is_of_that_day(first: str, later: str, same: bool) -> None:
+    said = [("m1", first, SAID), ("m2", later, SAID + timedelta(days=10))]
+    memories = [
+        memory_from_message(
+            Message(message_id=mid, role="user", name="u", content=text, time_created=when),
+            workspace_id="w",
+            target="u",
+            index=i,
+        )
+        for i, (mid, text, when) in enumerate(said)
+    ]
+    told, word = with_anchored_times(memories)
+    assert told.event_time is not None and word.event_time is not None
+    assert (word.event_time.date() == told.event_time.date()) is same
+    if not same:  # told as done, undated: the day it was said
+        assert word.event_time.date() == (SAID + timedelta(days=10)).date()
