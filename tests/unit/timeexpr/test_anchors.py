@@ -6,11 +6,24 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from flowmem.schema.memory import Message
+from flowmem.schema.memory import Memory, Message
 from flowmem.scoring.derive import event_times, memory_from_message, with_anchored_times
 from flowmem.timeexpr.anchors import anchored, anchors_of
 
 SAID = datetime(2025, 3, 15, 18, 30)  # a Saturday
+
+
+def _derived(said: list[tuple[str, str, datetime]]) -> list[Memory]:
+    """The memories of ``(message id, text, said at)`` messages of one user, in order."""
+    return [
+        memory_from_message(
+            Message(message_id=mid, role="user", name="u", content=text, time_created=when),
+            workspace_id="w",
+            target="u",
+            index=i,
+        )
+        for i, (mid, text, when) in enumerate(said)
+    ]
 
 
 def _anchors(text: str) -> dict[str, str]:
@@ -61,15 +74,7 @@ def test_memories_of_one_chat_take_the_time_of_a_name_an_earlier_fact_or_their_o
         ("m7", "sorry, I mean the 21st", datetime(2025, 3, 23, 9, 1)),  # corrects the name defined just before
         ("m8", "gifts for my birthday and a dress for the wedding", datetime(2025, 3, 24, 9)),
     ]
-    memories = [
-        memory_from_message(
-            Message(message_id=mid, role="user", name="u", content=text, time_created=when),
-            workspace_id="w",
-            target="u",
-            index=i,
-        )
-        for i, (mid, text, when) in enumerate(said)
-    ]
+    memories = _derived(said)
     dated = [m.event_time.date().isoformat() if m.event_time else None for m in with_anchored_times(memories)]
     # the picnic came before the birthday was dated: it stays undated (nothing said then gave it a time)
     # m5 follows a message that used a name, not one that defined it: the birthday stays the 4th
@@ -92,15 +97,7 @@ def test_memories_of_one_chat_take_the_time_of_a_name_an_earlier_fact_or_their_o
 )  # fmt: skip
 def test_a_later_word_of_an_event_told_with_its_day_is_of_that_day(first: str, later: str, same: bool) -> None:
     said = [("m1", first, SAID), ("m2", later, SAID + timedelta(days=10))]
-    memories = [
-        memory_from_message(
-            Message(message_id=mid, role="user", name="u", content=text, time_created=when),
-            workspace_id="w",
-            target="u",
-            index=i,
-        )
-        for i, (mid, text, when) in enumerate(said)
-    ]
+    memories = _derived(said)
     told, word = with_anchored_times(memories)
     assert told.event_time is not None and word.event_time is not None
     assert (word.event_time.date() == told.event_time.date()) is same
