@@ -954,14 +954,23 @@ _WORD = re.compile(r"[\w'-]+")
 def _said_before_it(clause: str, about: frozenset[str]) -> str:
     """A Chinese ``clause`` (its statements run on with commas) up to the comma before the first statement naming
     ``about``: 闺女今天上一年级了，班主任姓周，人挺和气的 → 闺女今天上一年级了. What follows that statement goes on
-    about it (人挺和气的 is the old teacher), and a fragment kept from after it reads wrong alone."""
+    about it (人挺和气的 is the old teacher), and a fragment kept from after it reads wrong alone — until a statement
+    with a subject of its own (我, one of the speaker's people, 他/她): 我叫阿杰，在深圳做外卖骑手，老婆在老家带孩子
+    less the delivery job keeps 我叫阿杰，老婆在老家带孩子."""
     kept = ""
+    skipping = False  # in the statement naming ``about`` and what goes on about it
     for part in re.split(r"(?<=，)", clause):
         if holds(part, about):
-            break
-        kept += part
+            skipping = True
+        elif skipping and _ZH_OWN_SUBJECT.match(part):
+            skipping = False  # a statement with a subject of its own: 老婆在老家带孩子 after 在深圳做外卖骑手
+        if not skipping:
+            kept += part
     kept = kept.rstrip("，")
     return kept if len(subject_terms(kept)) >= 2 else ""
+
+
+_ZH_OWN_SUBJECT = re.compile(rf"\s*(?:我(?!们)|{ZH_KIN}|[他她](?!们))")
 
 
 _COPULAS = frozenset(["is", "are", "was", "were", "'s", "'re"])
@@ -1001,8 +1010,9 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
     listed = _JOIN_AFTER.match(clause, hits[-1].end()) or _JOIN_BEFORE.search(clause[: hits[0].start()])
     if not before_hits & _PERSONAL and not (before_hits & _COPULAS and listed):
         # in the subject; after a copula, one item of a list said of it goes ("my modules are X and Y" → "… are Y"),
-        # never the whole of what is said of it ("Cleo is a nurse in the ICU": not "Cleo is in the ICU")
-        return ""
+        # never the whole of what is said of it ("Cleo is a nurse in the ICU": not "Cleo is in the ICU") — but from a
+        # list of fragments only the fragment naming it ("29, software dev at Monzo, live in Hackney, vegan")
+        return _other_fragments(clause, about)
     before = [w.group().lower() for w in words if w.end() <= hits[0].start() and w.group().lower() not in _ADVERBS]
     if before and before[-1] in _SUBJECT_PRONOUNS:  # what the subject does ("She teaches chemistry at …"): it all goes
         return ""
@@ -1020,6 +1030,28 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
         # "I'm doing a part-time MBA at Warwick" less the MBA: its modifiers left with nothing ("a 2-bed in Sale" was
         # said so before anything went)
         return ""
+    return text if len(subject_terms(text)) >= 2 else ""
+
+
+_CLAUSE_OPENING = re.compile(r"\s*(?:i|we|he|she|they|it|my|our|his|her|their|you|there)\b", re.I)
+
+
+def _other_fragments(clause: str, about: frozenset[str]) -> str:
+    """``clause`` less the comma-separated fragment naming ``about`` and what completes it ("…, in a tiny flat"), when
+    it is a list of three fragments or more (texting's introductions: "29, software dev at Monzo, live in Hackney with
+    2 flatmates, vegan"); "" for any other clause."""
+    parts = clause.split(",")
+    if len(parts) < 3 or any(_CLAUSE_OPENING.match(part) for part in parts):
+        return ""  # clauses with subjects of their own, not a list ("Third coffee, I drink four cups a day, it's…")
+    kept: list[str] = []
+    gone = False
+    for part in parts:
+        if holds(part, about) or (gone and _COMPLEMENT.match(part)):
+            gone = True
+            continue
+        gone = False
+        kept.append(part.strip())
+    text = ", ".join(p for p in kept if p)
     return text if len(subject_terms(text)) >= 2 else ""
 
 

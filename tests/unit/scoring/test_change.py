@@ -343,6 +343,25 @@ def test_what_else_an_ended_statement_said_stays() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "about", "kept"),
+    [
+        # a list of fragments (texting's introduction): only the fragment naming what ended goes
+        ("Quick intro: 29, software dev at Monzo, live in Hackney with 2 flatmates, vegan, training for the Berlin "
+         "marathon", {"monzo"}, "Quick intro: 29, live in Hackney with 2 flatmates, vegan, training for the Berlin "
+         "marathon"),
+        # clauses with subjects of their own are no list: what goes on about the ended thing goes with it
+        ("Third coffee of the morning, I drink like four cups a day, it's a problem", {"coffee"}, None),
+        # Chinese: after the statement naming it, a statement with a subject of its own stays
+        ("我叫阿杰，在深圳做外卖骑手，老婆在老家带孩子，儿子三岁。", {"外卖"},
+         "我叫阿杰，老婆在老家带孩子，儿子三岁。"),
+        ("闺女今天上一年级了，班主任姓周，人挺和气的", {"班主", "主任"}, "闺女今天上一年级了"),
+    ],
+)  # fmt: skip
+def test_what_else_a_list_or_a_run_of_statements_said_stays(text: str, about: set[str], kept: str | None) -> None:
+    assert remainder(text, frozenset(about)) == kept
+
+
 def test_statements_alike_in_words_with_other_values_are_no_paraphrase() -> None:
     assert differ("gym tues + thurs mornings", "moving gym to mon + wed mornings")
     assert not differ("gym tues + thurs mornings", "gym on tues and thurs, mornings")
