@@ -32,7 +32,8 @@ ATTRIBUTE = "attr"
 """The prefix of a copular attribute's slot name: ``attr:commute``."""
 
 _EN = re.compile(
-    r"\b(?:my|our)\s+(?P<attr>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s*(?:\s+is|['’]s)\s+"
+    r"\b(?:my|our)\s+(?P<attr>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?:\s+(?:now|still|currently))?"  # "…food now is"
+    r"\s*(?:\s+is|['’]s)\s+"
     r"(?P<adv>(?:now|still|currently|probably|actually|basically|officially)\s+)*"
     r"(?P<v>(?:[^,.;:!?\n()]|[.@](?=\w)|(?<=\d),(?=\d{3})){1,60})",
     re.IGNORECASE,

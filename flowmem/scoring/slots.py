@@ -36,6 +36,10 @@ _V = r"(?P<v>(?:[^.,!?;:\n，。！？；]|(?<=\d)[.,](?=\d)){2,60})"  # free te
 # A Chinese value, or a Latin name written in Chinese text with its capitalised words (住Tiong Bahru的…).
 _ZH = r"(?P<v>[A-Za-z][A-Za-z0-9'&-]*(?:\s[A-Z][A-Za-z0-9'&-]*)*|[^，。！？；,.!?;\s]{1,20})"
 _NAME = r"(?P<v>(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"  # a capitalised name, one or two words
+_WEIGHT = (
+    r"(?P<v>\d{2,3}(?:\.\d)?\s*(?:kg|kgs|kilos?|lbs?|pounds)|\d{1,2}\s*stone(?:\s+\d{1,2}(?:\s*(?:lbs?|pounds))?)?)\b"
+)
+_ZH_WEIGHT = r"(?P<v>[\d一二三四五六七八九十百两.]{1,6}(?:公斤|斤|kg))"
 _ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住…
     r"(?:今天|昨天|前天|明天|后天|大后天|今晚|上周|上个月|去年|今年|最近|刚刚?|已经|终于|现在|目前|也|还|一直|下个?月|这个?月|本月"
     r"|下下?周|这周|本周|周末|[上下这本]学期|过[两几]天|马上|很快|明年|暂时|先|要|会|打算|准备"
@@ -297,6 +301,15 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"新(?:手机|电话)?号码?(?:是|：|:)\s*{_PHONE}",
         # 手机号换了，现在是139…: the number said after the words that it changed
         rf"(?:手机|电话)号码?(?:换了|改了|变了)[，,\s]*(?:现在|新的)?(?:是|：|:)?\s*{_PHONE}",
+    ),
+    # one's own weight, a measure that holds until it is weighed again ("I weigh 82kg", "weighed myself, 78kg",
+    # "I'm down to 11 stone", 我现在六十五公斤, 体重一百二十斤)
+    "weight": (
+        rf"\bi\s+{_ADV}weigh\s+(?:about\s+|around\s+)?{_WEIGHT}",
+        rf"\bweighed\s+(?:myself|in)\b[^.!?\d]{{0,24}}?{_WEIGHT}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:down|up)\s+to\s+{_WEIGHT}",
+        rf"\bmy\s+weight\s+is\s+(?:now\s+)?{_WEIGHT}",
+        rf"(?:我{_ZH_WHEN}(?:的?体重)?(?:是|才|只有)?|体重{_ZH_WHEN}(?:是|有|才|只有)?){_ZH_WEIGHT}(?=了|[，。！？；,.!?;\s]|$)",
     ),
     "email": (
         rf"\bmy\s+(?:new\s+)?e-?mail(?:\s+address)?\s+is\s+(?:now\s+)?{_EMAIL}",

@@ -560,3 +560,23 @@ def test_a_home_is_read_by_what_makes_it_one_not_a_stay(text: str, home: str | N
 )  # fmt: skip
 def test_where_someone_is_now_said_with_s_for_is(text: str, slots: dict[str, str]) -> None:
     assert {k: v for k, v in slots_of(text).items() if k.split("@")[0] == "residence"} == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        # one's own weight (session 20): a measure that holds until weighed again
+        ("I weigh 82kg", {"weight": "82kg"}),
+        ("weighed myself this morning, 78kg", {"weight": "78kg"}),
+        ("我现在六十五公斤", {"weight": "六十五公斤"}),
+        ("我的体重是七十公斤", {"weight": "七十公斤"}),
+        ("I weigh my options", {}),
+        ("the parcel weighs 2kg", {}),
+        ("我买了五斤苹果", {}),
+        ("我有五斤葡萄", {}),
+        # an attribute said with "now" before its copula: the attribute, not "favourite food now"
+        ("honestly my favourite food now is ramen", {"attr:favourite food": "ramen"}),
+    ],
+)
+def test_ones_weight_and_an_attribute_said_now(text: str, slots: dict[str, str]) -> None:
+    assert slots_of(text) == slots
