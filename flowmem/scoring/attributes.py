@@ -130,6 +130,15 @@ _ROLE_VERBS = (
         ),
         "manager",
     ),
+    (  # the car one drives, named ("I drive a Golf", "driving a Corolla these days"; not "driving to Leeds")
+        re.compile(
+            r"(?:\b(?:I|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:now\s+|still\s+)?|^\s*|[.!?]\s+)"
+            r"(?:drive|driving)\s+(?:a|an|the|my|our)\s+(?:new\s+|used\s+|second-hand\s+|\d{4}\s+)?"
+            r"(?P<v>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z0-9])[\w'’-]+)?)",
+            re.I,
+        ),
+        "car",
+    ),
 )
 # What a Chinese noun is not made of: aspect, coverbs, measure words and the verbs of having, living and doing
 # (我养了一只叫豆豆的仓鼠, 如果我住在上海).

@@ -576,6 +576,11 @@ def test_where_someone_is_now_said_with_s_for_is(text: str, slots: dict[str, str
         ("我有五斤葡萄", {}),
         # an attribute said with "now" before its copula: the attribute, not "favourite food now"
         ("honestly my favourite food now is ramen", {"attr:favourite food": "ramen"}),
+        # the car one drives, named
+        ("driving a Corolla these days", {"attr:car": "corolla"}),
+        ("we drive a 2016 Ford Focus", {"attr:car": "ford focus"}),
+        ("I'm driving to Leeds", {}),
+        ("I'm driving the kids to school", {}),
     ],
 )
 def test_ones_weight_and_an_attribute_said_now(text: str, slots: dict[str, str]) -> None:
