@@ -14,7 +14,7 @@ from flowmem.llm.calls import ask
 from flowmem.llm.parse import parse_json
 from flowmem.schema.memory import Memory, Message
 from flowmem.scoring.derive import memory_from_message, with_anchored_times
-from flowmem.scoring.echo import said_back
+from flowmem.scoring.echo import restated_words, said_back
 from flowmem.scoring.facts import several_times, split_facts
 from flowmem.scoring.keys import LLM_KEY
 from flowmem.scoring.referents import with_referents
@@ -90,14 +90,20 @@ class GetObservationOp(Op):
         mode, text = self.params.split_facts, message.content
         wanted = mode == "all" or (mode == "changeable" and (DEFAULT_RULES.find(text) or several_times(text)))
         facts = split_facts(text, min_info=self.params.split_min_info) if wanted else []
+        # the assistant's restatement: its times are read from what it says back, not from its "noted" ("Lovely! I've
+        # noted your sister's wedding on Saturday the 22nd": the coming 22nd)
+        restating = bool(message.metadata.get(RESTATES))
+        timed = message.model_copy(update={"content": restated_words(text)}) if restating else message
         if len(facts) <= 1:
-            # the assistant's restatement: its times are read from what it says back, not from its "noted"
-            said = said_back(text) if message.metadata.get(RESTATES) else None
-            return [memory_from_message(message, workspace_id=workspace, target=target, event_text=said)]
+            said = said_back(text) if restating else None
+            return [memory_from_message(timed, workspace_id=workspace, target=target, content=text, event_text=said)]
         return [
-            memory_from_message(message, workspace_id=workspace, target=target, index=i, content=fact, event_text=fact)
+            memory_from_message(
+                timed, workspace_id=workspace, target=target, index=i, content=fact,
+                event_text=said_back(fact) if restating else fact,
+            )
             for i, fact in enumerate(facts)
-        ]
+        ]  # fmt: skip
 
     async def _observations(self, ctx: OpContext, messages: list[Message]) -> list[Memory]:
         prompt = load_prompt("get_observation")

@@ -34,6 +34,17 @@ _ACKNOWLEDGES = re.compile(
     r"|好的|好嘞|记下了|记住了|明白|收到|了解|知道了|没问题)(?![\w-])",
     re.I,
 )
+# …and the words of noting inside a reply, and a reaction before it: the noting is done, the thing noted is not
+_NOTING = re.compile(
+    r"\bI(?:['’]ve|\s+have|['’]ll|\s+will)?\s+(?:also\s+)?(?:noted(?:\s+down)?|added|saved|updated|made\s+a\s+note\s+of"
+    r"|remember(?:ed)?|keep\s+in\s+mind)\s+(?:that\b\s*)?|我(?:已经)?(?:记下|记住|帮你记)(?:了|下了)?",
+    re.I,
+)
+_INTERJECTION = re.compile(
+    r"^\W*(?:lovely|great|nice|oh\s+nice|congrats|congratulations|wonderful|awesome|perfect|exciting|how\s+exciting"
+    r"|太好了|恭喜|真棒)\W+",
+    re.I,
+)
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 ECHO_WORDS = 30  # an acknowledged echo is a short statement; a longer reply answers something
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -62,6 +73,7 @@ def said_back(reply: str) -> str:
     """What ``reply`` says after its acknowledgement ("Got it: Temescal, Mochi, and Sam." → "Temescal, Mochi, and
     Sam."; 好的，记下了：你女儿9月1日开学 → 你女儿9月1日开学): its facts, and their times, without the tense of "noted"
     (记下了 tells the noting as done, not the first day of school)."""
+    reply = _NOTING.sub("", _INTERJECTION.sub("", reply))  # "Lovely! I've noted your sister's wedding on…"
     acknowledged = _ACKNOWLEDGES.search(reply)
     if acknowledged is None:
         return reply
@@ -69,6 +81,13 @@ def said_back(reply: str) -> str:
     while (more := _ACKNOWLEDGES.search(rest.lstrip(" ,，:：—–-!！.。~～"))) is not None:  # 好的，记下了：
         rest = rest.lstrip(" ,，:：—–-!！.。~～")[more.end() :]
     return rest.lstrip(" ,，:：—–-!！.。~～")
+
+
+def restated_words(reply: str) -> str:
+    """``reply`` with what each of its sentences says after its acknowledgement and without its words of noting
+    (:func:`said_back`): the text whose tenses tell the times of what an assistant's restatement says back."""
+    said = (said_back(m.group().strip()) for m in _SENTENCE.finditer(reply))
+    return " ".join(part for part in said if re.search(r"\w", part)).strip() or reply
 
 
 def _length(text: str) -> int:

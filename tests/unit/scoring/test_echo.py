@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from flowmem import App
-from flowmem.scoring.echo import restates, said_back
+from flowmem.scoring.echo import restated_words, restates, said_back
 from flowmem.scoring.restated import as_said_by_user
 from tests.unit.ops.test_write_path import EPHEMERAL, T0, all_memories, message, summarize
 
@@ -77,3 +77,25 @@ def test_restating_replies_can_be_left_out() -> None:
                                  message("a1", "Got it, you live in Oakland.", T0, role="assistant")])  # fmt: skip
         assert {m.metadata.get("role") for m in all_memories(app)} == {"user"}
     assert [s.reason for s in result.outputs["skipped_messages"]] == ["not the user's (role 'assistant')"]
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "day"),
+    [
+        # the noting is done; the thing noted is ahead ("I've noted" read as the tense put the 22nd in February)
+        ("My sister's wedding is on the 22nd", "Lovely! I've noted your sister's wedding on Saturday the 22nd.", 22),
+        ("I start at Acme on the 3rd", "Congrats! I'll remember that you start at Acme on June 3rd.", 3),
+    ],
+)  # fmt: skip
+def test_a_restating_reply_dates_what_it_says_back_not_its_noting(said: str, reply: str, day: int) -> None:
+    with App(overrides=EPHEMERAL) as app:
+        summarize(app, [message("u1", said, T0), message("a1", reply, T0, role="assistant")])
+        [echo] = [m for m in all_memories(app) if m.metadata.get("role") == "assistant"]
+    assert echo.event_time is not None and echo.event_time > T0 and echo.event_time.day == day
+
+
+def test_what_a_reply_says_back_leaves_its_reaction_and_its_noting_out() -> None:
+    assert said_back("Lovely! I've noted your sister's wedding on Saturday the 22nd.") == (
+        "your sister's wedding on Saturday the 22nd."
+    )
+    assert restated_words("Great! I'll remember that. Your exam is on the 14th.") == "Your exam is on the 14th."
