@@ -53,6 +53,15 @@ _EN_HOLDER = re.compile(
     rf"(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?(?P<attr>{'|'.join(sorted(EXCLUSIVE_ROLES))})\b",
     re.IGNORECASE,
 )
+# Texting leaves "my" out: "broadband's with BT now", "energy's with Octopus" — a lowercase noun opening the sentence,
+# with the provider it is with (a name); not a pronoun's or a person's ("it's with Tom", "mum's with Dad").
+_EN_BARE = re.compile(
+    r"^\W*(?P<attr>(?-i:[a-z][a-z-]{2,}))['’]s\s+(?:now\s+|still\s+)?with\s+"
+    r"(?P<v>(?-i:[A-Z][\w&'’-]*)(?:\s+(?-i:[A-Z][\w&'’-]*)){0,2})"
+)
+_NOT_BARE = frozenset(
+    "it that what there here he she who everything everyone nothing life this one let".split()  # noqa: SIM905
+) | set(PERSON_WORDS)
 _ZH = re.compile(
     r"(?:我们家|我们的|我家的?|我们|我的|我)(?:现在的|目前的|现在|目前)?(?![们的]|现在|目前)(?P<attr>[\u4e00-\u9fff]{1,4}?)"
     r"(?:现在|目前|也|还)?(?:是|叫|在)(?P<v>[^，。！？；,.!?;\s]{1,12})"
@@ -164,6 +173,9 @@ def attribute_slots(text: str) -> dict[str, str]:
             read = _english(match) if who not in NOT_NAMES else None
             if read is not None:
                 found.setdefault(f"{ATTRIBUTE}:{read[0]}@{who}", read[1])
+        bare = _EN_BARE.match(sentence)
+        if bare is not None and bare.group("attr") not in _NOT_BARE:
+            found.setdefault(f"{ATTRIBUTE}:{bare.group('attr')}", bare.group("v").lower())
         for match in _EN_HOLDER.finditer(sentence):
             if match.group("v").split()[0].lower() not in NOT_NAMES:
                 found.setdefault(f"{ATTRIBUTE}:{match.group('attr').lower()}", match.group("v").lower())

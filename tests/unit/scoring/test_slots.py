@@ -581,6 +581,10 @@ def test_where_someone_is_now_said_with_s_for_is(text: str, slots: dict[str, str
         ("we drive a 2016 Ford Focus", {"attr:car": "ford focus"}),
         ("I'm driving to Leeds", {}),
         ("I'm driving the kids to school", {}),
+        # texting leaves "my" out: the provider a thing is with
+        ("broadband's with BT now", {"attr:broadband": "bt"}),
+        ("it's with Tom", {}),
+        ("mum's with Dad", {}),
     ],
 )
 def test_ones_weight_and_an_attribute_said_now(text: str, slots: dict[str, str]) -> None:
