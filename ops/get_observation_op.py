@@ -94,9 +94,8 @@ class GetObservationOp(Op):
         # noted your sister's wedding on Saturday the 22nd": the coming 22nd)
         restating = bool(message.metadata.get(RESTATES))
         timed = message.model_copy(update={"content": restated_words(text)}) if restating else message
-        if len(facts) <= 1:
-            said = said_back(text) if restating else None
-            return [memory_from_message(timed, workspace_id=workspace, target=target, content=text, event_text=said)]
+        if len(facts) <= 1:  # its times read in ``timed``'s words: the whole reply less its acknowledgements
+            return [memory_from_message(timed, workspace_id=workspace, target=target, content=text)]
         return [
             memory_from_message(
                 timed, workspace_id=workspace, target=target, index=i, content=fact,

@@ -221,8 +221,8 @@ def same_event(fact: Memory, told: Sequence[Memory]) -> Memory | None:
     a word of, once it has happened: "Dinner with Sofia on Friday!", then "the dinner with Sofia was so lovely" — at
     least two words of substance in common, half of the fewer's, among them the first the later says, what it is
     about (not "Follow-up with Dr Haddad went ok…" after "Saw Dr Haddad at the clinic…": the doctor and the drug are
-    what the two visits share, not the visit). Not
-    another time of the doing ("climbing with Marcus again"), nor an event more than :data:`SAME_EVENT_DAYS` before."""
+    what the two visits share, not the visit). Not another time of the doing ("climbing with Marcus again"), nor an
+    event more than :data:`SAME_EVENT_DAYS` before."""
     said = fact.message_time or fact.created_at
     if _ANOTHER_TIME.search(fact.content):
         return None
