@@ -1141,6 +1141,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
         rest = ""
     if ending.group().lower() in ("swapped", "traded", "replaced"):
         rest = re.split(r"\b(?:for|with)\b", rest, maxsplit=1)[0]  # what was given up, not what came for it
+    if ending.group().lower().startswith("moved out"):  # "moved out of halls into a house on Cathays Terrace": halls
+        rest = re.split(r"\b(?:into|to|and)\b", rest, maxsplit=1)[0]
     if ending.group().lower() == "left" and re.match(r"\s+[a-z]{3,}ing\b", rest):
         # "left banking to start a bakery": the occupation only, and the one who does it ("left teaching" ends "my
         # sister is a teacher")

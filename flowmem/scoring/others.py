@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 _NAME = r"(?-i:[A-Z][a-z][\w'-]*)"
 _ADVERBS = "just|finally|now|still|officially|also|recently"
+# What someone is doing that says where they live or work ("Ahmed's driving for Bolt now"; not "Sam's wedding")
+_DOING = "living|staying|working|driving|teaching|studying|renting|training|nursing|doing"
 # Which one of one's people: "my best friend Dev", "my little brother", "my eldest".
 _WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new|old|late)"
 # "my brother's just moved", "Jules's moved out": 's is "has" before an adverb or a past participle — not the
@@ -31,7 +33,7 @@ _WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
     rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
-    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|living|staying)\b))?"
+    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|an?|{_DOING})\b))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
     # not a heading: "Quick update: I accepted…", "Big news: we moved…" open with no one
     r"(?=[a-z])(?![\w'’-]+\s*:)",
@@ -46,8 +48,29 @@ _PLACE_WORDS = frozenset("in at to from near on into of for the".split())  # noq
 _POSSESSIVE = re.compile(r"\b(?:his|her|their)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?;\n。！？；]+[.!?;\n。！？；]*")
 # The verb after another person opening a sentence, as "I" would say it: the slot table's, and those of a start.
-_THIRD = {**THIRD_PERSON_VERBS, "starts": "start", "joins": "join", "moves": "move", "gets": "get"}
-_THIRD_VERB = re.compile(rf"^(?P<verb>{'|'.join(_THIRD)})\b", re.IGNORECASE)
+_THIRD = {**THIRD_PERSON_VERBS, "starts": "start", "joins": "join", "moves": "move", "gets": "get", "does": "do"}
+_NOT_VERBS = frozenset({"was", "always", "perhaps", "thus", "its", "this", "yes", "plus", "less", "unless"})
+
+
+def _as_i_say_it(rest: str) -> str:
+    """``rest`` with its first word, a verb in the third person, as "I" says it: the slot table's ("works", "lives"),
+    and any other ("drives" → "drive", "teaches" → "teach", "studies" → "study"); the slot table then decides
+    whether it states anything."""
+    first = re.match(r"[a-z]+\b", rest, re.IGNORECASE)
+    if first is None:
+        return rest
+    word = first.group().lower()
+    if word in _THIRD:
+        base = _THIRD[word]
+    elif len(word) < 4 or word in _NOT_VERBS or not word.endswith("s") or word.endswith("ss"):
+        return rest
+    elif word.endswith("ies"):
+        base = word[:-3] + "y"
+    elif word.endswith(("ches", "shes", "sses", "xes")):
+        base = word[:-2]
+    else:
+        base = word[:-1]
+    return base + rest[first.end() :]
 
 
 def _may_name(word: str | None) -> bool:
@@ -73,6 +96,21 @@ def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str,
     return found
 
 
+def said_of_someone(text: str, at: int) -> bool:
+    """Whether the sentence of ``text`` holding position ``at`` opens with another person and their verb ("Tom got
+    poached by Sparks Ltd", "Priya's jumped ship to PwC"): what it states is theirs, not the speaker's — up to a
+    clause of the speaker's own ("My sister moved to Leeds and I moved to York")."""
+    for sentence in _SENTENCE.finditer(text):
+        if sentence.start() <= at < sentence.end():
+            opens = _OPENS.match(sentence.group())
+            own = _OWN_SUBJECT.search(text, sentence.start(), at + 3)  # the statement's own subject too
+            return opens is not None and _may_name(opens.group("name")) and own is None
+    return False
+
+
+_OWN_SUBJECT = re.compile(r"\b(?:i|we)(?![\w-])", re.IGNORECASE)
+
+
 def _readings(sentence: str) -> list[tuple[str, str, int]]:
     """``sentence`` read as each other person it is about would say it: (who, the reading, where the person's
     own words start in the reading — a slot must end after it)."""
@@ -81,9 +119,10 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
     if opens and _may_name(opens.group("name")):
         who = re.sub(r"['’]s$", "", opens.group("named") or opens.group("name") or opens.group("noun")).lower()
         rest = sentence[opens.end() :]
-        rest = _THIRD_VERB.sub(lambda m: _THIRD[m.group("verb").lower()], rest, count=1)
-        # 's as "is" before where one is ("Grandma's in a care home now", "Mum's back in Leeds"): "I'm in…"
-        is_there = re.search(r"['’]s\s+$", opens.group()) and re.match(r"(?:in|at|back|living|staying)\b", rest)
+        rest = _as_i_say_it(rest)
+        # 's as "is" before where one is ("Grandma's in a care home now", "Mum's back in Leeds"), what one is ("Sam's a
+        # nurse at the LGI") or is doing ("Ahmed's driving for Bolt now"): "I'm in…", "I'm a…"
+        is_there = re.search(r"['’]s\s+$", opens.group()) and re.match(rf"(?:in|at|back|an?|{_DOING})\b", rest)
         be = "I'm" if is_there else "I"
         readings.append((who, f"{be} {rest}", len(be)))
     for zh in _ZH_OPENS.finditer(sentence):

@@ -24,7 +24,7 @@ from flowmem.scoring.attributes import attribute_slots
 from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.name_kinds import KINDS
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
-from flowmem.scoring.others import people_slots
+from flowmem.scoring.others import people_slots, said_of_someone
 from flowmem.scoring.people import PERSON_NOUN, THIRD_PERSON_VERBS, ZH_SOMEONE
 from flowmem.scoring.restated import RESTATES, as_said_by_user
 from flowmem.scoring.values import WHEN_KINDS, find_values
@@ -46,6 +46,9 @@ _ZH_WHEN = (  # when, and how soon or how long: 下个月要搬去…, 暂时住
     r"|(?:下|这|本|上)?(?:周|星期|礼拜)[一二三四五六日天]|月[初底]|年[初底]|[0-9一二三四五六七八九十]{1,3}号)*"
 )
 _ADV = r"(?:(?:now|still|currently|just|recently|finally|also|officially)\s+)*"
+# The speaker and someone, as a subject: "me and the kids", "my husband and I", "Hannah & me" (what they do, the
+# speaker does)
+_WE_PAIR = r"(?:me|i)\s+(?:and|&)\s+(?:the\s+|my\s+|our\s+)?[\w'-]+|(?:my\s+)?[\w'-]+\s+(?:and|&)\s+(?:i|me)"
 _PLACE = r"(?P<v>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){0,2})"  # a place named: capitalised, one to three words
 _PARTNER = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 _PET = (
@@ -56,8 +59,8 @@ _ZH_PET = r"(?P<k>狗|小狗|狗狗|猫|小猫|猫咪|兔子|鹦鹉|仓鼠|乌�
 # "live in a one-bedroom apartment in Temescal", "moved into our new flat in Alfama": the place is after the home.
 _HOME = (
     r"(?:(?:a|an|the|my|our|their|his|her)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage|bungalow|\d-bed(?:room)?|(?:one|two|three)-bed(?:room)?"
-    r"|house\s?share|flat\s?share)\s+(?:in|at|near|on)\s+)?"
+    r"(?:apartment|flat|house|home|place|condo|studio|loft|room|cottage|bungalow|\d[-\s]?bed(?:room)?"
+    r"|(?:one|two|three|four)[-\s]bed(?:room)?|house\s?share|flat\s?share)\s+(?:in|at|near|on)\s+)?"
 )
 _DWELLING = r"(?:apartment|flat|house|home|place|condo|studio|cottage|bungalow|room|\d-bed)"
 _WITH = r"(?:和|跟)[^，。！？；,.!?;\s]{1,12}?"  # 我和我的狗旺财住在… : a companion between the subject and the verb
@@ -83,6 +86,8 @@ _PHONE = r"(?P<v>\+?\d[\d\s().-]{4,20}\d)"
 # denial, a supposition or wish, an application or interview, a former job, someone else's job).
 _TAKING_UP = (
     r"(?:(?:got|been|was|get|getting)\s+hired|onboarding|start\s+date|job|role|position|gig"
+    # taken on by an employer, or lured to one ("got taken on at Boots", "got poached by Sparks Ltd")
+    r"|taken\s+on|poached|headhunted"
     # an offer is a job's only in a message about work (not "an offer from Zoopla on the flat")
     r"|offer(?=[\s\S]*\b(?:start\s+date|job|role|position|salary|hired|notice|resign\w*|boss|team|colleagues)\b))"
 )
@@ -94,7 +99,7 @@ _NOT_TAKEN = (
 _WORK_NEWS = r"job|work|role|offer|resign\w*|notice|boss|salary|hired|contract|colleagues|onboarding"
 BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "residence": (
-        rf"\b(?:i|we)\s+{_ADV}(?:live|stay)\s+(?:on\s+(?:my|our|his|her|their)\s+own\s+|alone\s+|by\s+(?:myself|himself|herself)\s+"
+        rf"\b(?:i|we|{_WE_PAIR})\s+{_ADV}(?:live|stay)\s+(?:on\s+(?:my|our|his|her|their)\s+own\s+|alone\s+|by\s+(?:myself|himself|herself)\s+"
         rf"|with\s+(?:[\w'-]+\s+){{1,3}}?)?(?:in|at|near)\s+{_HOME}{_V}",
         rf"\b(?:i|we)(?:'ve|\s+have)?\s+{_ADV}(?:moved|relocated)\s+(?:back\s+)?(?:home\s+)?(?:to|into)\s+{_HOME}{_V}",
         # living somewhere since a time: "I've been living in Berlin since January"
@@ -158,6 +163,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我们?{_ZH_WHEN}(?:搬来|搬过来|搬回来|搬去)(?:跟|和)(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)(?:一起)?住",
         # a home that is an institution: "Grandma's in a care home now", "I'm in halls this year"
         rf"\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+{_ADV}(?:in|into)\s+(?P<v>(?:a|the)\s+(?:care|nursing|retirement)\s+home"
+        # …named ("Grandad's in Ashgrove care home")
+        r"|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:care|nursing|retirement)\s+home"
         r"|sheltered\s+housing|(?:student\s+)?halls|assisted\s+living)\b"
         r"(?=\s*(?:$|[.,;!?—-]|(?:now|this|since|for|near|in|at|with|and)\b))",
     ),
@@ -165,7 +172,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",
         # what or when one works said between ("I work nights at Tesco", "I work part-time for the NHS", "I work in
         # retail at Next"), and the work named by its verb ("I teach maths at Oakwood High", "I drive for Uber")
-        rf"\bi\s+{_ADV}work\s+(?:in\s+)?(?:[\w-]+\s+){{1,2}}?(?:at|for)\s+{_PLACE}",
+        rf"\bi\s+{_ADV}work\s+(?:in\s+)?(?:[\w-]+\s+){{1,2}}?(?:at|for)\s+(?:the\s+)?{_PLACE}",
         rf"\bi\s+{_ADV}(?:teach|lecture|nurse|drive|deliver|ride|cook|clean)\s+(?:[\w-]+\s+){{0,2}}?(?:at|for)\s+"
         rf"(?:the\s+)?{_PLACE}",
         # a job or role said with its employer, whoever's words ("I'm a PM at Dell", "new gig at Lumen", "got the job
@@ -174,16 +181,26 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"volunteer)\b)(?:[\w-]+\s+){{1,3}}?at\s+{_PLACE}",
         rf"(?:^|[.!?,;]\s*|\b(?:my|a|the)\s+)new\s+(?:job|gig|role|position|post)\s+(?:is\s+)?(?:at|with)\s+{_V}",
         rf"(?:^|[.!?,;]\s*|\bi(?:'ve|\s+have)?\s+)(?:just\s+|finally\s+)?(?:got|landed|accepted|took|started)\s+"
-        rf"(?:the|a|that|my)\s+(?:new\s+)?(?:(?:full|part)-time\s+)?(?:job|role|position|offer|post)\s+(?:at|with)\s+{_V}",
+        rf"(?:the|a|that|my)\s+(?:new\s+)?(?:(?:full|part)-time\s+)?(?:[\w-]+\s+){{0,2}}?(?:job|role|position|offer|post)\s+"
+        rf"(?:at|with)\s+{_V}",
         rf"(?:^|[.!?,;]\s*)(?:just\s+|finally\s+)?(?:start(?:ed|ing)|join(?:ed|ing))\s+(?:at|with)\s+{_PLACE}",
         rf"\bi\s+{_ADV}work\s+as\s+(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?(?:at|for)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+(?:at|for)\s+{_V}",
+        # the work named by its verb ("I'm driving for Bolt now", "I'm teaching at Brookside this year")
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:driving|delivering|riding|teaching|lecturing|nursing|cooking|cleaning)\s+"
+        rf"(?:[\w-]+\s+){{0,2}}?(?:at|for)\s+(?:the\s+)?{_PLACE}",
         rf"\bi(?:'ve|\s+have|'m|\s+am)?\s+{_ADV}(?:start(?:ed|ing)?|join(?:ed|ing)?)\s+(?:a\s+new\s+job\s+)?(?:at|with)\s+{_V}",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}got\s+a\s+(?:new\s+)?job\s+(?:at|with)\s+{_V}",
         rf"\b(?:my\s+)?(?:first|last)\s+day\s+(?:at|of\s+work\s+at)\s+{_V}",
         rf"\bmy\s+new\s+(?:job|employer|company)\s+is\s+{_V}",
+        # one employer left for another ("jumped ship to PwC")
+        rf"\bjump(?:ed|ing)?\s+ship\s+to\s+(?:the\s+)?{_PLACE}",
         rf"\bmy\s+(?:new\s+)?(?:job|work|workplace)\s+is\s+(?:now\s+)?(?:at|with|for)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:[\w-]+\s+){{1,2}}?{_JOB}\s+(?:at|for)\s+(?:the\s+)?{_PLACE}",
+        # training with an employer ("I'm doing my apprenticeship with Halls Electrical", "doing an internship at Arup")
+        rf"\bi(?:'m|\s+am)\s+{_ADV}doing\s+(?:my|his|her|their|an?|the)\s+(?:[\w-]+\s+)?(?:apprenticeship|internship"
+        rf"|placement|residency|traineeship|training\s+contract|pupillage)\s+(?:with|at)\s+(?:the\s+)?{_PLACE}",
         # a job taken up, the organisation named after its word in the clause ("accepted the offer from Pizza Express",
         # "onboarding at Arup this week", "took a full-time job as a photo editor at Reuters")
         rf"(?:^|[.!?,;:]\s*){_NOT_TAKEN}{{0,40}}?(?<!\blast\s)\b{_TAKING_UP}\b{_NOT_TAKEN}{{0,40}}?\b(?:at|with|from|by)\s+"
@@ -508,10 +525,19 @@ class SlotRules:
         found = self._read.get((text, who))
         if found is None:
             said = first_person(unmixed(text), who)
-            found = {
-                **{m.slot: m.value for m in self.find(with_subject(said))},
-                **people_slots(said, lambda reading: self.find(with_subject(reading))),
-            }
+            subjected = with_subject(said)
+            people = people_slots(said, lambda reading: self.find(with_subject(reading)))
+            theirs = {(slot.partition("@")[0], value) for slot, value in people.items()}
+            # what a sentence opening with someone else states is theirs, not the speaker's too ("Tom got poached by
+            # Sparks Ltd": Tom's employer), unless its words name the speaker ("Shopify laid off my team including me")
+            own = [
+                m
+                for m in self.find(subjected)
+                if (m.slot, m.value) not in theirs
+                or not said_of_someone(subjected, m.start)
+                or _NAMES_SPEAKER.search(subjected[m.start :].split(".")[0]) is not None
+            ]
+            found = {**{m.slot: m.value for m in own}, **people}
             # any other attribute said with a copula ("my commute is…"); one a built-in slot holds is that slot's
             found.update({slot: value for slot, value in attribute_slots(said).items() if value not in found.values()})
             if len(self._read) >= READ_MEMO:
@@ -588,9 +614,8 @@ def _compile(name: str, pattern: str) -> re.Pattern[str]:
 
 
 # Texting drops the subject: a sentence that opens with a verb of the past or a verb the slots follow "I" with.
-_NO_SUBJECT = re.compile(
-    r"(?:^|(?<=[.!?;\n])\s*)(?=(?:[a-z]+ed|got|left|quit|live|living|work|working|moving)\b)", re.I
-)
+_NO_SUBJECT = re.compile(r"(?:^|(?<=[.!?;\n])\s*)(?=(?:[a-z]+ed|got|left|quit|live|work)\b)", re.I)
+_NO_SUBJECT_DOING = re.compile(r"(?:^|(?<=[.!?;\n])\s*)(?=(?:living|working|moving|staying|renting)\b)", re.I)
 
 
 # The same in Chinese: a clause that opens with where one lives, works or studies (现在住通州了, 在一家公司做测试).
@@ -629,7 +654,7 @@ def with_subject(text: str) -> str:
     搬到了酒仙桥 → 受不了了，我搬到了酒仙桥): a chat leaves out the speaker, the slot patterns need one."""
     if not text.isascii():
         return _zh_with_subject(text) if _CJK_NAME.search(text) else text
-    return _NO_SUBJECT.sub(" I ", text).strip()
+    return _NO_SUBJECT_DOING.sub(" I'm ", _NO_SUBJECT.sub(" I ", text)).strip()
 
 
 # A name ends with its capitalised words: "Lumen Health done", "Corvane Analytics on the 31st" → the company.
@@ -748,7 +773,9 @@ def superseded(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
 
 
 _VALUE_WORD = re.compile(r"[a-z0-9'’-]+")
-_PLACES = frozenset({"residence"})  # a place named more narrowly is the same place; a title is not ("senior analyst")
+# A place or employer named more narrowly (or with its article) is the same one ("the Crown" / "Crown", "Lumen" / "Lumen
+# Health"); a title is not ("senior analyst")
+_PLACES = frozenset({"residence", "employer"})
 
 
 def _narrows(old: str, new: str) -> bool:
@@ -756,8 +783,12 @@ def _narrows(old: str, new: str) -> bool:
     every word of one is in the other (Chinese: one is inside the other)."""
     if _CJK_NAME.search(old) or _CJK_NAME.search(new):
         return old in new or new in old
-    a, b = set(_VALUE_WORD.findall(old)), set(_VALUE_WORD.findall(new))
+    a, b = set(_VALUE_WORD.findall(old)) - _ARTICLES, set(_VALUE_WORD.findall(new)) - _ARTICLES
     return bool(a and b) and (a <= b or b <= a)
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+_NAMES_SPEAKER = re.compile(r"\b(?:i|me|my|myself)\b", re.I)
 
 
 def ended_slots(new: Mapping[str, str]) -> list[str]:

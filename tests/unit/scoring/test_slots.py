@@ -589,3 +589,41 @@ def test_where_someone_is_now_said_with_s_for_is(text: str, slots: dict[str, str
 )
 def test_ones_weight_and_an_attribute_said_now(text: str, slots: dict[str, str]) -> None:
     assert slots_of(text) == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        # session 21: where one works said with what one does there, a post without its article, training with an
+        # employer, taken on or lured away, the work named by its verb
+        ("I work nights at the Amazon warehouse", {"employer": "amazon"}),
+        ("I'm head chef at The Crown", {"employer": "crown"}),
+        ("I'm doing my apprenticeship with Halls Electrical", {"employer": "halls electrical"}),
+        ("I've accepted the deputy head post at Brookside, start after Easter", {"employer": "brookside"}),
+        ("got taken on at Boots, starts monday", {"employer": "boots"}),
+        ("I'm driving for Bolt now", {"employer": "bolt"}),
+        ("I posted the post at the Post Office", {}),
+        # …of someone else: theirs, not the speaker's too
+        ("Tom got poached by Sparks Ltd, better money", {"employer@tom": "sparks ltd"}),
+        ("Priya's jumped ship to PwC", {"employer@priya": "pwc"}),
+        ("Sam's a nurse at the LGI", {"employer@sam": "the lgi", "job_title@sam": "nurse"}),
+        ("Ahmed drives a taxi for Uber", {"employer@ahmed": "uber"}),
+        ("Ahmed's driving for Bolt now, better rates", {"employer@ahmed": "bolt"}),
+        ("Lucy teaches maths at Oakwood High", {"employer@lucy": "oakwood high"}),
+        ("Sam's wedding is in June", {}),
+        ("Shopify laid off half my team including me",
+         {"employment": "not working", "employment@shopify": "not working"}),
+        ("First day at Quill & Co tomorrow, so nervous", {"employer": "quill & co"}),
+        # homes: the speaker one of a pair, a home by its bedrooms, said by its -ing, a care home named
+        ("me and the kids live in a 2 bed in Walthamstow", {"residence": "walthamstow"}),
+        ("Hannah and I live in a two bed flat in Leith", {"residence": "leith"}),
+        ("living with my parents in Swindon for now", {"residence": "swindon"}),
+        ("Grandad's in Ashgrove care home", {"residence@grandad": "ashgrove"}),
+        ("My sister moved to Leeds and I moved to York", {"residence@sister": "leeds", "residence": "york"}),
+        ("working from home today", {}),
+    ],
+)  # fmt: skip
+def test_work_and_home_in_other_structures(text: str, slots: dict[str, str]) -> None:
+    read = slots_of(text)
+    work = {"employer", "job_title", "employment", "residence"}
+    assert {slot: value for slot, value in read.items() if slot.split("@")[0] in work} == slots

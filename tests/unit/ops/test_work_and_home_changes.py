@@ -1,0 +1,47 @@
+"""Issue 23 point 2, session 21: a change of work or home said in other structures — of someone named ("Priya works for
+Deloitte", then "Priya's jumped ship to PwC"), a post without its article, a home left for another ("moved out of
+halls into a house") — through the default write path; and what is said of another person is not the user's."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.unit.ops.chat import said
+from tests.unit.ops.test_people_slots import _status
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "gone", "kept"),
+    [
+        ("Priya works for Deloitte in audit", "Priya's jumped ship to PwC", "deloitte", None),
+        ("Tom is doing his apprenticeship with Halls Electrical", "Tom got poached by Sparks Ltd, better money",
+         "halls", None),
+        ("Ahmed drives a taxi for Uber", "Ahmed's driving for Bolt now, better rates", "uber", None),
+        ("I work nights at the Amazon warehouse", "finally off nights, got a day job at Screwfix", "amazon", None),
+        ("me and the kids live in a 2 bed in Walthamstow", "we're in our new place in Chingford now, 3 bed finally",
+         "walthamstow", None),
+        ("I'm in halls at Cardiff Uni", "moved out of halls into a house on Cathays Terrace", "in halls",
+         "Cardiff Uni"),
+    ],
+)  # fmt: skip
+def test_a_change_of_work_or_home_expires_the_old_statement(old: str, new: str, gone: str, kept: str | None) -> None:
+    memories = asyncio.run(said([("2025-03-03T09:00:00", old), ("2025-04-07T09:00:00", new)]))
+    assert _status(memories, gone) == ["expired"]
+    if kept is not None:  # what else the old statement said stays current
+        assert "valid" in _status(memories, kept)
+
+
+def test_someone_elses_new_job_is_not_the_users() -> None:
+    memories = asyncio.run(
+        said(
+            [
+                ("2025-03-03T09:00:00", "I work at Deloitte as an auditor"),
+                ("2025-04-07T09:00:00", "Tom got poached by Sparks Ltd, better money"),
+            ]
+        )
+    )
+    assert _status(memories, "deloitte") == ["valid"]
+    [tom] = [m for m in memories if "sparks" in m.content.lower()]
+    assert tom.metadata["slots"] == {"employer@tom": "sparks ltd"}
