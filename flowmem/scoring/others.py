@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 _NAME = r"(?-i:[A-Z][a-z][\w'-]*)"
 _ADVERBS = "just|finally|now|still|officially|also|recently"
+# One's pets are among one's people here: "my dog Pip weighs 12kg", "our cat Luna is 14" (weight@pip, age@luna)
+_PET_NOUN = "dog|puppy|cat|kitten|rabbit|bunny|hamster|guinea\\s+pig|horse|pony|parrot|tortoise|budgie|ferret"
 # What someone is doing that says where they live or work ("Ahmed's driving for Bolt now"; not "Sam's wedding")
 _DOING = "living|staying|working|driving|teaching|studying|renting|training|nursing|doing"
 # Which one of one's people: "my best friend Dev", "my little brother", "my eldest".
@@ -32,11 +34,11 @@ _WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|
 # A sentence opening with someone else and a verb: "Nana moved into", "my sister Cleo works at", "Jules has moved";
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
-    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN})(?:\s+(?P<named>{_NAME}))?)"
-    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|an?|{_DOING})\b))?"
+    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN}|{_PET_NOUN})(?:\s+(?P<named>{_NAME}))?)"
+    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|an?|{_DOING})\b|\s+\d))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
     # not a heading: "Quick update: I accepted…", "Big news: we moved…" open with no one
-    r"(?=[a-z])(?![\w'’-]+\s*:)",
+    r"(?=[a-z]|(?<=['’]s\s)\d)(?![\w'’-]+\s*:)",
     re.IGNORECASE,
 )
 # A Chinese clause opening with one of the speaker's people: what follows, to the sentence's end, is said of them
@@ -111,6 +113,81 @@ def said_of_someone(text: str, at: int) -> bool:
 _OWN_SUBJECT = re.compile(r"\b(?:i|we)(?![\w-])", re.IGNORECASE)
 
 
+# "she"/"he" later in a sentence that opened with one person is that person ("Mia moved schools, she's at Greenhill
+# Primary now"), and so is their "her"/"his"
+_SHE = re.compile(r"\b(?:she|he)(?:['’]s|\s+is)\b|\b(?P<who>she|he)\s+(?P<verb>[a-z]+)\b|\b(?P<whose>her|his)\b", re.I)
+
+
+def _they_as_i(rest: str, noun: str | None) -> str:
+    """``rest`` with "she"/"he" (and "her"/"his") as "I" ("my"), unless the person opening the sentence is named by a
+    noun of the other sex ("My sister said he lives in Leeds": someone else)."""
+    if noun is not None and noun.lower() in _HIS:
+        wanted = {"he", "his"}
+    elif noun is not None and noun.lower() in _HER:
+        wanted = {"she", "her"}
+    else:
+        wanted = {"she", "he", "her", "his"}
+
+    def said(match: re.Match[str]) -> str:
+        word = match.group().split()[0].split("'")[0].split("’")[0].lower()
+        if word not in wanted:
+            return match.group()
+        if match.group("whose"):
+            return "my"
+        if match.group("who"):
+            return "I " + _as_i_say_it(match.group("verb"))
+        return "I'm"
+
+    return _SHE.sub(said, rest)
+
+
+_HER = frozenset(
+    (
+        "sister",
+        "mum",
+        "mom",
+        "mother",
+        "wife",
+        "girlfriend",
+        "daughter",
+        "aunt",
+        "auntie",
+        "gran",
+        "grandma",
+        "granny",
+        "nan",
+        "nana",
+        "niece",
+        "fiancee",
+        "fiancée",
+        "stepmum",
+        "stepmom",
+        "stepdaughter",
+        "stepsister",
+    )
+)
+_HIS = frozenset(
+    (
+        "brother",
+        "dad",
+        "father",
+        "husband",
+        "boyfriend",
+        "son",
+        "uncle",
+        "grandad",
+        "granddad",
+        "grandpa",
+        "nephew",
+        "fiance",
+        "fiancé",
+        "stepdad",
+        "stepson",
+        "stepbrother",
+    )
+)
+
+
 def _readings(sentence: str) -> list[tuple[str, str, int]]:
     """``sentence`` read as each other person it is about would say it: (who, the reading, where the person's
     own words start in the reading — a slot must end after it)."""
@@ -119,10 +196,10 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
     if opens and _may_name(opens.group("name")):
         who = re.sub(r"['’]s$", "", opens.group("named") or opens.group("name") or opens.group("noun")).lower()
         rest = sentence[opens.end() :]
-        rest = _as_i_say_it(rest)
+        rest = _they_as_i(_as_i_say_it(rest), opens.group("noun"))
         # 's as "is" before where one is ("Grandma's in a care home now", "Mum's back in Leeds"), what one is ("Sam's a
         # nurse at the LGI") or is doing ("Ahmed's driving for Bolt now"): "I'm in…", "I'm a…"
-        is_there = re.search(r"['’]s\s+$", opens.group()) and re.match(rf"(?:in|at|back|an?|{_DOING})\b", rest)
+        is_there = re.search(r"['’]s\s+$", opens.group()) and re.match(rf"(?:in|at|back|an?|{_DOING})\b|\d", rest)
         be = "I'm" if is_there else "I"
         readings.append((who, f"{be} {rest}", len(be)))
     for zh in _ZH_OPENS.finditer(sentence):

@@ -303,6 +303,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我{_ZH_WHEN}转学到了?{_ZH}",
         # "I'm at Oakfield Primary", "started at Kingsway secondary": a place named as a school by its own words
         rf"\bi(?:'m|\s+am)?\s+{_ADV}(?:at|attending|started\s+at|starting\s+at|moved\s+to)\s+{_SCHOOL_NAME}",
+        # a school year said with its school: "I'm in year 2 at St Peter's", "starting grade 5 at Lincoln"
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:in|starting|going\s+into|moving\s+up\s+to)\s+(?:year|grade|class|form|p|y)\s*"
+        rf"\d{{1,2}}\s+at\s+(?:the\s+)?{_PLACE}",
         rf"我{_ZH_WHEN}就读于{_ZH}",
         # a stage of school said bare (我儿子在上幼儿园, 儿子今年上一年级了): the school one is in now
         rf"我{_ZH_WHEN}(?:在|开始|已经)?上(?P<v>幼儿园|托班|小学|初中|高中|大学|[一二三四五六]年级|[初高][一二三])"
@@ -327,6 +330,15 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:down|up)\s+to\s+{_WEIGHT}",
         rf"\bmy\s+weight\s+is\s+(?:now\s+)?{_WEIGHT}",
         rf"(?:我{_ZH_WHEN}(?:的?体重)?(?:是|才|只有)?|体重{_ZH_WHEN}(?:是|有|才|只有)?){_ZH_WEIGHT}(?=了|[，。！？；,.!?;\s]|$)",
+    ),
+    # one's age, which holds until a birthday ("I'm 34", "I turned 35 today", "I'm 8 months old", 我今年三十二岁); of
+    # one's people and pets through their readings ("Biscuit is 2", "Leo's 8 now": age@biscuit, age@leo)
+    "age": (
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:only\s+)?(?P<v>\d{{1,3}})(?:\s+(?:years?|yrs?)(?:\s+old)?|\s*(?:yo|y/o))?"
+        rf"(?=\s*(?:$|[.!?,;)]|(?:now|today|this\s+year|and|but|lol|haha|btw)\b))",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>\d{{1,2}}\s+(?:months?|weeks?))\s+old\b",
+        rf"\bi\s+{_ADV}turned\s+(?P<v>\d{{1,3}})\b(?!\s*(?:%|percent|degrees|pages|miles|km|times|minutes|hours)\b)",
+        rf"我{_ZH_WHEN}(?:今年)?(?:满|已经)?(?P<v>[\d一二三四五六七八九十两]{{1,4}})(?:周)?岁",
     ),
     "email": (
         rf"\bmy\s+(?:new\s+)?e-?mail(?:\s+address)?\s+is\s+(?:now\s+)?{_EMAIL}",

@@ -307,7 +307,10 @@ def test_chinese_slots_without_their_subject(text: str, slots: dict[str, str]) -
 
 
 def test_a_chinese_subject_carries_over_a_comma() -> None:
-    assert slots_of("外婆今年八十五岁，住在 Sunnyvale") == {"residence@外婆": "sunnyvale"}  # not the speaker's
+    assert slots_of("外婆今年八十五岁，住在 Sunnyvale") == {
+        "residence@外婆": "sunnyvale",
+        "age@外婆": "八十五",
+    }  # not the speaker's
     assert SlotRules().slots_of("Alice 的外婆今年八十五岁，住在 Sunnyvale", "alice") == {}  # not Alice's either
     assert slots_of("小李今年三十，住在海淀") == {}  # someone named opens the sentence
     assert slots_of("我妈今年八十二，一个人住在无锡老房子") == {"residence@妈": "无锡老房子"}
@@ -627,3 +630,32 @@ def test_work_and_home_in_other_structures(text: str, slots: dict[str, str]) -> 
     read = slots_of(text)
     work = {"employer", "job_title", "employment", "residence"}
     assert {slot: value for slot, value in read.items() if slot.split("@")[0] in work} == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        # session 21: one's age, and one's people's and pets' (by their readings); not a count of something else
+        ("I'm 34", {"age": "34"}),
+        ("I turned 35 today", {"age": "35"}),
+        ("I'm 30, single and loving it", {"age": "30"}),
+        ("I'm 8 months old", {"age": "8 months"}),
+        ("I'm 5 minutes away", {}),
+        ("I turned 40 pages of my book", {}),
+        ("I'm 2 weeks into the new job", {}),
+        ("my son is 7", {"age@son": "7"}),
+        ("Leo's 8 now", {"age@leo": "8"}),
+        ("Leo's 8 goals ahead", {}),
+        ("Biscuit is 2", {"age@biscuit": "2"}),
+        ("my brother turned 30 yesterday", {"age@brother": "30"}),
+        ("我今年三十二岁", {"age": "三十二"}),
+        ("my dog Pip weighs 12kg", {"pet_name:dog": "pip", "weight@pip": "12kg"}),
+        # a school year with its school; "she"/"he" after the person a sentence opens with is that person
+        ("Mia's in year 2 at St Peter's", {"school@mia": "st peter's"}),
+        ("Mia moved schools, she's at Greenhill Primary now", {"school@mia": "greenhill primary"}),
+        ("My sister works at Tesco and she lives in Hull", {"employer@sister": "tesco", "residence@sister": "hull"}),
+        ("My sister said he lives in Leeds", {}),  # not her: someone else
+    ],
+)  # fmt: skip
+def test_age_school_year_and_the_person_a_sentence_opens_with(text: str, slots: dict[str, str]) -> None:
+    assert slots_of(text) == slots
