@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from flowmem.scoring.occupations import EN_OCCUPATION
 from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, THIRD_PERSON_VERBS, ZH_KIN
 
 if TYPE_CHECKING:
@@ -41,6 +42,20 @@ _OPENS = re.compile(
     r"(?=[a-z]|(?<=['’]s\s)\d)(?![\w'’-]+\s*:)",
     re.IGNORECASE,
 )
+# A name written in lower case, as texting does ("sam's a nurse at the LGI", "jess works at the co-op"), read only
+# before what says work or home of a person: 's + an occupation or a doing, works / lives, a job got or started.
+_TEXTED_NAME = re.compile(
+    rf"^\s*(?P<name>(?-i:[a-z]{{3,12}}))(?:(?P<is>['’]s)\s+(?=an?\s+{EN_OCCUPATION}|(?:{_DOING})\b)"
+    r"|\s+(?=(?:works|lives|got\s+(?:the|a)\s+(?:new\s+)?job|started\s+at)\b))"
+)
+# Lower-case words that open such a sentence and are no one's name
+_NOT_TEXTED_NAMES = NOT_NAMES | frozenset(
+    (
+        "she", "they", "who", "what", "that", "this", "there", "here", "everyone", "everybody", "someone",
+        "somebody", "nobody", "noone", "anyone", "mine", "yours", "hers", "theirs", "ours", "work", "life", "rent",
+        "school", "office", "team", "company", "one", "each", "both", "all", "none", "which", "whoever", "nan",
+    )
+)  # fmt: skip
 # A Chinese clause opening with one of the speaker's people: what follows, to the sentence's end, is said of them
 # (和我哥商量好了，妈下周一搬进颐和养老院).
 _ZH_OPENS = re.compile(rf"(?:^|(?<=[，,。！？；\n]))\s*(?:我的?)?(?P<who>{ZH_KIN})(?=[^，。！？；\s])")
@@ -105,8 +120,12 @@ def said_of_someone(text: str, at: int) -> bool:
     for sentence in _SENTENCE.finditer(text):
         if sentence.start() <= at < sentence.end():
             opens = _OPENS.match(sentence.group())
+            texted = _TEXTED_NAME.match(sentence.group())
+            someone = (opens is not None and _may_name(opens.group("name"))) or (
+                texted is not None and texted.group("name") not in _NOT_TEXTED_NAMES
+            )
             own = _OWN_SUBJECT.search(text, sentence.start(), at + 3)  # the statement's own subject too
-            return opens is not None and _may_name(opens.group("name")) and own is None
+            return someone and own is None
     return False
 
 
@@ -193,6 +212,11 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
     own words start in the reading — a slot must end after it)."""
     readings: list[tuple[str, str, int]] = []
     opens = _OPENS.match(sentence)
+    texted = _TEXTED_NAME.match(sentence) if not opens else None
+    if texted and texted.group("name") not in _NOT_TEXTED_NAMES:
+        rest = sentence[texted.end() :]
+        be = "I'm" if texted.group("is") else "I"
+        readings.append((texted.group("name"), f"{be} {_they_as_i(_as_i_say_it(rest), None)}", len(be)))
     if opens and _may_name(opens.group("name")):
         who = re.sub(r"['’]s$", "", opens.group("named") or opens.group("name") or opens.group("noun")).lower()
         rest = sentence[opens.end() :]

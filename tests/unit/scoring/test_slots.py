@@ -659,3 +659,19 @@ def test_work_and_home_in_other_structures(text: str, slots: dict[str, str]) -> 
 )  # fmt: skip
 def test_age_school_year_and_the_person_a_sentence_opens_with(text: str, slots: dict[str, str]) -> None:
     assert slots_of(text) == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        # session 21: a name texting writes in lower case, read only before what says a person's work or home
+        ("sam's a nurse at the LGI", {"employer@sam": "the lgi", "job_title@sam": "nurse"}),
+        ("sam got the job at york hospital!! starts in july", {"employer@sam": "york hospital"}),
+        ("jess works at the co-op on the high street", {"employer@jess": "the co-op"}),
+        ("that's a nurse at the LGI", {}),
+        ("everyone works at home now", {}),
+        ("work's been mad", {}),
+    ],
+)  # fmt: skip
+def test_a_name_texted_in_lower_case(text: str, slots: dict[str, str]) -> None:
+    assert slots_of(text) == slots
