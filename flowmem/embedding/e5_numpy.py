@@ -17,15 +17,14 @@ not the same bits: cosine ≥ 0.9999 with the engine's (``tests/unit/embedding/t
 
 from __future__ import annotations
 
-import ctypes
-import glob
 import mmap
-import os
 import struct
 import threading
 from typing import Any
 
 import numpy as np
+
+from flowmem.core import blas
 
 QK = 32  # values per quantisation block
 _META = "\u2581"  # SentencePiece's metaspace
@@ -320,14 +319,6 @@ def single_threaded_blas() -> bool:
     """Make numpy's OpenBLAS compute each product on its caller's thread (process-wide; True if it could).
 
     Its own pool's threads spin-wait for work: beside a server's model workers and event loop on shared cores
-    they wait for a core the others hold, as the engine's OpenMP threads did.
+    they wait for a core the others hold, as the engine's OpenMP threads did (:mod:`flowmem.core.blas`).
     """
-    folder = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
-    for path in glob.glob(os.path.join(folder, "*openblas*")):
-        library = ctypes.CDLL(path)
-        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_", "openblas_set_num_threads"):
-            setter = getattr(library, name, None)
-            if setter is not None:
-                setter(1)
-                return True
-    return False
+    return blas.single_threaded()

@@ -514,11 +514,22 @@ class SlotRules:
         # What slots_of read, by (text, who): the write path reads a new memory's slots when it decides and again when
         # it keys it (flowmem.scoring.keys), and the same message's words in more than one op.
         self._read: dict[tuple[str, str | None], dict[str, str]] = {}
+        # What find matched, by text: slots_of reads one text as its speaker's and as a named user's, and the same
+        # sentence again in the readings of the people it speaks of (half of an ingest's finds were repeats).
+        self._found: dict[str, tuple[SlotMatch, ...]] = {}
 
     def find(self, text: str) -> list[SlotMatch]:
         """Every slot ``text`` fills, the first statement of each, in the order they are said. A built-in Chinese
         pattern is not run on a text without a Chinese character (it cannot match; English texts skip 43 of the
         table's patterns)."""
+        known = self._found.get(text)
+        if known is None:
+            if len(self._found) >= READ_MEMO:
+                del self._found[next(iter(self._found))]  # the oldest
+            known = self._found[text] = tuple(self._find(text))
+        return list(known)
+
+    def _find(self, text: str) -> list[SlotMatch]:
         found: dict[str, SlotMatch] = {}
         chinese = _CJK_NAME.search(text) is not None
         for name, patterns in (self.patterns if chinese else self._latin).items():
