@@ -73,7 +73,8 @@ _END_EN = (
     # "Leah left teaching", "I left nursing": leaving an occupation, said by its -ing (not "left for work")
     r"|left(?=\s+[a-z]{3,}ing(?:\s*[.!?,;]|\s+(?:and|to|for|in|at|after|last|this|because|so|two|a)\b|\s*$))"
     # leaving a job, a company, a team (not "left my keys at home")
-    r"|left(?=\s+(?:my|his|her|their|our|the)\s+(?:job|position|role|post|company|firm|team|band)\b)"
+    r"|left(?=\s+(?:my|his|her|their|our|the)\s+(?:[\w'-]+\s+)?(?:job|position|role|post|company|firm|team|band|club|group"
+    r"|choir|society|committee|league|squad|crew|union|gym)\b)"
     # a past habit or state, over now: "I used to work at Dell", "we used to live in Austin" (not "used to the noise",
     # "I'm used to it", "get used to")
     r"|(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!'m\s)(?<!\bget\s)(?<!\bgot\s)(?<!\bgetting\s)(?<!\bbe\s)"
@@ -81,9 +82,11 @@ _END_EN = (
     # "I used to hate running": an attitude that changed, not the running
     r"(?!(?:hate|love|like|dislike|enjoy|prefer|think|believe|feel|want|fear|wish|dread|worry)\b)[a-z]+\b)"
     r"|graduated(?:\s+from)?|qualified\s+as"
+    # a habit given up, counted since: "2 months smoke free today", "a year alcohol-free" (what ended is its word)
+    r"|(?:days?|weeks?|months?|years?)\s+(?:smoke|alcohol|booze|drink|vape|nicotine|caffeine)[-\s]free"
     # a course or treatment come to its end: "finished her PhD", "finished my chemo" (not "finished my dinner")
-    r"|finish(?:ed|ing)\s+(?=(?:my|his|her|their|the)\s+(?:phd|degree|masters|master's|course|studies|training"
-    r"|apprenticeship|residency|internship|chemo|chemotherapy|treatment|physio|rehab)\b)"
+    r"|finish(?:ed|ing)\s+(?=(?:(?:my|his|her|their|the)\s+)?(?:phd|degree|masters|master's|course|studies|training"
+    r"|apprenticeship|residency|internship|chemo|chemotherapy|treatment|physio|rehab|therapy|counselling|counseling)\b)"
     # leaving a job by notice, and withdrawing from what one was doing: "handed my notice in at the bakery",
     # "resigned from the council", "pulled out of the Bath half", "withdrew from the course", "backed out of the deal"
     r"|resign(?:ed|ing)(?:\s+from)?|(?:hand(?:ed)?|gave|put)\s+(?:in\s+)?(?:my|his|her|their)\s+notice(?:\s+in)?"
@@ -131,6 +134,12 @@ _NOT_NOW = (
     rf"|(?:[\w'-]+\s+)?[\w'-]+ing\s+(?:{_DEGREE}[\w'-]+\s+){{0,3}}?(?:these\s+days|nowadays)"
 )
 _NOT_ANYMORE_EN = rf"(?:\bnot|n't)\s+(?:{_NOT_NOW})\b"
+# not done of late, said of a thing ("haven't been taking the vitamin D", "hasn't been going to the gym"): stopped, as
+# 最近没去了 — not a manner ("haven't been sleeping well": no thing named after it)
+_NOT_LATELY_EN = (
+    r"\b(?:haven't|hasn't|have\s+not|has\s+not)\s+been\s+(?P<lately>[a-z]+ing\s+(?:to\s+)?(?:the|my|his|her|their|our|any)"
+    r"\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)"
+)
 _NO_LONGER_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\u4e00-\u9fff][\u4e00-\u9fff]{0,3}?了"
 # 不在新东方上了: no longer at a place, named at any length (the place is what ended)
 _NOT_THERE_ZH = r"不在[\u4e00-\u9fffA-Za-z]{1,8}?了"
@@ -156,7 +165,7 @@ _END_ZH = (
     # a new value, said without a typed one (班主任换成了李老师): what had the old value is over
     r"|换成了?|改成了?"
 )
-_ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_NOT_ANYMORE_EN}|{_END_ZH}", re.I)
+_ENDING = re.compile(rf"\b(?:{_END_EN})\b|{_NOT_ANYMORE_EN}|{_NOT_LATELY_EN}|{_END_ZH}", re.I)
 # "not seeing Jonah anymore": the thing ended sits between "not" and "anymore".
 _NOT_ANYMORE = re.compile(
     r"(?:\bnot|n't)\s+(?P<what>(?:[\w'-]+\s+){0,4}?)any\s?more\b"
@@ -871,6 +880,7 @@ def replaced_names(old_text: str, change: Change) -> frozenset[str]:
 
 
 # A clause that opens with a preposition completes the one before it: it has no verb of its own.
+_RELATIVE = re.compile(r"^\W*(?:that|which|who|where)\b", re.I)
 _COMPLEMENT = re.compile(r"\s*(?:in|at|on|near|with|from|by|for|of|to|into|off)\b", re.I)
 _LEADING = re.compile(r"^[\s,;:.!?，。；：、\u2014\u2013-]*(?:(?:and|but|so|then|that|which|who)\b)?[\s,]*", re.I)
 _TRAILING = re.compile(r"[\s,]*\b(?:and|but)$", re.I)  # the join to a clause that went ("… violin and")
@@ -897,6 +907,8 @@ def remainder(
             clause = ""
         elif holds(clause, about):
             clause = "" if whole else _without_phrase(clause, about)
+        elif gone and (_RELATIVE.match(clause) or _RELATIVE.search(old_text[spans[i - 1][1] : start])):
+            clause = ""  # what a relative clause said of the thing that went ("a book club | that meets on Thursdays")
         elif whole and (_substance(clause) < 2 or (gone and _COMPLEMENT.match(clause))):
             # a fragment the clause that went leaves behind ("me (and sam rent…)", "(…Headingley,) leeds"), or what
             # completes it ("I live in Paris, in a tiny flat near the canal")
@@ -1021,11 +1033,15 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
         phrase = re.compile(
             rf"(?:\s*(?:,|\band\b|\bor\b|&)\s*)?(?:\b(?:at|in|on|with|for|from|of|through|via)\s+)?\b{_DETERMINER}"
             # the rest of a name it begins ("Keystone Lettings")
-            rf"{re.escape(hit.group())}(?:\s+(?-i:[A-Z])[\w'’&-]*)*(?:\s*(?:\band|\bor|&)\b)?",
+            rf"{re.escape(hit.group())}(?:\s+(?-i:[A-Z])[\w'’&-]*)*(?:\s*(?:\band|\bor|&)\b)?"
+            # and what a relative clause says of it ("a book club that meets on Thursdays")
+            r"(?:\s+(?:that|which|who|where)\b[^,;.!?]*)?",
             re.I,
         )
         text = phrase.sub(" ", text, count=1)
     text = " ".join(text.split())
+    if _OBJECTLESS.search(text) and not _OBJECTLESS.search(clause):
+        return ""  # "I take vitamin D every morning" less the vitamin D: its verb left with no object ("I take every…")
     if len(_DANGLING.findall(text)) > len(_DANGLING.findall(clause)):
         # "I'm doing a part-time MBA at Warwick" less the MBA: its modifiers left with nothing ("a 2-bed in Sale" was
         # said so before anything went)
@@ -1033,6 +1049,12 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
     return text if len(subject_terms(text)) >= 2 else ""
 
 
+# A verb after its subject with nothing done to it: a time follows at once, or nothing ("I take every morning")
+_OBJECTLESS = re.compile(
+    r"\b(?:i|we|you|they|he|she)\s+(?:(?:still|also|just|usually|always|now)\s+)?(?!(?:am|are|is|was|were|have|had|do|go|went"
+    r"|work|live|run|swim|walk|cycle|drive|sleep|train|commute)\b)[a-z]+\s*(?=(?:every|each|daily|twice|once)\b|[,.;!?]|$)",
+    re.I,
+)
 _CLAUSE_OPENING = re.compile(r"\s*(?:i|we|he|she|they|it|my|our|his|her|their|you|there)\b", re.I)
 
 
@@ -1110,8 +1132,15 @@ _ZH_TRANSITIVE = re.compile(r"卖了|卖掉|停了|取消|放弃|戒了|退了|�
 def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     """What the ending in ``clause`` ends: its object (the words after the verb, or between "not" and
     "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
+    if (free := _FREE_OF.search(ending.group())) is not None:  # "2 months smoke free": smoking
+        return frozenset({stem(free.group("what").lower())})
+    lately = re.match(_NOT_LATELY_EN, ending.group(), re.I)
+    if lately is not None:  # "haven't been taking the vitamin D": the thing not done
+        return _first_terms(lately.group("lately").split(None, 1)[1]) - _MENTAL
     between = _NOT_ANYMORE.search(clause)
     if between is not None and (what := (between.group("what") or between.group("doing") or "")).strip():
+        if what.split()[0].lower() in _CALLS and (who := _caller(clause[: between.start()])):
+            return who  # "the cleaner doesn't come anymore": the cleaner's visits are over
         return _first_terms(what) - _MENTAL
     rest = clause[ending.end() :]
     if ending.group().isascii():  # "I used to work at Dell, now I'm at Lumen": what ended stops at the comma
@@ -1165,6 +1194,21 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     if not ending.group().isascii():  # Chinese puts what ended first: 飞度卖了, Kevin 离职了
         return before or after
     return after or before
+
+
+_FREE_OF = re.compile(r"(?P<what>\w+)[-\s]free$", re.I)
+# Coming round, said of whoever comes: "the cleaner doesn't come anymore", "the milkman doesn't deliver any more"
+_CALLS = frozenset({"come", "comes", "visit", "visits", "deliver", "delivers", "call", "calls", "pop", "drop"})
+_AUX_END = re.compile(r"\s*\b(?:does|do|did|will|would|can|could)\s*$", re.I)
+_PRONOUN = re.compile(r"\b(?:i|we|you|he|she|they|it|this|that)\b", re.I)
+
+
+def _caller(before: str) -> frozenset[str]:
+    """The terms of a noun subject said before "doesn't come …" ("the cleaner"), none for a pronoun or none said."""
+    subject = _AUX_END.sub("", re.split(r"[,;:.!?]", before)[-1])
+    if _PRONOUN.search(subject):
+        return frozenset()
+    return _first_terms(subject, last=True)
 
 
 _STOLEN = re.compile(r"stolen|nicked|pinched|被偷|被盗", re.I)
@@ -1592,8 +1636,12 @@ def _stopped_chars(clause: str, ending: re.Match[str]) -> frozenset[str]:
     said = cue[2:-1] or _without_adverbs(clause[: ending.start()])  # 不吃白米饭了 names it; 酒不喝了 before it
     last = [c for c in said if c in _content_chars(said)][-2:]
     if not last:
-        return frozenset()
+        # nothing named: a verb that is itself a pastime is what stopped (最近不跑了: the running), not 不去了, 不吃了
+        return frozenset(cue[1]) if cue[1] in _PASTIME_VERBS else frozenset()
     return frozenset([*last, cue[1]])
+
+
+_PASTIME_VERBS = frozenset("跑游骑练抽弹画跳")
 
 
 # "Omar retired on Friday": what follows the verb is when or where, not what ended.

@@ -279,6 +279,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)\b",
         rf"\b(?:i|we)\s+{_ADV}got\s+(?P<v>married|engaged|divorced|separated)\b",
         rf"\b(?:we|and\s+i)(?:'ve|\s+have)?\s+{_ADV}(?P<v>broken\s+up|broke\s+up|split\s+up)\b",
+        # "we're not together anymore", "jake and me aren't together any more": a couple no longer
+        rf"\b(?:we|{_WE_PAIR})(?:'re|\s+are)\s*(?P<v>not|n't)\s+together\s+(?:any\s?more|now)\b",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?P<v>结婚|订婚|离婚|单身|分手)了?",
         # "I've been seeing someone", 我有男朋友了, 脱单了: no longer single
         r"\bi(?:'ve\s+been|\s+have\s+been|'m|\s+am)\s+(?P<v>seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))\b",
@@ -428,7 +430,7 @@ _ZH_VALUE_END = re.compile(r"(?:这边|那边|这里|那里|附近|一带)$")  #
 VALUE_ALIASES: dict[str, str] = {
     "素": "vegetarian", "吃素": "vegetarian", "全素": "vegan", "纯素": "vegan",
     "结婚": "married", "订婚": "engaged", "离婚": "divorced", "单身": "single", "分手": "broke up",
-    "broken up": "broke up", "split up": "broke up",
+    "broken up": "broke up", "split up": "broke up", "not": "broke up", "n't": "broke up",
     # What one eats again is a diet: fish again agrees with "pescatarian", meat or chicken with neither.
     "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat", "鱼": "pescatarian", "肉": "eats meat",
     "荤": "eats meat",
