@@ -51,7 +51,10 @@ _ZH_NUM = rf"[\d{ZH_NUMERAL_CHARS}]{{1,3}}"
 # an hour with its am/pm or minutes (a range's ends: "2pm", "7:30", "11 pm"), and one said bare ("9 to 6")
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:am|pm)?|\s*(?:am|pm))"
 _BARE_HOUR = r"(?:1[0-2]|0?[1-9])"
-_DAY_OR_SHIFT = (*_EN_DAYS, "tues", "thurs", "day", "days", "shift", "shifts", "hours")
+_DAY_OR_SHIFT = (
+    *_EN_DAYS, "tues", "thurs", "day", "days", "shift", "shifts", "hours", "lates", "earlies", "nights", "mornings",
+    "evenings", "shifts are", "shift is", "hours are",
+)  # fmt: skip
 _AFTER_A_DAY = "(?:" + "|".join(f"(?<={word}\\s)" for word in _DAY_OR_SHIFT) + ")"  # right after one of them
 
 _COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -109,7 +112,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     # how often: "3x a week", "twice a day", "4 days a week", 每周三次, 一天两次 (before the weekday: 每周三次 is no
     # Wednesday)
     ("frequency", _FREQUENCY),
-    ("weekday", rf"{_DAY}(?:{_JOIN}{_DAY})*"),
+    # which one of the month's, when said ("the first Sunday of the month": not "the last Sunday")
+    ("weekday", rf"(?:\b(?:first|second|third|fourth|last)\s+)?{_DAY}(?:{_JOIN}{_DAY})*"),
     (
         "date",
         rf"\b{_MONTH}\s+{_ORD}\b|\b{_ORD}\s+(?:of\s+)?{_MONTH}|\bthe\s+{_ORD}\b"
@@ -301,7 +305,8 @@ def _normalise(kind: str, raw: str) -> str:
     text = raw.lower().strip()
     if kind == "weekday":
         days = sorted({_day(m.group()) for m in re.finditer(_DAY, text, re.I)})
-        return ",".join(map(str, days))
+        which = re.match(r"(first|second|third|fourth|last)\s", text)
+        return (f"{which.group(1)}:" if which else "") + ",".join(map(str, days))
     if kind == "phone":
         digits = re.sub(r"\D", "", text)
         return digits if len(digits) >= 7 else ""
