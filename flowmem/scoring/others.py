@@ -97,7 +97,13 @@ def _may_name(word: str | None) -> bool:
     if word is None:
         return True
     plain = re.sub(r"['’]s$", "", word).lower()  # "It's", "Mum's"
-    return plain not in NOT_NAMES and not plain.endswith("ly") and not (plain.endswith("ing") and len(plain) >= 6)
+    return (
+        plain not in NOT_NAMES
+        and not plain.endswith("ly")
+        and not (plain.endswith("ing") and len(plain) >= 6)
+        # a past verb opening a sentence ("Accepted a role…", "Started at…"), not a name ending so (Alfred, Mohammed)
+        and not (plain.endswith("ed") and len(plain) >= 6 and not plain.endswith(("red", "med")))
+    )
 
 
 def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str, str]:

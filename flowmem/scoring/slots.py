@@ -195,6 +195,18 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bmy\s+new\s+(?:job|employer|company)\s+is\s+{_V}",
         # one employer left for another ("jumped ship to PwC")
         rf"\bjump(?:ed|ing)?\s+ship\s+to\s+(?:the\s+)?{_PLACE}",
+        # the job named by its employer ("got the Deliveroo job"), employed by one, joined as a job ("joined Revolut as
+        # a product manager"), working for oneself ("I'm freelance now", "gone self-employed")
+        rf"\bgot\s+the\s+{_PLACE}\s+(?:job|role|position|gig|offer)\b",
+        rf"\bi(?:'m|\s+am)\s+{_ADV}employed\s+by\s+(?:the\s+)?{_PLACE}",
+        rf"\bjoin(?:ed|ing)?\s+(?:the\s+)?{_PLACE}\s+as\s+(?:a|an)\s+{_JOB}",
+        rf"\bi(?:'m|\s+am|'ve\s+gone|\s+have\s+gone|\s+went)\s+{_ADV}(?:fully\s+)?(?P<v>freelance|self[-\s]employed)\b",
+        # where one is, in a message about work ("new job!! I'm at Monzo now", "I'm now at Sainsbury's head office")
+        rf"^(?=[\s\S]*\b(?:{_WORK_NEWS}|office|colleagues?|started|starting)\b)[\s\S]*?\bi(?:'m|\s+am)\s+{_ADV}at\s+"
+        rf"(?:the\s+)?{_PLACE}(?=\s+(?:now|these\s+days|head\s+office|hq)\b|\s*[,.!?]|\s*$)",
+        # a contract signed in a message about a job ("signed my contract with Nando's, start Monday")
+        rf"^(?=[\s\S]*\b(?:job|role|start(?:ing|s)?|work|hired|offer)\b)[\s\S]*?\bsigned\s+(?:my|the|a)\s+"
+        rf"(?:new\s+)?(?:employment\s+)?contract\s+(?:with|at)\s+(?:the\s+)?{_PLACE}",
         rf"\bmy\s+(?:new\s+)?(?:job|work|workplace)\s+is\s+(?:now\s+)?(?:at|with|for)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+{_JOB}\s+(?:at|for)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:[\w-]+\s+){{1,2}}?{_JOB}\s+(?:at|for)\s+(?:the\s+)?{_PLACE}",
@@ -248,7 +260,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bi\s+{_ADV}work\s+as\s+(?:a|an)\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}working\s+as\s+(?:a|an)\s+{_V}",
         rf"\bmy\s+(?:new\s+)?(?:job\s+title|title|role|position)\s+is\s+{_V}",
-        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been)\s+promoted\s+to\s+{_V}",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been|was)?\s*promoted\s+to\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+(?P<v>{_JOB})\b",
         # a tenure told of the speaker's job ("started as a junior accountant", "week two as a paramedic", "my first
         # day as a teacher"): the sentence's own subject, or none (texting leaves out the "I")
@@ -367,6 +379,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
     "employment": (
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been|was)\s+{_ADV}(?P<v>laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?P<v>unemployed|between\s+jobs|out\s+of\s+work|jobless)\b",
+        # at home with the children instead of at work ("I'm a stay at home mum now")
+        rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a\s+)?(?:full[-\s]time\s+)?(?P<v>stay[-\s]at[-\s]home)\s+(?:mum|mom|dad|parent)\b",
         # let go by the employer, said of it ("Tesco let me go", "Google laid me off"), or notice handed in
         r"\b(?P<v>let\s+me\s+go|laid\s+me\s+off|fired\s+me|sacked\s+me|made\s+me\s+redundant)\b",
         r"\b(?P<v>hand(?:ed)?|gave|put|turned|sent|submitted|tendered)\s+(?:in\s+)?my\s+(?:notice|resignation)\b",
@@ -431,6 +445,9 @@ VALUE_ALIASES: dict[str, str] = {
     "素": "vegetarian", "吃素": "vegetarian", "全素": "vegan", "纯素": "vegan",
     "结婚": "married", "订婚": "engaged", "离婚": "divorced", "单身": "single", "分手": "broke up",
     "broken up": "broke up", "split up": "broke up", "not": "broke up", "n't": "broke up",
+    # working for oneself is one employer, however said
+    "myself": "self-employed", "freelance": "self-employed", "self employed": "self-employed",
+    "stay": "not working",  # "a stay at home mum" (its value cut before "at")
     # What one eats again is a diet: fish again agrees with "pescatarian", meat or chicken with neither.
     "fish": "pescatarian", "meat": "eats meat", "chicken": "eats meat", "鱼": "pescatarian", "肉": "eats meat",
     "荤": "eats meat",
@@ -640,7 +657,11 @@ def _compile(name: str, pattern: str) -> re.Pattern[str]:
 
 # Texting drops the subject: a sentence that opens with a verb of the past or a verb the slots follow "I" with.
 _NO_SUBJECT = re.compile(r"(?:^|(?<=[.!?;\n])\s*)(?=(?:[a-z]+ed|got|left|quit|live|work)\b)", re.I)
-_NO_SUBJECT_DOING = re.compile(r"(?:^|(?<=[.!?;\n])\s*)(?=(?:living|working|moving|staying|renting)\b)", re.I)
+_NO_SUBJECT_DOING = re.compile(
+    r"(?:^|(?<=[.!?;\n])\s*)(?=(?:(?:now|currently|still|also)\s+)?(?:living|working|moving|staying|renting|teaching|driving"
+    r"|nursing|studying)\b)",
+    re.I,
+)
 
 
 # The same in Chinese: a clause that opens with where one lives, works or studies (现在住通州了, 在一家公司做测试).

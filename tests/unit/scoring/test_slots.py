@@ -675,3 +675,29 @@ def test_age_school_year_and_the_person_a_sentence_opens_with(text: str, slots: 
 )  # fmt: skip
 def test_a_name_texted_in_lower_case(text: str, slots: dict[str, str]) -> None:
     assert slots_of(text) == slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        # session 21: where one works said in everyday ways, and what is no job of anyone's
+        ("new job!! I'm at Monzo now", {"employer": "monzo"}),
+        ("I'm at Tesco now, need anything?", {}),
+        ("I got the Deliveroo job", {"employer": "deliveroo"}),
+        ("signed my contract with Nando's today, start monday", {"employer": "nando's"}),
+        ("signed a contract with EE for a new phone", {}),
+        ("I'm working for myself now", {"employer": "self-employed"}),
+        ("I'm freelance now", {"employer": "self-employed"}),
+        ("I've gone self-employed", {"employer": "self-employed"}),
+        ("I'm a stay at home mum now", {"employment": "not working"}),
+        ("Accepted a role with the NHS", {"employer": "the nhs"}),
+        ("I'm now employed by Capita", {"employer": "capita"}),
+        ("joined Revolut as a product manager", {"employer": "revolut"}),
+        ("promoted to team leader", {"job_title": "team leader"}),
+        ("now teaching at St Mary's", {"employer": "st mary's"}),
+    ],
+)  # fmt: skip
+def test_work_said_in_everyday_ways(text: str, slots: dict[str, str]) -> None:
+    read = slots_of(text)
+    work = {"employer", "job_title", "employment", "residence"}
+    assert {slot: value for slot, value in read.items() if slot.split("@")[0] in work} == slots
