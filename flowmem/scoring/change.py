@@ -151,6 +151,8 @@ _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
     # given up, run out, not renewed, transferred away, broken up (跟小雅分了): 减肥放弃了, 年卡到期没续, 陈医生调走了
     r"|放弃|到期|没续|调走|(?<=[\u4e00-\u9fff])分了|送给|送人|毕业"
+    # 从华为出来了: out of a place one was in (a job left)
+    r"|(?<=从)[\u4e00-\u9fffA-Za-z]{1,8}?出来了"
     # a thing stolen: 电动车被偷了 (what ended is before it)
     r"|被偷了?|被盗了?"
     # a service switched off or unsubscribed: 网易云关了自动续费, 退订了
@@ -295,6 +297,9 @@ class Change:
     # The names the statement says were left for the new one: after "from" or "instead of", or opening a clause of
     # their own ("switched my current account to Monzo, Barclays was useless"): a name an older statement holds there
     switched_from: frozenset[str] = frozenset()
+    # per value: whether it is said of someone outside the speaker's home ("my mate's rent went up to £1000", 朋友家房租
+    # 涨到4800了): theirs, never what an older statement that names no one said (the speaker's own rent)
+    outsiders: tuple[bool, ...] = ()
     # Who stopped, when someone other than the speaker ("my husband quit smoking", 我老公戒烟了): an older statement
     # must name them (the speaker's own "I smoke" goes on)
     doer: frozenset[str] = frozenset()
@@ -390,11 +395,12 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             roles = tuple(_new_role(text, v) for v in values)
             kept = frozenset((v.kind, v.norm) for v in values if _still(text, v))
             people = tuple(_named_before(text, start, v) for v in values)
+            outsiders = tuple(_OUTSIDER.search(text[start : v.start]) is not None for v in values)
             switches = _SWITCHED.search(cue.group()) is not None
             switched = frozenset(v.norm for v in every_value if switches and v.kind == "name" and _left_for(text, v))
             change = Change(
                 kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept,
-                people=people, switched_from=switched,
+                people=people, switched_from=switched, outsiders=outsiders,
             )  # fmt: skip
             if goes_on and changes and changes[-1].kind == kind and changes[-1].about == about:
                 change = _joined(changes.pop(), change)  # one change of one thing, said in two clauses
@@ -417,7 +423,7 @@ _AMOUNT_MOVED = re.compile(
     re.I,
 )
 _BARE_NUMBER = re.compile(
-    r"(?<![\d.,:/\w])\d{3,}(?:,\d{3})*(?![\d.,:/%]|\s*(?:[a-z]+s\b|people|kids?|km|kg|mg|年|月|号|日|点|岁))", re.I
+    r"(?<![\d.,:/A-Za-z_])\d{3,}(?:,\d{3})*(?![\d.,:/%]|\s*(?:[a-z]+s\b|people|kids?|km|kg|mg|年|月|号|日|点|岁))", re.I
 )
 
 
@@ -445,6 +451,7 @@ def _joined(first: Change, then: Change) -> Change:
         kept=first.kept | then.kept,
         people=first.people + then.people,
         switched_from=first.switched_from | then.switched_from,
+        outsiders=first.outsiders + then.outsiders,
     )
 
 
@@ -548,6 +555,12 @@ def same_subject(old: Subject, new: Subject) -> bool:
 
 
 _ZH_OTHER_PERSON = re.compile(rf"[他她]|{ZH_KIN}")
+# People outside the speaker's home: what is theirs (rent, car, job) is not the speaker's
+_OUTSIDER = re.compile(
+    r"\b(?:friends?|mates?|colleagues?|co-?workers?|neighbou?rs?|boss|cousins?|classmates?)\b|朋友|同事|邻居|闺蜜|同学|哥们"
+    r"|表姐|表哥|表妹|表弟|老板|领导",
+    re.I,
+)
 
 
 @lru_cache(maxsize=8192)  # a text is read again and again: against each candidate of a query, each older memory
@@ -727,6 +740,12 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     or _beside(old_text, o) & change.beside
                 )
                 and (not change.negated or any(same(o, n) for n in change.negated))
+                # someone outside the home's value is not the speaker's, which an older statement naming no one says
+                and not (
+                    index < len(change.outsiders)
+                    and change.outsiders[index]
+                    and subject_before(old_text, start, o) == "unsaid"
+                )
                 and (
                     not change.subjects
                     or (
@@ -1140,6 +1159,8 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
     if (free := _FREE_OF.search(ending.group())) is not None:  # "2 months smoke free": smoking
         return frozenset({stem(free.group("what").lower())})
+    if (there := _NOT_THERE_PLACE.fullmatch(ending.group())) is not None:  # 不在新东方干了: 新东方
+        return _first_terms(there.group("place"))
     lately = re.match(_NOT_LATELY_EN, ending.group(), re.I)
     if lately is not None:  # "haven't been taking the vitamin D": the thing not done
         return _first_terms(lately.group("lately").split(None, 1)[1]) - _MENTAL
@@ -1202,6 +1223,7 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     return after or before
 
 
+_NOT_THERE_PLACE = re.compile(r"不在(?P<place>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:干|上班|工作|做|上|待|住|读)?了")
 _FREE_OF = re.compile(r"(?P<what>\w+)[-\s]free$", re.I)
 # Coming round, said of whoever comes: "the cleaner doesn't come anymore", "the milkman doesn't deliver any more"
 _CALLS = frozenset({"come", "comes", "visit", "visits", "deliver", "delivers", "call", "calls", "pop", "drop"})

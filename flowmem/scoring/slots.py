@@ -149,9 +149,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?:^|[.!?,;]\s*)(?:currently\s+|still\s+|now\s+)?(?:living|staying|based)\s+"
         rf"(?:with\s+(?:[\w'-]+\s+){{1,3}}?)?in\s+{_PLACE}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过的])(?!在?一起)在?{_ZH}",
-        rf"(?:我|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租了",
+        rf"(?:我们?家?|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租(?:了|房子?|的房)",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
-        rf"我们?(?:全家|一家人?|俩|两个|几个)?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬家?(?:到|去|进)了?{_ZH}",
+        rf"我们?(?:全家|一家人?|俩|两个|几个)?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}搬家?(?:到|去|进|(?:来|回)(?![跟和]))了?{_ZH}",
         rf"我家{_ZH_WHEN}在{_ZH}",
         # 新家在通州: where the new home is (a sentence leaves out its speaker)
         rf"(?:^|[，。！？；\s]|我的?|我们的?)(?:新家|新房子?|住处|住的地方)(?:现在)?在{_ZH}",
@@ -253,6 +253,9 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?:^|[，。！？；\s]|我){_ZH_WHEN}(?:被)?调(?:到|去|回)了?"
         rf"(?![\d一二三四五六七八九十下上这本]*(?:周|星期|礼拜|月|号|点|天)|静音|最|大|小)"
         rf"(?P<v>[^，。！？；,.!?;\s了的]{{2,12}}?)(?:工作|上班|分公司|总部)?(?=了|[，。！？；,.!?;\s]|$)",
+        # 现在在小米: where one is now, in a message about work (从华为出来了，现在在小米)
+        r"^(?=.*(?:上班|工作|公司|跳槽|入职|离职|辞职|出来了|单位|offer|老板|同事))(?:.*?[，。！？；\s])?我"
+        r"(?:现在|目前|如今)在(?P<v>[^，。！？；,.!?;\s在]{2,10}?)(?:上班|工作)?(?=做|当|干|搞|负责|[，。！？；,.!?;\s]|$)",
         # 启明能源第一天报到: the first day at a place of work (a sentence leaves out its speaker)
         r"(?:^|[，。！？；\s]|我)(?:今天|明天)?(?:去|在)?(?P<v>[^，。！？；,.!?;\s]{2,12}?)第一天(?:报到|上班|入职)",
     ),
@@ -315,6 +318,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"(?=[^.!?\n]*\b(?:semester|term|school|college|universit\w*|politecnico|degree)\b){_V}",
         rf"我{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,20}}?)(?:读书|上学|读大学|读研|念书)",
         rf"我{_ZH_WHEN}转学到了?{_ZH}",
+        # 在实验小学读二年级, 现在在育才小学: a school named by its kind
+        rf"我{_ZH_WHEN}在(?![上读念])(?P<v>[^，。！？；,.!?;\s在]{{1,12}}?(?:小学|中学|初中|高中|大学|学院|幼儿园|学校))",
         # "I'm at Oakfield Primary", "started at Kingsway secondary": a place named as a school by its own words
         rf"\bi(?:'m|\s+am)?\s+{_ADV}(?:at|attending|started\s+at|starting\s+at|moved\s+to)\s+{_SCHOOL_NAME}",
         # a school year said with its school: "I'm in year 2 at St Peter's", "starting grade 5 at Lincoln"
@@ -367,6 +372,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:i|we)\s+(?:have|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?{_PET}\s+(?:named|called)\s+{_NAME}",
         rf"我们?(?:的|家|养的)?(?:的)?{_ZH_PET}(?:的名字)?(?:叫|是)(?P<v>[^，。！？；,.!?;\s]{{1,10}})",
         rf"我{_ZH_WHEN}(?:养了|有)(?:一只|一条|只|条)?(?:名)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)的{_ZH_PET}",
+        rf"我{_ZH_WHEN}(?:养了|有)(?:一|两|三)?(?:只|条)?{_ZH_PET}[，,]?(?:名字)?叫(?P<v>[^，。！？；,.!?;\s]{{1,6}})",
     ),
     "major": (
         rf"\bmy\s+(?:new\s+)?major\s+is\s+(?:now\s+)?{_V}",
@@ -439,7 +445,8 @@ _VALUE_END = re.compile(
     re.I,
 )
 _VALUE_STRIP = "了啦呢吧啊 "
-_ZH_VALUE_END = re.compile(r"(?:这边|那边|这里|那里|附近|一带)$")  # 朝阳双井这边 → 朝阳双井
+# 朝阳双井这边 → 朝阳双井; 北京跟我们一起住 → 北京 (a companion after the place)
+_ZH_VALUE_END = re.compile(r"(?:这边|那边|这里|那里|附近|一带)$|(?<=[\u4e00-\u9fff]{2})(?:跟|和)[\u4e00-\u9fff]{1,6}$")
 # Values that say the same thing in other words: "I'm vegetarian" and 我吃素 agree; "fish again" does not.
 VALUE_ALIASES: dict[str, str] = {
     "素": "vegetarian", "吃素": "vegetarian", "全素": "vegan", "纯素": "vegan",

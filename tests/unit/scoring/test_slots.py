@@ -103,7 +103,8 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("I'm in a meeting now", {}),
         ("我妈在老家县城住", {"residence@妈": "老家县城"}),
         ("我妈搬来跟我们一起住了", {"residence@妈": "我们"}),
-        ("上个月跳槽了，现在在字节做招聘", {"employment": "changed jobs"}),  # a job changed, the new one unnamed
+        # a job changed, and where one is now in the same message (session 21: 现在在X in a message about work)
+        ("上个月跳槽了，现在在字节做招聘", {"employment": "changed jobs", "employer": "字节"}),
         ("I got a new job!", {"employment": "changed jobs"}),
         ("我在酒店住了一晚", {}),  # a stay, not a home
         ("my brother is living with his girlfriend in Leeds now", {"residence@brother": "leeds"}),
