@@ -3,6 +3,7 @@ messages of one user through ``personal_summary`` on the memory store and return
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 from flowmem import App
@@ -18,3 +19,9 @@ async def said(texts: list[tuple[str, str]], user: str = "kim") -> list[Memory]:
         await app.memories.add(messages, user_id=user, workspace_id="w", flow="personal_summary")
         page = await app.memories.list(workspace_id="w", user_id=user, limit=None)
     return page.memories
+
+
+def status_after(old: str, new: str, words: str) -> list[str]:
+    """The status of each memory holding ``words`` (case aside) after ``old`` then, five weeks later, ``new``."""
+    memories = asyncio.run(said([("2025-03-03T09:00:00", old), ("2025-04-07T09:00:00", new)]))
+    return [m.status for m in memories if words.lower() in m.content.lower()]

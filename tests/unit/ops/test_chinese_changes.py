@@ -5,12 +5,9 @@ statement; the same said of someone outside the home (朋友家房租, "my mate'
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from tests.unit.ops.chat import said
-from tests.unit.ops.test_people_slots import _status
+from tests.unit.ops.chat import status_after
 
 ENDED = [
     ("我老公在华为上班", "老公从华为出来了，现在在小米", "华为上班"),
@@ -32,11 +29,9 @@ KEPT = [
 
 @pytest.mark.parametrize(("old", "new", "words"), ENDED)
 def test_a_change_said_in_colloquial_chinese_expires_the_old(old: str, new: str, words: str) -> None:
-    memories = asyncio.run(said([("2025-03-03T09:00:00", old), ("2025-04-07T09:00:00", new)]))
-    assert _status(memories, words) == ["expired"]
+    assert status_after(old, new, words) == ["expired"]
 
 
 @pytest.mark.parametrize(("old", "new", "words"), KEPT)
 def test_the_same_said_of_someone_else_changes_nothing(old: str, new: str, words: str) -> None:
-    memories = asyncio.run(said([("2025-03-03T09:00:00", old), ("2025-04-07T09:00:00", new)]))
-    assert _status(memories, words) == ["valid"]
+    assert status_after(old, new, words) == ["valid"]

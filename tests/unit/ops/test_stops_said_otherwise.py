@@ -5,12 +5,9 @@ default write path; said of someone else, it ends nothing of the user's."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from tests.unit.ops.chat import said
-from tests.unit.ops.test_people_slots import _status
+from tests.unit.ops.chat import status_after
 
 ENDED = [
     ("I take vitamin D every morning", "haven't been taking the vitamin D, ran out", "every morning"),
@@ -34,11 +31,9 @@ KEPT = [
 
 @pytest.mark.parametrize(("old", "new", "words"), ENDED)
 def test_a_stop_said_otherwise_expires_what_it_ends(old: str, new: str, words: str) -> None:
-    memories = asyncio.run(said([("2025-03-03T09:00:00", old), ("2025-04-07T09:00:00", new)]))
-    assert _status(memories, words) == ["expired"]
+    assert status_after(old, new, words) == ["expired"]
 
 
 @pytest.mark.parametrize(("old", "new", "words"), KEPT)
 def test_someone_elses_stop_or_another_thing_ends_nothing(old: str, new: str, words: str) -> None:
-    memories = asyncio.run(said([("2025-03-03T09:00:00", old), ("2025-04-07T09:00:00", new)]))
-    assert _status(memories, words) == ["valid"]
+    assert status_after(old, new, words) == ["valid"]
