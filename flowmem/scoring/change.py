@@ -707,13 +707,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
         if role is None and change.kind != "corrected":
             continue  # "a new friend, Sam": one more friend, instead of no one
         for start, end in spans:
-            # what the change is about is said in the clause, or the clause names what the change names ("Paris 2-6
-            # March", then "trip dates changed, Paris is 4-8 March now")
-            about_it = (
-                change.kind == "corrected"
-                or holds(old_text[start:end], change.about)
-                or any(o.kind == "name" and start <= o.start < end and (o.kind, o.norm) in held_new for o in olds)
-            )
+            about_it = change.kind == "corrected" or holds(old_text[start:end], change.about)
             named = new.kind == "name" and change.kind != "corrected"  # a name is of the thing named right beside it
             # the words beside the new name, or — when it has none ("switched banks, I'm with Monzo now") — what the
             # change is about
