@@ -96,7 +96,8 @@ def test_searches_take_turns_and_writes_and_health_do_not_wait(tmp_path: Path) -
     assert _value(after, "flowmem_search_turns") == SEARCHES
     flows = _value(after, "flowmem_flow_duration_seconds_sum", flow="slow_search")
     assert _value(after, "flowmem_flow_duration_seconds_count", flow="slow_search") == SEARCHES
-    assert flows >= SEARCHES * FLOW_SECONDS
+    # (asyncio may wake a sleep up to its clock's resolution early: 1.49984 s for six 0.25 s sleeps was seen once)
+    assert flows >= SEARCHES * FLOW_SECONDS * 0.99
     assert float(seen["last_search_done"]) >= flows
     # Each waited for those before it: 0 + 1 + ... + 5 flow times in all, less the moments between them.
     assert _value(after, "flowmem_search_wait_seconds") >= 0.9 * FLOW_SECONDS * sum(range(SEARCHES))
