@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from tests.unit.ops.chat import said
+from tests.unit.ops.chat import said, status_after
 from tests.unit.ops.test_people_slots import _status
 
 
@@ -27,10 +27,9 @@ from tests.unit.ops.test_people_slots import _status
     ],
 )  # fmt: skip
 def test_a_change_of_work_or_home_expires_the_old_statement(old: str, new: str, gone: str, kept: str | None) -> None:
-    memories = asyncio.run(said([("2025-03-03T09:00:00", old), ("2025-04-07T09:00:00", new)]))
-    assert _status(memories, gone) == ["expired"]
+    assert status_after(old, new, gone) == ["expired"]
     if kept is not None:  # what else the old statement said stays current
-        assert "valid" in _status(memories, kept)
+        assert "valid" in status_after(old, new, kept)
 
 
 def test_someone_elses_new_job_is_not_the_users() -> None:
