@@ -902,7 +902,8 @@ def replaced_names(old_text: str, change: Change) -> frozenset[str]:
 _RELATIVE = re.compile(r"^\W*(?:that|which|who|where)\b", re.I)
 _COMPLEMENT = re.compile(r"\s*(?:in|at|on|near|with|from|by|for|of|to|into|off)\b", re.I)
 _LEADING = re.compile(r"^[\s,;:.!?，。；：、\u2014\u2013-]*(?:(?:and|but|so|then|that|which|who)\b)?[\s,]*", re.I)
-_TRAILING = re.compile(r"[\s,]*\b(?:and|but)$", re.I)  # the join to a clause that went ("… violin and")
+# The join to a clause that went ("… violin and"), or a relative pronoun whose clause went ("My brother Tom, who")
+_TRAILING = re.compile(r"[\s,]*\b(?:and|but)$|\s*,\s*(?:who|which|where|that)$", re.I)
 
 
 def remainder(
@@ -925,7 +926,10 @@ def remainder(
             kept.pop()  # "I work in a cafe in Rathmines, it is called Bean There": the clause it names goes with it
             clause = ""
         elif holds(clause, about):
+            # what the clause kept keeps its spacing before the break that follows ("…Tom, | who works at Aviva")
+            spacing = clause[len(clause.rstrip()) :]
             clause = "" if whole else _without_phrase(clause, about)
+            clause = clause and clause + spacing
         elif gone and (_RELATIVE.match(clause) or _RELATIVE.search(old_text[spans[i - 1][1] : start])):
             clause = ""  # what a relative clause said of the thing that went ("a book club | that meets on Thursdays")
         elif whole and (_substance(clause) < 2 or (gone and _COMPLEMENT.match(clause))):

@@ -24,6 +24,7 @@ from flowmem.scoring.keys import SAID_BEFORE, offline_key
 from flowmem.scoring.name_kinds import name_frame
 from flowmem.scoring.supersede import CHANGED_BY, DERIVED_FROM, apply_changes, changes_of, recurring_day
 from flowmem.scoring.values import differ, find_values
+from flowmem.timeexpr.clauses import SEGMENT_BREAK
 
 
 @pytest.mark.parametrize(
@@ -965,6 +966,16 @@ def test_a_remainder_whose_modifiers_lost_their_noun_goes() -> None:
     Warwick" and stayed current; a coordinated thing still goes alone."""
     assert remainder("I'm doing a part-time MBA at Warwick", frozenset({"mba"})) is None
     assert remainder("We have a dog and a cat at home", frozenset({"dog"})) == "We have a cat at home"
+
+
+def test_a_remainder_keeps_its_spacing_and_drops_a_relative_pronoun_left_alone() -> None:
+    """A clause that lost a phrase had its trailing space folded away, so the relative clause after it was glued on
+    ("Tom,who works at Aviva"); a relative pronoun whose clause went was left dangling ("My manager is Sarah, who")."""
+    assert remainder("I live in Leeds with my brother Tom, who works at Aviva", subject_terms("leeds")) == (
+        "I live with my brother Tom, who works at Aviva"
+    )
+    said = "My manager is Sarah, who is lovely, and I work at Aviva"
+    assert remainder(said, subject_terms("aviva"), whole=True, breaks=SEGMENT_BREAK) == "My manager is Sarah"
 
 
 @pytest.mark.parametrize(
