@@ -118,7 +118,10 @@ async def bags_of(app: App, scenario: Scenario) -> list[Bag]:
     bags = []
     for i, pairs in rows.items():
         kind = label(memories[i], scenario)
-        if kind is not None:
+        if kind == 0:  # only a newer statement that does not say again what must stay would lose it when it supersedes
+            facts = [f for f in [*scenario.valid, *(e.fact for e in scenario.events)] if holds(memories[i], f)]
+            pairs = [(f, j) for f, j in pairs if not all(holds(memories[j], fact) for fact in facts)]
+        if kind is not None and pairs:
             bags.append(Bag(kind, memories[i].status == "valid", scenario.id, np.asarray([f for f, _ in pairs]),
                             np.stack([np.stack([vectors[i], vectors[j]]) for _, j in pairs])))  # fmt: skip
     return bags
