@@ -3,7 +3,8 @@
 Each :class:`Holiday` names its words in both languages and how its date falls in a year: a fixed
 date, the n-th weekday of a month (``n = -1``: the last), Easter and days around it, a day of the
 Chinese lunar calendar (from the generated table :mod:`flowmem.timeexpr.lunar_dates`, 2000–2050;
-no date outside it), or Qingming (a solar term: 4 or 5 April). US dates for the American holidays
+no date outside it; said by name or by its lunar date: 正月十五, 五月初五, 八月十五 — not 八月十五号, a Gregorian
+date), or Qingming (a solar term: 4 or 5 April). US dates for the American holidays
 (Mother's Day is the second Sunday of May, as in China); 万圣节 is read as Halloween (31 October).
 
 Readings: a bare name is the occurrence the tense points to (:mod:`flowmem.timeexpr.pick`);
@@ -110,6 +111,7 @@ HOLIDAYS: tuple[Holiday, ...] = (
     Holiday("thanksgiving", r"thanksgiving(?:\s+day)?", "感恩节|感恩節", nth_weekday(11, 4, 4)),
     Holiday("christmas_eve", r"(?:christmas|xmas)\s+eve", "平安夜", fixed(12, 24)),
     Holiday("christmas", r"christmas(?:\s+day)?|xmas", "圣诞节|聖誕節|圣诞|聖誕", fixed(12, 25)),
+    Holiday("boxing_day", r"boxing\s+day", None, fixed(12, 26)),
     Holiday(
         "lunar_new_years_eve",
         rf"(?:lunar|chinese)\s+new\s+year{_S}\s+eve",
@@ -119,17 +121,24 @@ HOLIDAYS: tuple[Holiday, ...] = (
     Holiday(
         "lunar_new_year",
         rf"(?:lunar|chinese)\s+new\s+year(?:{_S}(?:\s+day)?)?|spring\s+festival",
-        "春节|春節|大年初一|农历新年|農曆新年",
+        "春节|春節|大年初一|农历新年|農曆新年|正月初一",
         lunar("lunar_new_year"),
     ),
-    Holiday("lantern_festival", r"lantern\s+festival", "元宵节|元宵節|元宵", lunar("lantern")),
+    Holiday("lantern_festival", r"lantern\s+festival", "元宵节|元宵節|元宵|正月十五", lunar("lantern")),
     Holiday("qingming", r"qingming(?:\s+festival)?|tomb[-\s]sweeping\s+day", "清明节|清明節|清明", qingming),
     Holiday("labour_day_cn", None, rf"劳动节|勞動節|(?<![{_ZH_DIGIT}])五一(?![{_ZH_DIGIT}])", fixed(5, 1)),
     Holiday("childrens_day_cn", None, "儿童节|兒童節|六一儿童节", fixed(6, 1)),
-    Holiday("dragon_boat", r"dragon\s+boat\s+festival", "端午节|端午節|端午", lunar("dragon_boat")),
-    Holiday("qixi", r"qixi(?:\s+festival)?", "七夕节|七夕節|七夕", lunar("qixi")),
-    Holiday("mid_autumn", r"mid[-\s]autumn(?:\s+festival)?|moon\s+festival", "中秋节|中秋節|中秋", lunar("mid_autumn")),
-    Holiday("double_ninth", r"double\s+ninth(?:\s+festival)?", "重阳节|重陽節|重阳|重陽", lunar("double_ninth")),
+    Holiday("dragon_boat", r"dragon\s+boat\s+festival", "端午节|端午節|端午|五月初五", lunar("dragon_boat")),
+    Holiday("qixi", r"qixi(?:\s+festival)?", "七夕节|七夕節|七夕|七月初七", lunar("qixi")),
+    Holiday(
+        "mid_autumn",
+        r"mid[-\s]autumn(?:\s+festival)?|moon\s+festival",
+        rf"中秋节|中秋節|中秋|八月十五(?![{_ZH_DIGIT}号日號])",
+        lunar("mid_autumn"),
+    ),
+    Holiday(
+        "double_ninth", r"double\s+ninth(?:\s+festival)?", "重阳节|重陽節|重阳|重陽|九月初九", lunar("double_ninth")
+    ),
     Holiday("national_day_cn", None, "国庆节|國慶節|国庆|國慶", fixed(10, 1)),
 )
 """Every holiday the rules know, in the order they are tried: a name before a shorter one it contains."""
@@ -154,7 +163,7 @@ ZH_NAMES = rf"(?=[{_ZH_FIRST}])(?:{_alternation({h.key: h.zh for h in HOLIDAYS i
 EN_TRIGGERS = frozenset(
     {"new", "valentine", "valentines", "good", "easter", "mother", "mothers", "father", "fathers", "memorial",
      "independence", "labor", "labour", "halloween", "hallowe", "thanksgiving", "christmas", "xmas", "spring",
-     "lantern", "qingming", "tomb", "dragon", "qixi", "mid", "moon", "double"}
+     "lantern", "qingming", "tomb", "dragon", "qixi", "mid", "moon", "double", "boxing"}
 )  # fmt: skip
 """Words every English holiday name contains one of (the rule's trigger words: a text without any of them
 skips the holiday regex; "year" or "friday" alone would send most questions through it)."""

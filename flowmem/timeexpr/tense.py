@@ -48,7 +48,7 @@ import itertools
 import re
 from typing import Literal
 
-from flowmem.timeexpr import clauses
+from flowmem.timeexpr import clauses, holidays
 from flowmem.timeexpr.texting import shortened
 
 Tense = Literal["past", "future", "neutral"]
@@ -302,7 +302,8 @@ _ZH_DONE_FORM = re.compile(r"的")  # 是…的: 五月份去的云南, 上个�
 
 def _own_predicate(text: str, offset: int, end: int) -> bool:
     """Whether the Chinese segment holding a time word at ``offset`` (and ending at ``end``) says a verb after it."""
-    word = _ZH_TIME_WORD.match(text, offset)  # 九月, 9月1日, 15号: a time word in Chinese, its number in digits or not
+    # 九月, 9月1日, 15号: a time word in Chinese, its number in digits or not; or a holiday's name (国庆节回老家)
+    word = _ZH_TIME_WORD.match(text, offset) or _ZH_HOLIDAY.match(text, offset)
     if word is None or not _CJK.search(text, offset, word.end()):
         return False
     rest = text[word.end() : end]
@@ -314,6 +315,7 @@ def _own_predicate(text: str, offset: int, end: int) -> bool:
     return len(_CJK.findall(rest)) >= 2
 
 
+_ZH_HOLIDAY = re.compile(holidays.ZH_NAMES)
 _ZH_RANGE_TO = re.compile(r"\s*(?:到|至|~|～|-|–)\s*")
 _ZH_BEING_AT = re.compile(r"\s*(?:我们|他们|她们|你们|我|他|她|你|咱们)(?:都|也|还|正|一直)?在")  # someone was/is at
 

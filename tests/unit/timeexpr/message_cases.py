@@ -669,6 +669,11 @@ PROBES_S22: list[MessageCase] = [
     C("zh-part-of-month", "上个月中旬去了趟成都", WED, "2025-02-11..2025-02-20"),
     C("zh-parts-of-day", "后天晚上看电影", WED, "2025-03-28 18-24"),
     C("weekday-past", "on Monday I handed in my notice", WED, "2025-03-24"),
+    # written after the first run, at the edges of the rules it led to: a lunar holiday by its lunar date, and the
+    # Gregorian date those words also begin (八月十五号)
+    C("zh-holiday", "八月十五回家吃月饼", WED, "2025-10-06"),
+    C("zh-day-of-month", "八月十五号交论文", WED, "2025-08-15"),
+    C("holiday", "Boxing Day sales were mad", WED, "2024-12-26"),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),
@@ -707,6 +712,11 @@ PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("weekday-future", "on Friday I'm getting my hair cut", WED, "2025-03-28"),
 ]
 KNOWN_MISSES: dict[str, str] = {
+    "the weekend after next we're camping in the Peaks": (
+        "a convention: 'next weekend' said on a weekday is the weekend of next week here (5-6 April said on 26 March), "
+        "so 'after next' is the one after it; the probe's writer counted from the coming weekend"
+    ),
+    "七号那天搬家": "那天 is read as a past cue (it mostly narrates a day told of); here it names a day to come",
     "Signed the contract on Monday, the new job starts on the 1st": (
         "held out, missed: both times are read right, but signing is not among the verbs of arranging, so the memory "
         "takes the first (Monday), the signing's, not the job's start"
@@ -721,4 +731,4 @@ KNOWN_MISSES: dict[str, str] = {
 }
 """Cases the rules still get wrong (text → why); the table marks them as expected failures."""
 
-ALL: list[MessageCase] = EN + ZH + CLAUSES + CLAUSES_HELD_OUT + PROBES
+ALL: list[MessageCase] = EN + ZH + CLAUSES + CLAUSES_HELD_OUT + PROBES + PROBES_S22
