@@ -484,9 +484,12 @@ def _weekday_far(match: re.Match[str], ctx: Context) -> Mention | None:
 
 
 # "a week from Friday", "a week on Friday" (British), "two weeks from tomorrow": that many weeks after the coming day
-# named.
+# named; British English also leaves the "from"/"on" out ("I start a week today", "a week Saturday"), but not after
+# "for" or "once" ("off for a week today": a length).
 _WEEKS_FROM = re.compile(
-    rf"\b(?P<n>{EN_CARDINAL})\s+weeks?\s+(?:from|on)\s+(?P<wd>{_WEEKDAY}|today|tomorrow)\b(?!\s+on\b)", _I
+    rf"(?<!\bfor\s)(?<!\bonce\s)\b(?P<n>{EN_CARDINAL})\s+weeks?\s+(?P<on>(?:from|on)\s+)?"
+    rf"(?P<wd>{_WEEKDAY}|today|tomorrow)\b(?!\s+on\b)",
+    _I,
 )
 
 
@@ -494,6 +497,8 @@ def _weeks_from(match: re.Match[str], ctx: Context) -> Mention | None:
     count, base = en_number(match["n"]), match["wd"].lower()
     if not count:
         return None
+    if not match["on"] and (base not in ("today", "tomorrow", *_FULL_NAMES) or ctx.tense.at(match.start()) == "past"):
+        return None  # "two weeks tue" is too terse; "a week today" in a past clause counts back, not read here
     if base in ("today", "tomorrow"):
         day = ctx.today + timedelta(days=1 if base == "tomorrow" else 0)
     else:

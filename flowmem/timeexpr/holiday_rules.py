@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from flowmem.timeexpr import en, holidays
+from flowmem.timeexpr import calendar as cal
+from flowmem.timeexpr import en, holidays, pick
 from flowmem.timeexpr.calendar import Span
 from flowmem.timeexpr.mention import Context, Mention, Rule
 from flowmem.timeexpr.numerals import zh_number
@@ -56,5 +57,34 @@ def _zh_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), holiday=holidays.holiday_key(match), nth_day=nth - 1)
 
 
+# A day of the lunar calendar (腊月二十八, 农历八月初三, 正月初五): read as lunar only when its words say
+# so — 农历 / 阴历 before it, a month named only in the lunar calendar (正月, 冬月, 腊月), or a day counted
+# with 初 or 廿 — so that 三月十五 (often a Gregorian date with its 号 left out) stays Gregorian; never
+# before 号 / 日.
+_ZH_LUNAR = re.compile(
+    r"(?P<cal>农历|阴历|農曆|陰曆)?(?P<mon>正|十一|十二|冬|腊|臘|[一二三四五六七八九十])月"
+    r"(?P<day>初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十)"
+    r"(?![号日號\d一二三四五六七八九十])"
+)
+_LUNAR_MONTHS = {"正": 1, "冬": 11, "腊": 12, "臘": 12}
+
+
+def _zh_lunar_date(match: re.Match[str], ctx: Context) -> Mention | None:
+    name, day_words = match["mon"], match["day"]
+    if not (match["cal"] or name in _LUNAR_MONTHS or day_words[0] in "初廿"):
+        return None
+    month = _LUNAR_MONTHS.get(name) or zh_number(name)
+    day = zh_number(day_words[1:]) if day_words[0] == "初" else zh_number(day_words.replace("廿", "二十"))
+    if month is None or day is None:
+        return None
+
+    def on(year: int) -> Span | None:
+        found = holidays.lunar_day(year, month, day)
+        return cal.day_span(found) if found is not None else None
+
+    span = pick.yearly(ctx.today, on, ctx.tense.at(match.start()))
+    return Mention(match.start(), match.end(), anchor=span) if span is not None else None
+
+
 EN_RULES: tuple[Rule, ...] = (Rule("en_holiday", _EN, _en_holiday, holidays.EN_TRIGGERS),)
-ZH_RULES: tuple[Rule, ...] = (Rule("zh_holiday", _ZH, _zh_holiday),)
+ZH_RULES: tuple[Rule, ...] = (Rule("zh_holiday", _ZH, _zh_holiday), Rule("zh_lunar_date", _ZH_LUNAR, _zh_lunar_date))

@@ -77,6 +77,18 @@ def lunar(name: str, offset: int = 0) -> DateRule:
     return on
 
 
+def lunar_day(year: int, month: int, day: int) -> date | None:
+    """The Gregorian date of ``day`` of the (not leap) ``month`` of lunar year ``year`` (腊月二十八 of the year whose
+    new year fell in ``year``), from the generated month starts and lengths; ``None`` outside 2000–2050 or past the
+    month's end (腊月三十 in a year whose 腊月 has 29 days)."""
+    starts = lunar_dates.MONTH_STARTS.get(year)
+    if starts is None or not 1 <= month <= 12 or not 1 <= day <= 30:
+        return None
+    if day == 30 and lunar_dates.MONTH_DAYS[year][month - 1] != "0":
+        return None
+    return date(year, 1, 1) + timedelta(days=starts[month - 1] + day - 1)
+
+
 def qingming(year: int) -> date:
     """Qingming, the solar term: 4 or 5 April (the 21st-century formula [Y·0.2422 + 4.81] − [Y/4])."""
     y = year % 100

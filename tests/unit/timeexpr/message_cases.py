@@ -674,6 +674,14 @@ PROBES_S22: list[MessageCase] = [
     C("zh-holiday", "八月十五回家吃月饼", WED, "2025-10-06"),
     C("zh-day-of-month", "八月十五号交论文", WED, "2025-08-15"),
     C("holiday", "Boxing Day sales were mad", WED, "2024-12-26"),
+    # and from the whole-message date probes' development half (flowmem/eval/data/dates-2026-11-27): any day of the
+    # lunar calendar when its words say lunar, and British "a week today" without its "from"
+    C("zh-lunar", "腊月二十八回老家，票已经抢到了", JAN10, "2025-01-27"),
+    C("zh-lunar", "农历八月初三是我妈生日", WED, "2025-09-24"),
+    C("zh-lunar", "正月初五接财神", WED, "2025-02-02"),
+    C("weekday-future", "we fly out a week Saturday", MON, "2025-04-05"),
+    C("relative-offset", "I start the new job a week today", MON, "2025-03-31"),
+    C("day-word", "off sick for a week today", MON, "2025-03-24"),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),
