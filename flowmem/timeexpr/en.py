@@ -132,7 +132,7 @@ def direction_of(text: str | None) -> Direction | None:
 
 _DAY_WORDS = re.compile(
     r"\b(?P<w>(?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday|today|tomorrow"
-    r"|(?:the\s+)?night\s+before\s+last|this\s+time\s+(?:next|last)\s+week"
+    r"|(?:the\s+)?night\s+before\s+last|this\s+time\s+(?:(?:next|last)\s+(?:week|month|year)|yesterday|tomorrow)"
     rf"|tonight|tonite|last\s+night|this\s+(?:morning|afternoon|evening)|{'|'.join(TEXTING_DAYS)})\b",
     _I,
 )
@@ -141,12 +141,20 @@ _DAY_OFFSETS: dict[str, tuple[int, PartOfDay | None]] = {
     "today": (0, None), "tomorrow": (1, None), "tonight": (0, "evening"), "tonite": (0, "evening"),
     "last night": (-1, "evening"), "this morning": (0, "morning"), "this afternoon": (0, "afternoon"),
     "this evening": (0, "evening"), "night before last": (-2, "evening"), "this time next week": (7, None),
-    "this time last week": (-7, None),
+    "this time last week": (-7, None), "this time yesterday": (-1, None), "this time tomorrow": (1, None),
 }  # fmt: skip
+# "this time last year", "this time next month": the same day a year or a month away (the month's last day when it has
+# no such day)
+_SAME_DAY_MONTHS = {"this time last month": -1, "this time next month": 1, "this time last year": -12,
+                    "this time next year": 12}  # fmt: skip
 
 
 def _day_word(match: re.Match[str], ctx: Context) -> Mention | None:
     key = " ".join(match["w"].lower().split()).removeprefix("the ")
+    if key in _SAME_DAY_MONTHS:
+        year, month = cal.add_months(ctx.today.year, ctx.today.month, _SAME_DAY_MONTHS[key])
+        last = (date(*cal.add_months(year, month, 1), 1) - timedelta(days=1)).day
+        return Mention(match.start(), match.end(), anchor=cal.day_span(date(year, month, min(ctx.today.day, last))))
     offset, part = _DAY_OFFSETS[TEXTING_DAYS.get(key, key)]
     tod = TimeOfDay(part=part) if part else None
     return Mention(match.start(), match.end(), anchor=cal.day_span(ctx.today + timedelta(days=offset)), tod=tod)
@@ -556,7 +564,8 @@ RULES: tuple[Rule, ...] = (
         "en_day_word",
         _DAY_WORDS,
         _day_word,
-        frozenset({"yesterday", "today", "tomorrow", "tonight", "tonite", "week", *TEXTING_DAYS}) | _PART_WORDS,
+        frozenset({"yesterday", "today", "tomorrow", "tonight", "tonite", "week", "month", "year", *TEXTING_DAYS})
+        | _PART_WORDS,
     ),
     Rule("en_part_of_day", _PART_OF_DAY, _part_of_day, _PART_WORDS),
     Rule("en_meridiem_clock", _MERIDIEM_CLOCK, _meridiem_clock, _DIGITS),

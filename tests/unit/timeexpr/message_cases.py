@@ -682,6 +682,9 @@ PROBES_S22: list[MessageCase] = [
     C("weekday-future", "we fly out a week Saturday", MON, "2025-04-05"),
     C("relative-offset", "I start the new job a week today", MON, "2025-03-31"),
     C("day-word", "off sick for a week today", MON, "2025-03-24"),
+    # from the second batch's development half: the same day a month or a year away
+    C("day-word", "this time last year I was in hospital with my appendix", WED, "2024-03-26"),
+    C("day-word", "this time next month we'll be in Japan", datetime(2024, 3, 31, 10, 0), "2024-04-30"),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),
