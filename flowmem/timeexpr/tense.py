@@ -266,7 +266,9 @@ class TenseReader:
                 plan = plan and not _ZH_SOON.search(self._text[offset:end])  # 就…了: by then, either way: the nearer
                 return "future" if plan else self._lean
             if breaks is clauses.SEGMENT_BREAK and (
-                _OWN_SUBJECT.match(self._text, start, offset) or _ZH_COPULA_BEFORE.search(self._text, start, offset)
+                _OWN_SUBJECT.match(self._text, start, offset)
+                or _ZH_COPULA_BEFORE.search(self._text, start, offset)
+                or _PRESENT_VERB_BEFORE.fullmatch(self._text, start, offset)
             ):
                 break  # a clause of its own after a comma ("I already told HR, my contract ends on 31 Dec")
         return self._lean
@@ -279,6 +281,15 @@ _OWN_SUBJECT = re.compile(
     r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they|the|this|that)\s+"
     # its verb a word of its own or contracted onto it ("The party's on the 22nd, I already bought a dress")
     r"(?:[a-z'’]+\s+[a-z'’]+|[a-z]+['’](?:s|re|ll|d|ve))\b",
+    re.I,
+)
+
+
+# A segment that is a verb in the present with no subject, then the time ("Insured with Larkspur, renews in July",
+# "lease ends on the 30th" after a comma): a clause of its own in the present, not the clause before it ("Insured" is
+# no past here). Only a verb ending in -s right before the time (and its preposition): a present that tells a schedule.
+_PRESENT_VERB_BEFORE = re.compile(
+    r"\s*(?:and\s+|but\s+|it\s+|which\s+)?[a-z]{2,}(?<![su'’])s\s+(?:(?:in|on|at|from|by|until|till)\s+)?(?:the\s+)?",
     re.I,
 )
 

@@ -685,6 +685,15 @@ PROBES_S22: list[MessageCase] = [
     # from the second batch's development half: the same day a month or a year away
     C("day-word", "this time last year I was in hospital with my appendix", WED, "2024-03-26"),
     C("day-word", "this time next month we'll be in Japan", datetime(2024, 3, 31, 10, 0), "2024-04-30"),
+    # from a development scenario's stored time (fresh2, the car insurance): a subjectless present after a comma is a
+    # clause of its own, not the past participle before it
+    C("clauses", "Insured with Larkspur Mutual, renews in July.", datetime(2024, 3, 11, 8, 0), "2024-07"),
+    C(
+        "clauses",
+        "Moved out last week, lease ends on the 30th",
+        datetime(2024, 3, 11, 8, 0),
+        "W2024-03-04 | 2024-03-30",
+    ),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),
