@@ -1062,7 +1062,7 @@ def _without_phrase(clause: str, about: frozenset[str]) -> str:
             re.I,
         )
         text = phrase.sub(" ", text, count=1)
-    text = " ".join(text.split())
+    text = re.sub(r"\s+(?=[,.;:!?])", "", " ".join(text.split()))  # no space left before punctuation ("2016 Ford ,")
     if _OBJECTLESS.search(text) and not _OBJECTLESS.search(clause):
         return ""  # "I take vitamin D every morning" less the vitamin D: its verb left with no object ("I take every…")
     if len(_DANGLING.findall(text)) > len(_DANGLING.findall(clause)):

@@ -974,6 +974,9 @@ def test_a_remainder_keeps_its_spacing_and_drops_a_relative_pronoun_left_alone()
     assert remainder("I live in Leeds with my brother Tom, who works at Aviva", subject_terms("leeds")) == (
         "I live with my brother Tom, who works at Aviva"
     )
+    assert remainder("I drive a 2016 Ford Focus, about 90k miles on it.", subject_terms("focus")) == (
+        "I drive a 2016 Ford, about 90k miles on it."  # not "Ford ,"
+    )
     said = "My manager is Sarah, who is lovely, and I work at Aviva"
     assert remainder(said, subject_terms("aviva"), whole=True, breaks=SEGMENT_BREAK) == "My manager is Sarah"
 
