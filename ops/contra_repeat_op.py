@@ -42,6 +42,7 @@ from flowmem.scoring.supersede import (
     apply_changes,
     changes_of,
     expired_by,
+    moved_plan,
     one_day_of_habit,
     recurring_day,
     same_speaker,
@@ -182,6 +183,10 @@ class ContraRepeatOp(Op):
                 # as the decision left them: a statement its slot already expired is not rewritten again by its words
                 now = {**state, **{a.memory.memory_id: a.memory for a in made if a.action != "skip"}}
                 made += self._changes(memory, changes[memory.memory_id], [*hits, *nearby[memory.memory_id]], now)
+                if self.params.policy != "keep_both" and not any(a.action == "expire" for a in [*ended, *made]):
+                    olds = {m.memory_id: now.get(m.memory_id, m) for m in hits}
+                    olds.update({m.memory_id: m for m in now.values() if m.memory_id != memory.memory_id})
+                    made += moved_plan(memory, list(olds.values()))
             for action in made:
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory

@@ -50,6 +50,7 @@ from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.scoring.values import Value, find_values, numbers_differ, same
 from flowmem.timeexpr import ExtractedTime, expression_spans
 from flowmem.timeexpr.clauses import SEGMENT_BREAK
+from flowmem.timeexpr.tense import moved_to
 
 CORRECTION_WINDOW = timedelta(hours=24)
 SAID_WRONG_WINDOW = timedelta(days=7)
@@ -124,6 +125,53 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
                     if not wrong:
                         break
     return actions
+
+
+def moved_plan(memory: Memory, olds: Sequence[Memory]) -> list[MemoryAction]:
+    """What ``memory`` does to the older statements of a plan it moves to another day ("hospital rang, the MRI's been
+    moved to Monday the 16th", "boiler man rang, he's coming tomorrow instead", 医院说胃镜提前到明天了): each valid one
+    of the same speaker, still to come when the move was said, on another day, and sharing a word of what moved (its
+    time words aside) is expired by it — the moving statement holds the new day. The words the rules read as values
+    (a weekday, a date) are rewritten by :func:`apply_changes`; this reads the days the two times fall on, so a move to
+    "tomorrow", "a week later" or 下周一 is read too."""
+    moved = memory.event_time
+    if moved is None or not (moved_to(memory.content) or _INSTEAD_TIME.search(memory.content)):
+        return []
+    about = _without_times(memory)
+    actions: list[MemoryAction] = []
+    for old in olds:
+        planned = old.event_time
+        if (
+            planned is None
+            or old.status != "valid"
+            or old.memory_id == memory.memory_id
+            or old.target != memory.target
+            or old.created_at > memory.created_at
+            or set(old.source) & set(memory.source)
+            or not same_speaker(old, memory)
+            or planned.date() == moved.date()
+            or planned.date() < memory.created_at.date()  # over before the move was said: not this plan
+            or recurring_day(old.content)
+        ):
+            continue
+        shared = about & _without_times(old)
+        if shared:
+            reason = f"moved by {memory.memory_id}: {' '.join(sorted(shared))} now on {moved:%Y-%m-%d}"
+            actions += supersede(memory, old, None, reason)
+    return actions
+
+
+# "… instead", said of a time: "he's coming tomorrow instead", "Friday instead", "instead of Monday it's Wednesday"
+_INSTEAD_TIME = re.compile(r"\binstead\b|改成|换成|改为", re.I)
+
+
+def _without_times(memory: Memory) -> frozenset[str]:
+    """The subject terms of ``memory``'s words outside its time expressions."""
+    text = memory.content
+    found = event_times(text, memory.message_time or memory.created_at)
+    for start, end in sorted(expression_spans(text, found), reverse=True):
+        text = text[:start] + " " + text[end:]
+    return subject_terms(text)
 
 
 def _wrong_values(old_text: str, change: Change) -> set[tuple[str, str]]:

@@ -375,9 +375,13 @@ _ORDINAL_WORD_DAY = re.compile(rf"\b(?:on|by|since|until|till)\s+(?P<the>the\s+(
 
 
 # What may follow "the 13th" when it is a date said alone: the end of the phrase, a time, or a word that starts no
-# noun phrase ("wait no, the 13th, I misread it", "the 13th at 7", "the 13th not the 12th"); "the 5th time" has a noun.
+# noun phrase ("wait no, the 13th, I misread it", "the 13th at 7", "the 13th not the 12th", "moved to the 19th because
+# of the road works", "the 19th for dinner"); "the 5th time" has a noun.
 _ORDINAL_DAY_AFTER = re.compile(
-    r"\s*(?:$|[.,;:!?)\u2014-]|(?:at|not|instead|then|and|or|from|till|until|is|was|works?)\b|\d)", _I
+    r"\s*(?:$|[.,;:!?)\u2014-]|(?:at|not|instead|then|and|or|from|till|until|is|was|works?|because|cos|cuz|coz|so|but"
+    r"|if|when|since|as|though|although|unless|due|thanks|now|already|too|anyway|lol|with|for|in|by|after|before"
+    r"|during)\b|\d)",
+    _I,
 )
 
 
@@ -516,7 +520,11 @@ def _weeks_from(match: re.Match[str], ctx: Context) -> Mention | None:
 
 # "Tuesday week", "Friday week" (British): a week after the coming day named (not "every Tuesday", "a Monday", "Tuesday
 # week 3", "Friday weekend")
-_DAY_WEEK = re.compile(rf"(?<!\bevery\s)(?<!\ba\s)\b(?P<wd>{_WEEKDAY})\s+week\b(?!\s*\d)(?![-\w])", _I)
+_DAY_WEEK = re.compile(
+    # "coming Tuesday week" is the same day: the words before it do not make it "the coming Tuesday"
+    rf"(?<!\bevery\s)(?<!\ba\s)\b(?:(?:this\s+)?coming\s+)?(?P<wd>{_WEEKDAY})\s+week\b(?!\s*\d)(?![-\w])",
+    _I,
+)
 
 
 def _day_week(match: re.Match[str], ctx: Context) -> Mention | None:

@@ -105,8 +105,10 @@ _ZH_RESCHEDULED = re.compile(r"(?:改|推迟?|挪|延期?|提前|调|换)(?:到|
 # future cue (nearer the time than the verb). Only before a word that opens a time: "moved to Denver on Friday" is a
 # move.
 _EN_RESCHEDULED = re.compile(
-    r"\b(?:mov(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|shift(?:ed|ing)|bump(?:ed|ing)"
-    r"|delay(?:ed|ing)|brought\s+forward|put\s+off|chang(?:ed|ing)|switch(?:ed|ing))"
+    # any form of the verb: "had to move the wedding to the 14th of June" as "moved it to the 21st"
+    r"\b(?:mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|shift(?:s|ed|ing)?"
+    r"|bump(?:s|ed|ing)?|delay(?:s|ed|ing)?|br(?:ing|ought)\s+forward|put\s+off|chang(?:e|es|ed|ing)"
+    r"|switch(?:es|ed|ing)?)"
     r"(?:\s+[\w'’]+){0,4}?\s+(?P<to>to|till|until|for)\s+(?:the\s+)?"
     r"(?=\d|next\b|this\b|tomorrow|tonight|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b|mid|early\b|late\b|later\b)",
@@ -269,6 +271,7 @@ class TenseReader:
                 _OWN_SUBJECT.match(self._text, start, offset)
                 or _ZH_COPULA_BEFORE.search(self._text, start, offset)
                 or _PRESENT_VERB_BEFORE.fullmatch(self._text, start, offset)
+                or _ZH_COPULA_ALONE.fullmatch(self._text, start, offset)
             ):
                 break  # a clause of its own after a comma ("I already told HR, my contract ends on 31 Dec")
         return self._lean
@@ -301,6 +304,9 @@ _ZH_TIME_WORD = re.compile(
 )
 
 
+# A Chinese segment that is the copula and the time, its subject said before (不对，是七月十三号，我记错了): a
+# clause of its own too — the 了 of 记错了 is the mistake's, not the date's.
+_ZH_COPULA_ALONE = re.compile(r"\s*(?:应该是|就是|是|在|定在|改在|改到)\s*")
 # A Chinese segment that says its subject is at a time (马拉松在四月二十号, 婚礼定在五月): a clause of its own.
 _ZH_COPULA_BEFORE = re.compile(r"[\u4e00-\u9fff](?:在|是|定在|定于|安排在|改在)$")
 

@@ -694,6 +694,22 @@ PROBES_S22: list[MessageCase] = [
         datetime(2024, 3, 11, 8, 0),
         "W2024-03-04 | 2024-03-30",
     ),
+    # from the third date batch's development half (dates moved and corrected): "the 19th" before "because", "had to
+    # move" as "moved", a Chinese copula segment after a correction, "coming Tuesday week"
+    C(
+        "clauses",
+        "Organisers moved the half marathon to the 19th because of the road works",
+        datetime(2025, 10, 5, 20),
+        "2025-10-19",
+    ),
+    C(
+        "clauses",
+        "we had to move the wedding to the 14th of June because the barn double booked",
+        datetime(2025, 2, 2),
+        "2025-06-14",
+    ),
+    C("zh-clauses", "不对，是七月十三号，我记错了", datetime(2025, 7, 1, 9), "2025-07-13"),
+    C("weekday-future", "the boiler man's coming Tuesday week", datetime(2025, 2, 10, 18), "2025-02-18"),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),

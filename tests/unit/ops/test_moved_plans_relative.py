@@ -1,0 +1,56 @@
+"""A plan moved to another day said relatively ("tomorrow", "brought forward", 提前到明天), as test_moved_plans.py moves
+them to named days: the older statement of it still to come is expired, and the moving statement holds the new day
+(contra_repeat_op → flowmem.scoring.supersede.moved_plan)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+
+import pytest
+
+from tests.unit.ops.chat import said
+
+
+def _after(texts: list[tuple[str, str]], words: str) -> list[tuple[str, date | None]]:
+    memories = asyncio.run(said(texts))
+    return sorted(
+        (m.status, m.event_time.date() if m.event_time else None) for m in memories if words in m.content.lower()
+    )
+
+
+@pytest.mark.parametrize(
+    ("texts", "words", "expected"),
+    [
+        (  # a relative day: "tomorrow", said two days after "Tuesday week"
+            [("2025-02-10T18:00:00", "the boiler man's coming Tuesday week"),
+             ("2025-02-12T18:00:00", "boiler man rang, he's coming tomorrow instead")],
+            "boiler",
+            [("expired", date(2025, 2, 18)), ("valid", date(2025, 2, 13))],
+        ),
+        (  # brought forward
+            [("2025-09-08T19:00:00", "Dad's hearing aid fitting is on the 19th"),
+             ("2025-09-15T19:00:00", "Dad's fitting got brought forward to tomorrow")],
+            "fitting",
+            [("expired", date(2025, 9, 19)), ("valid", date(2025, 9, 16))],
+        ),
+        (  # 提前到明天
+            [("2025-01-06T09:00:00", "我爸周三做胃镜"), ("2025-01-06T20:00:00", "医院打电话说胃镜提前到明天了")],
+            "胃镜",
+            [("expired", date(2025, 1, 8)), ("valid", date(2025, 1, 7))],
+        ),
+    ],
+)  # fmt: skip
+def test_a_moved_plan_ends_the_older_day(texts: list[tuple[str, str]], words: str, expected: object) -> None:
+    assert _after(texts, words) == expected
+
+
+def test_another_plan_or_one_already_past_is_left_alone() -> None:
+    """A move of something else (the party) keeps the dentist; a plan whose day had passed when the move was said is
+    history, not the plan moved."""
+    texts = [("2025-03-03T09:00:00", "dentist on Thursday at 3"),
+             ("2025-03-04T09:00:00", "we moved the party to Saturday instead")]  # fmt: skip
+    assert _after(texts, "dentist") == [("valid", date(2025, 3, 6))]
+    texts = [("2025-03-03T09:00:00", "had the dentist this morning"),
+             ("2025-03-10T09:00:00", "the dentist moved my next check-up to the 20th")]  # fmt: skip
+    assert _after(texts, "this morning") == [("valid", date(2025, 3, 3))]
