@@ -281,9 +281,11 @@ class TenseReader:
 # inform HR,") is a clause spliced on with a comma, not a fragment of the clause before: it does not take that
 # clause's tense. A fragment has no subject of its own ("On Friday", "Bob on Friday", "her birthday on the 5th").
 _OWN_SUBJECT = re.compile(
-    r"\s*(?:my|our|his|her|their|your|its|i|we|he|she|they|the|this|that)\s+"
+    r"\s*(?:(?:my|our|his|her|their|your|its|i|we|he|she|they|the|this|that)\s+"
     # its verb a word of its own or contracted onto it ("The party's on the 22nd, I already bought a dress")
-    r"(?:[a-z'’]+\s+[a-z'’]+|[a-z]+['’](?:s|re|ll|d|ve))\b",
+    r"(?:[a-z'’]+\s+[a-z'’]+|[a-z]+['’](?:s|re|ll|d|ve))"
+    # or a pronoun with its verb contracted onto it ("…, and I've got my first assignment due on the 6th")
+    r"|(?:i|we|you|he|she|they)['’](?:ve|m|re|ll|d|s)\s+[a-z]+)\b",
     re.I,
 )
 

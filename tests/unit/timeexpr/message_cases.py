@@ -710,6 +710,13 @@ PROBES_S22: list[MessageCase] = [
     ),
     C("zh-clauses", "不对，是七月十三号，我记错了", datetime(2025, 7, 1, 9), "2025-07-13"),
     C("weekday-future", "the boiler man's coming Tuesday week", datetime(2025, 2, 10, 18), "2025-02-18"),
+    # from the fourth (several events in one message): a pronoun with its verb contracted onto it opens a clause
+    C(
+        "clauses",
+        "I started the course last week and I've got my first assignment due on the 6th of October",
+        datetime(2025, 9, 23, 20),
+        "W2025-09-15 | 2025-10-06",
+    ),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),
