@@ -113,6 +113,7 @@ HOLIDAYS: tuple[Holiday, ...] = (
     Holiday("valentines_day", rf"(?:st\.?\s+)?valentine{_S}(?:\s+day)?", "情人节|情人節", fixed(2, 14)),
     Holiday("good_friday", r"good\s+friday", "耶稣受难日", easter(-2)),
     Holiday("easter_monday", r"easter\s+monday", None, easter(1)),
+    Holiday("holy_saturday", r"easter\s+saturday|holy\s+saturday", None, easter(-1)),
     Holiday("easter", r"easter(?:\s+sunday)?", "复活节|復活節", easter()),
     Holiday("mothers_day", rf"mother{_S}\s+day", "母亲节|母親節", nth_weekday(5, 7, 2)),
     Holiday("fathers_day", rf"father{_S}\s+day", "父亲节|父親節", nth_weekday(6, 7, 3)),
@@ -136,6 +137,8 @@ HOLIDAYS: tuple[Holiday, ...] = (
         "春节|春節|大年初一|农历新年|農曆新年|正月初一",
         lunar("lunar_new_year"),
     ),
+    # 小年, the kitchen god's day: 腊月二十三 (as the north and the national broadcast keep it), before the new year
+    Holiday("little_new_year", None, "(?<![的])小年(?!夜)", lambda year: lunar_day(year - 1, 12, 23)),
     Holiday("lantern_festival", r"lantern\s+festival", "元宵节|元宵節|元宵|正月十五", lunar("lantern")),
     Holiday("qingming", r"qingming(?:\s+festival)?|tomb[-\s]sweeping\s+day", "清明节|清明節|清明", qingming),
     Holiday("labour_day_cn", None, rf"劳动节|勞動節|(?<![{_ZH_DIGIT}])五一(?![{_ZH_DIGIT}])", fixed(5, 1)),
@@ -175,7 +178,7 @@ ZH_NAMES = rf"(?=[{_ZH_FIRST}])(?:{_alternation({h.key: h.zh for h in HOLIDAYS i
 EN_TRIGGERS = frozenset(
     {"new", "valentine", "valentines", "good", "easter", "mother", "mothers", "father", "fathers", "memorial",
      "independence", "labor", "labour", "halloween", "hallowe", "thanksgiving", "christmas", "xmas", "spring",
-     "lantern", "qingming", "tomb", "dragon", "qixi", "mid", "moon", "double", "boxing"}
+     "lantern", "qingming", "tomb", "dragon", "qixi", "mid", "moon", "double", "boxing", "holy"}
 )  # fmt: skip
 """Words every English holiday name contains one of (the rule's trigger words: a text without any of them
 skips the holiday regex; "year" or "friday" alone would send most questions through it)."""

@@ -95,7 +95,9 @@ _ZH_FUTURE = re.compile(
     r"(?<![重主只])要|(?<![开例晚聚宴舞集大社机约事员工协学体误运都])会(?!议|議)|打算|准备|计划|将要|将会|想去|想要|约了|约好|预约|预定|预订|定在|定于|安排在|排在|记得|别忘|到时候|届时|即将"
 )
 # 刚 before a verb is "just did" (周四刚回来); 刚好 (just right), 刚需, 刚性 and 刚强 are other words.
-_ZH_PAST = re.compile(r"了|过|已经|刚(?![好需性强毅])|曾经|那天")
+# 那天 opening a telling is "that day" (past); after a day's name it is "the day of" it (七号那天搬家, 小年那天回老家):
+# no tense of its own
+_ZH_PAST = re.compile(r"了|过|已经|刚(?![好需性强毅])|曾经|(?<![号日节年夜期拜天一二三四五六七八九十\d])那天")
 # A time moved to or set for (改到28号了, 推迟到下周): the 了 tells that the plan changed, not that the event is past.
 _ZH_RESCHEDULED = re.compile(r"(?:改|推迟?|挪|延期?|提前|调|换)(?:到|在|成)[^，。！？；,!?;]{1,12}?了")
 
