@@ -53,6 +53,8 @@ RECOVERED = re.compile(rf"{_RECOVERED_EN}|{_RECOVERED_ZH}", re.I)
 
 _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up|given\s+up"
+    # a plan off with no new day: "postponed indefinitely", "called off", "put on hold", "scrapped"
+    r"|postponed\s+indefinitely|call(?:ed|ing)\s+off|put\s+on\s+hold|scrapp(?:ed|ing)"
     # dropping a provider or a habit in everyday words: "finally ditched BT", "dumped the gym", "therapy's wrapped up"
     r"|ditch(?:ed|ing)|dump(?:ed|ing)|wrapped\s+up|wound\s+up|finished\s+with|done\s+with"
     # an account or a membership closed: "closed my HSBC account" (not "closed the window")

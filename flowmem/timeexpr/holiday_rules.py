@@ -32,8 +32,27 @@ def _occurrences(key: str, long_weekend: bool) -> Callable[[int], Span | None]:
     return lambda year: holidays.day_of(key, year)
 
 
+# A holiday's name before an event it names ("the xmas do", "Christmas party", "Halloween disco"): the event's own day
+# is the one the text gives beside it, when it gives one ("xmas do fri 12th"; "Christmas party at Jess's" alone is the
+# holiday's).
+_EVENT_NOUN = re.compile(
+    r"\s+(?:party|parties|do|dinner|lunch|meal|drinks|bash|fair|market|concert|show|play|disco|ball|quiz|social)\b",
+    re.I,
+)
+_OTHER_DAY = re.compile(
+    r"\b(?:[12]?\d|3[01])(?:st|nd|rd|th)\b|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|weds|thu"
+    r"|thur|thurs|fri|sat|sun)\b"
+    r"|\b(?:tomorrow|tmrw|tonight|today)\b",
+    re.I,
+)
+
+
 def _en_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
     key, long_weekend = holidays.holiday_key(match), match["weekend"] is not None
+    if _EVENT_NOUN.match(ctx.text, match.end()) and _OTHER_DAY.search(
+        ctx.text[: match.start()] + " " + ctx.text[match.end() :]
+    ):
+        return None
     on, direction, today = _occurrences(key, long_weekend), en.direction_of(match["mod"]), ctx.today
     candidates: list[Span | None]
     if match["y"]:

@@ -116,6 +116,13 @@ _EN_RESCHEDULED = re.compile(
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b|mid|early\b|late\b|later\b)",
     re.I,
 )
+# "now" right before a time: the time a plan has now ("xmas do now thurs 11th", "physio's now on Monday"), a future cue
+_EN_NOW_AT = re.compile(
+    r"\bnow\s+(?:(?:on|at|is|it's|its)\s+)?(?:the\s+)?"
+    r"(?=\d|next\b|this\b|tomorrow|tonight|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+    re.I,
+)
 # Verbs of arranging something or of hearing or telling of it: the act that makes or passes on a plan, done before the
 # plan itself ("booked the vet yesterday", "Mum rang last night", "signed up today", 昨天订好了机票, 打电话约了).
 _ARRANGING = re.compile(
@@ -144,7 +151,7 @@ def moved_to(text: str) -> list[int]:
     """Where the new times of plans moved in ``text`` begin ("physio's off Thursday, they moved me to Monday": the
     offset of "Monday"; 拔牙改到下周五: of 下周五), in text order. The time a plan was moved to is the one it now
     has: the event's date, the one its memory keeps."""
-    found = [m.end() for m in _EN_RESCHEDULED.finditer(text)]
+    found = [m.end() for m in _EN_RESCHEDULED.finditer(text)] + [m.end() for m in _EN_NOW_AT.finditer(text)]
     if not text.isascii():
         found += [m.end() for m in _ZH_MOVED_TO.finditer(text)]
     return sorted(found)
@@ -179,6 +186,7 @@ def cues(text: str) -> list[Cue]:
         moved += [m.span() for m in _ZH_SOON.finditer(text)]  # 九月就上小学了: a state to come, no past
         found += [(m.start(), "past") for m in _ZH_PAST.finditer(text) if not any(a < m.start() < b for a, b in moved)]
     found += [(m.start("to"), "future") for m in _EN_RESCHEDULED.finditer(text)]
+    found += [(m.start(), "future") for m in _EN_NOW_AT.finditer(text)]
     matches = list(_EN_WORD.finditer(text.lower().replace("’", "'")))
     words = [m.group() for m in matches]
     for index, word in enumerate(words):

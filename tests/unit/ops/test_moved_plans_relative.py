@@ -54,3 +54,15 @@ def test_another_plan_or_one_already_past_is_left_alone() -> None:
     texts = [("2025-03-03T09:00:00", "had the dentist this morning"),
              ("2025-03-10T09:00:00", "the dentist moved my next check-up to the 20th")]  # fmt: skip
     assert _after(texts, "this morning") == [("valid", date(2025, 3, 3))]
+
+
+def test_a_plan_now_on_another_day_or_called_off_ends_the_older_one() -> None:
+    """ "now <day>" moves it; "postponed indefinitely" / "called off" ends it with no new day."""
+    texts = [
+        ("2025-12-01T12:00:00", "xmas do fri 12th"),
+        ("2025-12-02T12:00:00", "xmas do now thurs 11th, venue messed up"),
+    ]
+    assert _after(texts, "xmas do") == [("expired", date(2025, 12, 12)), ("valid", date(2025, 12, 11))]
+    texts = [("2025-10-13T09:00:00", "the quarterly review is on the 24th"),
+             ("2025-10-15T09:00:00", "quarterly review postponed indefinitely, will let you know")]  # fmt: skip
+    assert ("valid", date(2025, 10, 24)) not in _after(texts, "quarterly review")

@@ -722,6 +722,11 @@ PROBES_S22: list[MessageCase] = [
     C("holiday", "my cousin's wedding is on Easter Saturday", datetime(2025, 4, 9, 20), "2025-04-19"),
     C("zh-lunar", "小年那天回老家", datetime(2025, 1, 15, 20), "2025-01-22"),
     C("zh-relative", "今年是苹果的小年", datetime(2025, 3, 1, 20), "2025"),
+    # from the sixth (plans moved in other words): "now" before a time is the plan's time now; a holiday's name before
+    # the event it names gives way to the day the text gives ("xmas do fri 12th"), not when it gives none
+    C("weekday+day", "xmas do now thurs 11th, venue messed up", datetime(2025, 12, 2, 12), "2025-12-11"),
+    C("weekday+day", "xmas do fri 12th", datetime(2025, 12, 1, 12), "2025-12-12"),
+    C("holiday", "Christmas party at Jess's!", datetime(2025, 12, 1, 12), "2025-12-25"),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),
