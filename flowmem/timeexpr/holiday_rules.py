@@ -81,7 +81,8 @@ def _zh_holiday(match: re.Match[str], ctx: Context) -> Mention | None:
 # with 初 or 廿 — so that 三月十五 (often a Gregorian date with its 号 left out) stays Gregorian; never
 # before 号 / 日.
 _ZH_LUNAR = re.compile(
-    r"(?P<cal>农历|阴历|農曆|陰曆)?(?P<mon>正|十一|十二|冬|腊|臘|[一二三四五六七八九十])月"
+    # 大年初二 … 大年初十: the first month's days (大年初一 is the new year itself, a holiday)
+    r"(?P<cal>农历|阴历|農曆|陰曆)?(?:(?P<mon>正|十一|十二|冬|腊|臘|[一二三四五六七八九十])月|(?P<big>大年)(?=初[二三四五六七八九十]))"
     r"(?P<day>初[一二三四五六七八九十]|廿[一二三四五六七八九]|二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十)"
     r"(?![号日號\d一二三四五六七八九十])"
 )
@@ -89,7 +90,7 @@ _LUNAR_MONTHS = {"正": 1, "冬": 11, "腊": 12, "臘": 12}
 
 
 def _zh_lunar_date(match: re.Match[str], ctx: Context) -> Mention | None:
-    name, day_words = match["mon"], match["day"]
+    name, day_words = match["mon"] or "正", match["day"]
     if not (match["cal"] or name in _LUNAR_MONTHS or day_words[0] in "初廿"):
         return None
     month = _LUNAR_MONTHS.get(name) or zh_number(name)

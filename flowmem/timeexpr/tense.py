@@ -96,8 +96,10 @@ _ZH_FUTURE = re.compile(
 )
 # 刚 before a verb is "just did" (周四刚回来); 刚好 (just right), 刚需, 刚性 and 刚强 are other words.
 # 那天 opening a telling is "that day" (past); after a day's name it is "the day of" it (七号那天搬家, 小年那天回老家):
-# no tense of its own
-_ZH_PAST = re.compile(r"了|过|已经|刚(?![好需性强毅])|曾经|(?<![号日节年夜期拜天一二三四五六七八九十\d])那天")
+# no tense of its own. 过 after a verb is "have done" (去过); as the verb "spend" (过年, 过生日, 在婆婆家过) it is none.
+_ZH_PAST = re.compile(
+    r"了|(?<![家里裡边邊儿兒])过(?![年节節生日子])|已经|刚(?![好需性强毅])|曾经|(?<![号日节節年夜期拜天夕宵秋阳陽庆慶旦诞誕午明一二三四五六七八九十\d])那天"
+)
 # A time moved to or set for (改到28号了, 推迟到下周): the 了 tells that the plan changed, not that the event is past.
 _ZH_RESCHEDULED = re.compile(r"(?:改|推迟?|挪|延期?|提前|调|换)(?:到|在|成)[^，。！？；,!?;]{1,12}?了")
 

@@ -222,6 +222,25 @@ def _year(match: re.Match[str], ctx: Context) -> Mention | None:
     return Mention(match.start(), match.end(), anchor=cal.year_span(year), explicit=True)
 
 
+# 去年这个时候, 下个月这时候, 上周的这个时候: the same day a year, a month or a week away (the month's last day
+# when it has no such day), as "this time last year"
+_SAME_TIME = re.compile(
+    r"(?P<when>前年|去年|明年|上个月|上個月|下个月|下個月|上周|上週|下周|下週|上个星期|上個星期|下个星期|下個星期)的?"
+    r"(?:这个时候|這個時候|这时候|這時候|这会儿|這會兒|此时|此時)"
+)
+_SAME_TIME_MONTHS = {"前年": -24, "去年": -12, "明年": 12, "上个月": -1, "上個月": -1, "下个月": 1, "下個月": 1}
+
+
+def _same_time(match: re.Match[str], ctx: Context) -> Mention | None:
+    when = match["when"]
+    if when not in _SAME_TIME_MONTHS:  # a week
+        days = -7 if when[0] == "上" else 7
+        return Mention(match.start(), match.end(), anchor=cal.day_span(ctx.today + timedelta(days=days)))
+    year, month = cal.add_months(ctx.today.year, ctx.today.month, _SAME_TIME_MONTHS[when])
+    last = (date(*cal.add_months(year, month, 1), 1) - timedelta(days=1)).day
+    return Mention(match.start(), match.end(), anchor=cal.day_span(date(year, month, min(ctx.today.day, last))))
+
+
 _YEAR_REL = re.compile(rf"大前年|前年|去年|今年|明年|大[后後]年|{_NOT_AFTER_WORD}[后後]年")
 _YEAR_OFFSETS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2, "後年": 2}
 
@@ -343,6 +362,7 @@ RULES: tuple[Rule, ...] = tuple(
         ("zh_day", _DAY_RE, _day),
         ("zh_year", _YEAR_RE, _year),
         ("zh_year_relative", _YEAR_REL, _year_relative),
+        ("zh_same_time", _SAME_TIME, _same_time),
         ("zh_count", _COUNT_RE, _count),
         ("zh_season", _SEASON_RE, _season),
         ("zh_nth_of_month", _NTH_OF_MONTH, _nth_of_month),

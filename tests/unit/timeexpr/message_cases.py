@@ -727,6 +727,12 @@ PROBES_S22: list[MessageCase] = [
     C("weekday+day", "xmas do now thurs 11th, venue messed up", datetime(2025, 12, 2, 12), "2025-12-11"),
     C("weekday+day", "xmas do fri 12th", datetime(2025, 12, 1, 12), "2025-12-12"),
     C("holiday", "Christmas party at Jess's!", datetime(2025, 12, 1, 12), "2025-12-25"),
+    # from the seventh (colloquial Chinese): 大年初二 is the first lunar month's second day; 过 as the verb "spend"
+    # is no past (在婆婆家过), as a verb's aspect it is (去过); 去年这个时候 is that same day
+    C("zh-lunar", "大年初二回娘家", datetime(2025, 1, 8, 20), "2025-01-30"),
+    C("zh-holiday", "除夕那天在婆婆家过", datetime(2025, 1, 8, 20), "2025-01-28"),
+    C("zh-holiday", "春节去过三亚", datetime(2025, 1, 8, 20), "2024-02-10"),
+    C("zh-relative", "去年这个时候我还在上海上班", datetime(2025, 6, 4, 20), "2024-06-04"),
 ]
 PROBES_S22_HELD_OUT: list[MessageCase] = [
     C("day-word", "the day after tomorrow is my theory exam", WED, "2025-03-28"),
