@@ -179,7 +179,7 @@ def _find(
             if mention is not None:
                 mentions.append(_with_preposition(mention, text, languages))
     composed = compose(select(mentions), text, _CONNECTORS[languages], ctx.today, tense, _RANGE_JOINTS[languages])
-    found = period_parts.narrow(text, [(m.start, m.end, span) for m, span in composed], now)
+    found = period_parts.narrow(text, [(m.start, m.end, span) for m, span in composed], now, languages)
     for match in fallback.CANDIDATE.finditer(text) if DIGIT in words else ():
         if any(match.start() < end and start < match.end() for start, end, _ in found):
             continue

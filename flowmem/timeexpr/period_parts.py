@@ -45,9 +45,12 @@ _ZH_ALONE = re.compile(r"(?<![\d一二三四五六七八九十两〇零上下这
 _UNITS = {"month": "month", "year": "year", "week": "week", "月": "month", "年": "year"}
 
 
-def narrow(text: str, found: list[tuple[int, int, Span]], now: datetime) -> list[tuple[int, int, Span]]:
+def narrow(
+    text: str, found: list[tuple[int, int, Span]], now: datetime, languages: tuple[str, ...] = ("en", "zh")
+) -> list[tuple[int, int, Span]]:
     """``found`` (``(start, end, span)`` of each expression in ``text``) with each period a part word qualifies
-    narrowed to that part (its words joined to the expression), and the parts of the current period said alone."""
+    narrowed to that part (its words joined to the expression), and the parts of the current period said alone, in
+    the ``languages`` the text is read in (月初 is no English)."""
     narrowed: list[tuple[int, int, Span]] = []
     for start, end, span in found:
         before = _EN_BEFORE.search(text, 0, start) if span.granularity in ("month", "year", "week") else None
@@ -62,7 +65,7 @@ def narrow(text: str, found: list[tuple[int, int, Span]], now: datetime) -> list
         else:
             narrowed.append((start, end, span))
     taken = [(start, end) for start, end, _ in narrowed]
-    for pattern in (_EN_ALONE, _ZH_ALONE):
+    for pattern in [p for p, language in ((_EN_ALONE, "en"), (_ZH_ALONE, "zh")) if language in languages]:
         for match in pattern.finditer(text):
             if any(match.start() < e and s < match.end() for s, e in taken):
                 continue
