@@ -50,7 +50,7 @@ from flowmem.scoring.slots import SLOTS_KEY
 from flowmem.scoring.values import Value, find_values, numbers_differ, same
 from flowmem.timeexpr import ExtractedTime, expression_spans
 from flowmem.timeexpr.clauses import SEGMENT_BREAK
-from flowmem.timeexpr.tense import moved_to
+from flowmem.timeexpr.tense import moved_objects, moved_to
 
 CORRECTION_WINDOW = timedelta(hours=24)
 SAID_WRONG_WINDOW = timedelta(days=7)
@@ -130,14 +130,17 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
 def moved_plan(memory: Memory, olds: Sequence[Memory]) -> list[MemoryAction]:
     """What ``memory`` does to the older statements of a plan it moves to another day ("hospital rang, the MRI's been
     moved to Monday the 16th", "boiler man rang, he's coming tomorrow instead", 医院说胃镜提前到明天了): each valid one
-    of the same speaker, still to come when the move was said, on another day, and sharing a word of what moved (its
-    time words aside) is expired by it — the moving statement holds the new day. The words the rules read as values
-    (a weekday, a date) are rewritten by :func:`apply_changes`; this reads the days the two times fall on, so a move to
-    "tomorrow", "a week later" or 下周一 is read too."""
+    of the same speaker, still to come when the move was said, on another day, that names everything the moving words
+    name of the thing moved (:func:`_moved_thing`) is expired by it — the moving statement holds the new day. The
+    words the rules read as values (a weekday, a date) are rewritten by :func:`apply_changes`; this reads the days the
+    two times fall on, so a move to "tomorrow", "a week later" or 下周一 is read too. Something else moved the same day
+    ("the hygienist moved my cleaning to Friday", 我妈的复查改到周四了 after 我周五去医院复查) ends nothing."""
     moved = memory.event_time
-    if moved is None or not (moved_to(memory.content) or _INSTEAD_TIME.search(memory.content)):
+    if moved is None:
         return []
-    about = _without_times(memory)
+    thing = _moved_thing(memory)
+    if thing is None:
+        return []
     actions: list[MemoryAction] = []
     for old in olds:
         planned = old.event_time
@@ -154,24 +157,110 @@ def moved_plan(memory: Memory, olds: Sequence[Memory]) -> list[MemoryAction]:
             or recurring_day(old.content)
         ):
             continue
-        shared = about & _without_times(old)
-        if shared:
-            reason = f"moved by {memory.memory_id}: {' '.join(sorted(shared))} now on {moved:%Y-%m-%d}"
+        named = _without_times(old)
+        if all(term in named or term in old.content for term in thing):
+            reason = f"moved by {memory.memory_id}: {' '.join(sorted(thing))} now on {moved:%Y-%m-%d}"
             actions += supersede(memory, old, None, reason)
     return actions
 
 
 # "… instead", said of a time: "he's coming tomorrow instead", "Friday instead", "instead of Monday it's Wednesday"
 _INSTEAD_TIME = re.compile(r"\binstead\b|改成|换成|改为", re.I)
+_MOVE_WORDS = frozenset(
+    [
+        "move",
+        "moved",
+        "moving",
+        "moves",
+        "push",
+        "pushed",
+        "pushing",
+        "postpone",
+        "postponed",
+        "postponing",
+        "reschedule",
+        "rescheduled",
+        "bring",
+        "brought",
+        "forward",
+        "delay",
+        "delayed",
+        "bump",
+        "bumped",
+        "shift",
+        "shifted",
+        "change",
+        "changed",
+        "switch",
+        "switched",
+        "now",
+        "instead",
+        "got",
+        "get",
+        "been",
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+    ]
+)
+_SEGMENT = re.compile(r"[^,;.!?，。！？；\n]+")
+_ZH_MOVE_AT = re.compile(r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)(?:到|在|成|为)?")
+
+
+def _moved_thing(memory: Memory) -> frozenset[str] | None:
+    """The words naming what ``memory`` moves to another time: in English, the terms of the piece of the sentence that
+    moves it, its times and the words of moving aside ("the MRI's been moved to Monday": {mri}; "he's coming tomorrow
+    instead": {coming}); in Chinese, the word just before the verb that moves it and whose it is when 的 says so
+    (胃镜提前到明天: {胃镜}; 我妈的复查改到周四: {复查, 我妈}). ``None``: it moves nothing, or names nothing moved."""
+    text = memory.content
+    at = [*moved_to(text), *(m.start() for m in _INSTEAD_TIME.finditer(text))]
+    if not at:
+        return None
+    masked = _times_masked(memory)  # the times as read in the whole text ("xmas do now thurs 11th": no Christmas)
+    if not text.isascii():
+        verb = _ZH_MOVE_AT.search(text)
+        if verb is None or verb.start() < 2:
+            return None
+        before = text[: verb.start()]
+        thing = {before[-2:]}
+        if len(before) >= 5 and before[-3] == "的":  # 我妈的复查: whose it is
+            thing.add(before[-5:-3])
+        return frozenset(thing)
+    segment = next((m for m in _SEGMENT.finditer(text) if m.start() <= at[0] <= m.end()), None)
+    if segment is None:
+        return None
+    # what the verb moves when it names it ("moved Tom's surgery forward to …"), else what comes before the verb or
+    # the cue in its piece of the sentence ("the MRI's been moved to …", "he's coming tomorrow instead")
+    objects = [what for verb, what in moved_objects(text) if segment.start() <= verb < segment.end()]
+    named = [what for what in objects if subject_terms(what) - _MOVE_WORDS]
+    verb_at = min([verb for verb, _ in moved_objects(text) if segment.start() <= verb < segment.end()] or [at[0]])
+    if named:
+        piece = named[0]
+        at_object = text.find(piece, verb_at)
+        piece = masked[at_object : at_object + len(piece)] if at_object >= 0 else piece
+    else:
+        piece = masked[segment.start() : max(verb_at, segment.start())] or masked[segment.start() : segment.end()]
+    piece = re.sub(r"^.*\b(?:and|so|but|then)\b", " ", piece, flags=re.I)  # the clause that moves it, not one before
+    terms = frozenset(t for t in subject_terms(piece) if t not in _MOVE_WORDS)
+    return terms or None
+
+
+def _times_masked(memory: Memory) -> str:
+    """``memory``'s words with each of its time expressions blanked out (the same length: places stay)."""
+    text = memory.content
+    found = event_times(text, memory.message_time or memory.created_at)
+    for start, end in expression_spans(text, found):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _without_times(memory: Memory) -> frozenset[str]:
     """The subject terms of ``memory``'s words outside its time expressions."""
-    text = memory.content
-    found = event_times(text, memory.message_time or memory.created_at)
-    for start, end in sorted(expression_spans(text, found), reverse=True):
-        text = text[:start] + " " + text[end:]
-    return subject_terms(text)
+    return subject_terms(_times_masked(memory))
 
 
 def _wrong_values(old_text: str, change: Change) -> set[tuple[str, str]]:

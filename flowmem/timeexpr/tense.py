@@ -113,7 +113,7 @@ _EN_RESCHEDULED = re.compile(
     r"\b(?:mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|shift(?:s|ed|ing)?"
     r"|bump(?:s|ed|ing)?|delay(?:s|ed|ing)?|br(?:ing|ought)\s+forward|put\s+off|chang(?:e|es|ed|ing)"
     r"|switch(?:es|ed|ing)?)"
-    r"(?:\s+[\w'’]+){0,4}?\s+(?P<to>to|till|until|for)\s+(?:the\s+)?"
+    r"(?P<what>(?:\s+[\w'’]+){0,4}?)\s+(?P<to>to|till|until|for)\s+(?:the\s+)?"
     r"(?=\d|next\b|this\b|tomorrow|tonight|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b|mid|early\b|late\b|later\b)",
     re.I,
@@ -147,6 +147,12 @@ def arranges(text: str, offset: int) -> bool:
 # Where a Chinese moved time begins: 改到, 推迟到, 提前到, 挪到周五.
 ZH_MOVE_VERBS = r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)"  # the verbs that move a plan in time, also read by facts
 _ZH_MOVED_TO = re.compile(rf"{ZH_MOVE_VERBS}(?:到|在|成)")
+
+
+def moved_objects(text: str) -> list[tuple[int, str]]:
+    """Each English rescheduling of ``text`` as (where its verb begins, the words between the verb and the "to" of the
+    new time): "moved Tom's surgery forward to this Thursday" → "Tom's surgery forward"; "got moved to Friday" → ""."""
+    return [(m.start(), m.group("what").strip()) for m in _EN_RESCHEDULED.finditer(text)]
 
 
 def moved_to(text: str) -> list[int]:

@@ -66,3 +66,22 @@ def test_a_plan_now_on_another_day_or_called_off_ends_the_older_one() -> None:
     texts = [("2025-10-13T09:00:00", "the quarterly review is on the 24th"),
              ("2025-10-15T09:00:00", "quarterly review postponed indefinitely, will let you know")]  # fmt: skip
     assert ("valid", date(2025, 10, 24)) not in _after(texts, "quarterly review")
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "words"),
+    [
+        ("dentist appointment on Thursday at 3", "the hygienist moved my cleaning to Friday", "dentist"),
+        ("team lunch on Friday for Sam's birthday", "my birthday drinks are now on the 15th", "team lunch"),
+        ("parents evening for Leo on Tuesday", "Ava's parents evening is now Wednesday", "leo"),
+        ("mum's coming to stay on the 20th", "dad's visit is now the 22nd instead", "mum"),
+        ("我周五去医院复查", "我妈的复查改到周四了", "我周五"),
+        ("周六跟同事聚餐", "同事的婚礼改到周日了", "聚餐"),
+    ],
+)
+def test_something_else_moved_ends_nothing(older: str, newer: str, words: str) -> None:
+    """What moved is named by the moving words (the thing the verb moves, or what stands before it, and whose it is):
+    every word of it must be in the older plan. Sharing one word (birthday, parents evening, 复查, 同事) is not enough
+    — this session's first version of the rule expired all six."""
+    texts = [("2025-03-03T09:00:00", older), ("2025-03-04T09:00:00", newer)]
+    assert [status for status, _ in _after(texts, words)] == ["valid"]
