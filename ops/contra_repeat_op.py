@@ -184,9 +184,7 @@ class ContraRepeatOp(Op):
                 now = {**state, **{a.memory.memory_id: a.memory for a in made if a.action != "skip"}}
                 made += self._changes(memory, changes[memory.memory_id], [*hits, *nearby[memory.memory_id]], now)
                 if self.params.policy != "keep_both" and not any(a.action == "expire" for a in [*ended, *made]):
-                    olds = {m.memory_id: now.get(m.memory_id, m) for m in hits}
-                    olds.update({m.memory_id: m for m in now.values() if m.memory_id != memory.memory_id})
-                    made += moved_plan(memory, list(olds.values()))
+                    made += moved_plan(memory, _as_now(memory, hits, now))
             for action in made:
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory
@@ -228,9 +226,7 @@ class ContraRepeatOp(Op):
         stored ones found for it and this batch's own, each as it now is."""
         if not changes:
             return []
-        olds = {m.memory_id: state.get(m.memory_id, m) for m in stored}
-        olds.update({m.memory_id: m for m in state.values() if m.memory_id != memory.memory_id})
-        return apply_changes(memory, changes, list(olds.values()))
+        return apply_changes(memory, changes, _as_now(memory, stored, state))
 
     async def _slot_holders(
         self, workspace: str, flt: MemoryFilter, wanted: set[str], ended: set[str]
@@ -453,6 +449,14 @@ class ContraRepeatOp(Op):
             MemoryAction(action="expire", memory=expired, old=old, reason=f"LLM: contradicted by {memory.memory_id}"),
             MemoryAction(action="add", memory=memory, reason=f"LLM: replaces {old.memory_id}"),
         ]
+
+
+def _as_now(memory: Memory, stored: list[Memory], state: dict[str, Memory]) -> list[Memory]:
+    """The older memories ``memory`` may change: the stored ones found for it and this batch's own, each as the
+    decisions before it left them."""
+    olds = {m.memory_id: state.get(m.memory_id, m) for m in stored}
+    olds.update({m.memory_id: m for m in state.values() if m.memory_id != memory.memory_id})
+    return list(olds.values())
 
 
 @lru_cache(maxsize=32)

@@ -91,17 +91,7 @@ def changes_of(memory: Memory) -> list[Change]:
 def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memory]) -> list[MemoryAction]:
     """The expirations and derived memories ``memory``'s ``changes`` make of ``olds`` (valid memories of the
     same person, any order); one decision per older memory at most."""
-    eligible = [
-        old
-        for old in olds
-        if old.status == "valid"
-        and old.memory_id != memory.memory_id
-        and old.target == memory.target
-        and old.created_at <= memory.created_at
-        and not set(old.source) & set(memory.source)
-        and same_speaker(old, memory)
-    ]
-    latest_first = sorted(eligible, key=lambda m: (m.created_at, m.memory_id), reverse=True)
+    latest_first = sorted(_said_before(memory, olds), key=lambda m: (m.created_at, m.memory_id), reverse=True)
     actions: list[MemoryAction] = []
     done: set[str] = set()
     for change in changes:
@@ -127,6 +117,21 @@ def apply_changes(memory: Memory, changes: Sequence[Change], olds: Sequence[Memo
     return actions
 
 
+def _said_before(memory: Memory, olds: Sequence[Memory]) -> list[Memory]:
+    """The valid memories of ``olds`` that ``memory`` may change: of its person, said by its speaker, no later, and
+    from other messages."""
+    return [
+        old
+        for old in olds
+        if old.status == "valid"
+        and old.memory_id != memory.memory_id
+        and old.target == memory.target
+        and old.created_at <= memory.created_at
+        and not set(old.source) & set(memory.source)
+        and same_speaker(old, memory)
+    ]
+
+
 def moved_plan(memory: Memory, olds: Sequence[Memory]) -> list[MemoryAction]:
     """What ``memory`` does to the older statements of a plan it moves to another day ("hospital rang, the MRI's been
     moved to Monday the 16th", "boiler man rang, he's coming tomorrow instead", 医院说胃镜提前到明天了): each valid one
@@ -142,16 +147,10 @@ def moved_plan(memory: Memory, olds: Sequence[Memory]) -> list[MemoryAction]:
     if thing is None:
         return []
     actions: list[MemoryAction] = []
-    for old in olds:
+    for old in _said_before(memory, olds):
         planned = old.event_time
         if (
             planned is None
-            or old.status != "valid"
-            or old.memory_id == memory.memory_id
-            or old.target != memory.target
-            or old.created_at > memory.created_at
-            or set(old.source) & set(memory.source)
-            or not same_speaker(old, memory)
             or planned.date() == moved.date()
             or planned.date() < memory.created_at.date()  # over before the move was said: not this plan
             or recurring_day(old.content)
@@ -166,47 +165,13 @@ def moved_plan(memory: Memory, olds: Sequence[Memory]) -> list[MemoryAction]:
 
 # "… instead", said of a time: "he's coming tomorrow instead", "Friday instead", "instead of Monday it's Wednesday"
 _INSTEAD_TIME = re.compile(r"\binstead\b|改成|换成|改为", re.I)
+# Words of moving a time, and of the verbs around them: no part of the name of what moved
 _MOVE_WORDS = frozenset(
-    [
-        "move",
-        "moved",
-        "moving",
-        "moves",
-        "push",
-        "pushed",
-        "pushing",
-        "postpone",
-        "postponed",
-        "postponing",
-        "reschedule",
-        "rescheduled",
-        "bring",
-        "brought",
-        "forward",
-        "delay",
-        "delayed",
-        "bump",
-        "bumped",
-        "shift",
-        "shifted",
-        "change",
-        "changed",
-        "switch",
-        "switched",
-        "now",
-        "instead",
-        "got",
-        "get",
-        "been",
-        "is",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-    ]
-)
+    ("move", "moved", "moving", "moves", "push", "pushed", "pushing", "postpone", "postponed", "postponing",
+     "reschedule", "rescheduled", "bring", "brought", "forward", "delay", "delayed", "bump", "bumped", "shift",
+     "shifted", "change", "changed", "switch", "switched", "now", "instead", "got", "get", "been", "is", "are", "was",
+     "were", "has", "have", "had")
+)  # fmt: skip
 _SEGMENT = re.compile(r"[^,;.!?，。！？；\n]+")
 _ZH_MOVE_AT = re.compile(r"(?:改|推迟|挪|延期|延后|顺延|提前|调|换)(?:到|在|成|为)?")
 
@@ -220,7 +185,6 @@ def _moved_thing(memory: Memory) -> frozenset[str] | None:
     at = [*moved_to(text), *(m.start() for m in _INSTEAD_TIME.finditer(text))]
     if not at:
         return None
-    masked = _times_masked(memory)  # the times as read in the whole text ("xmas do now thurs 11th": no Christmas)
     if not text.isascii():
         verb = _ZH_MOVE_AT.search(text)
         if verb is None or verb.start() < 2:
@@ -235,9 +199,10 @@ def _moved_thing(memory: Memory) -> frozenset[str] | None:
         return None
     # what the verb moves when it names it ("moved Tom's surgery forward to …"), else what comes before the verb or
     # the cue in its piece of the sentence ("the MRI's been moved to …", "he's coming tomorrow instead")
-    objects = [what for verb, what in moved_objects(text) if segment.start() <= verb < segment.end()]
-    named = [what for what in objects if subject_terms(what) - _MOVE_WORDS]
-    verb_at = min([verb for verb, _ in moved_objects(text) if segment.start() <= verb < segment.end()] or [at[0]])
+    objects = [(verb, what) for verb, what in moved_objects(text) if segment.start() <= verb < segment.end()]
+    named = [what for _, what in objects if subject_terms(what) - _MOVE_WORDS]
+    verb_at = min([verb for verb, _ in objects] or [at[0]])
+    masked = _times_masked(memory)  # the times as read in the whole text ("xmas do now thurs 11th": no Christmas)
     if named:
         piece = named[0]
         at_object = text.find(piece, verb_at)

@@ -87,6 +87,14 @@ def add_months(year: int, month: int, count: int) -> tuple[int, int]:
     return index // 12, index % 12 + 1
 
 
+def same_day_months_away(day: date, count: int) -> date:
+    """The day of the month of ``day``, ``count`` months away (that month's last day when it is shorter): "this time
+    last year", 下个月这时候."""
+    year, month = add_months(day.year, day.month, count)
+    last = (date(*add_months(year, month, 1), 1) - timedelta(days=1)).day
+    return date(year, month, min(day.day, last))
+
+
 def month_span(year: int, month: int) -> Span:
     """The 1st of the month to the 1st of the next."""
     next_year, next_month = add_months(year, month, 1)

@@ -74,8 +74,9 @@ MONTHS: dict[str, int] = {
 _FULL_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} | {
     name for name in MONTHS if len(name) > 4 or name in ("june", "july")
 }
-_WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
-_WEEKDAY_BEFORE = re.compile(rf"\b(?:{_WEEKDAY})\.?,?\s+$", re.IGNORECASE)
+WEEKDAY = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+"""Every English name of a weekday, whole or shortened, longest first (a regex alternation)."""
+_WEEKDAY_BEFORE = re.compile(rf"\b(?:{WEEKDAY})\.?,?\s+$", re.IGNORECASE)
 MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 YEAR = r"(?:1[89]\d\d|2[01]\d\d)"
 
@@ -110,7 +111,7 @@ _NOUN_AFTER = re.compile(
     r"she|they|it|when|that|which|the|a|to|for|from|with|by|until|till|before|last|next|this|coming|gone)\b)[a-z]{2,}\b"
 )
 # A day told against another day is a day too: "the party is sat not fri", "wed instead of thurs".
-_AGAINST_A_DAY = re.compile(rf"\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+(?:on\s+)?(?:{_WEEKDAY})\b", _I)
+_AGAINST_A_DAY = re.compile(rf"\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+(?:on\s+)?(?:{WEEKDAY})\b", _I)
 _TEXTED_DAYS = {"tue", "tues", "weds", "thu", "thur", "thurs", "fri"}  # abbreviations that are (almost) no English word
 
 
@@ -152,9 +153,8 @@ _SAME_DAY_MONTHS = {"this time last month": -1, "this time next month": 1, "this
 def _day_word(match: re.Match[str], ctx: Context) -> Mention | None:
     key = " ".join(match["w"].lower().split()).removeprefix("the ")
     if key in _SAME_DAY_MONTHS:
-        year, month = cal.add_months(ctx.today.year, ctx.today.month, _SAME_DAY_MONTHS[key])
-        last = (date(*cal.add_months(year, month, 1), 1) - timedelta(days=1)).day
-        return Mention(match.start(), match.end(), anchor=cal.day_span(date(year, month, min(ctx.today.day, last))))
+        day = cal.same_day_months_away(ctx.today, _SAME_DAY_MONTHS[key])
+        return Mention(match.start(), match.end(), anchor=cal.day_span(day))
     offset, part = _DAY_OFFSETS[TEXTING_DAYS.get(key, key)]
     tod = TimeOfDay(part=part) if part else None
     return Mention(match.start(), match.end(), anchor=cal.day_span(ctx.today + timedelta(days=offset)), tod=tod)
@@ -195,7 +195,7 @@ def _at_hour(match: re.Match[str], ctx: Context) -> Mention | None:
 
 # --- weekdays, weeks, weekends, months, years ----------------------------------------------
 
-_WEEKDAY_RE = re.compile(rf"\b(?:(?P<mod>{MODIFIER})\s+)?(?P<wd>{_WEEKDAY})(?P<plural>s)?\b", _I)
+_WEEKDAY_RE = re.compile(rf"\b(?:(?P<mod>{MODIFIER})\s+)?(?P<wd>{WEEKDAY})(?P<plural>s)?\b", _I)
 
 
 def _weekday(match: re.Match[str], ctx: Context) -> Mention | None:
@@ -471,7 +471,7 @@ def _season(match: re.Match[str], ctx: Context) -> Mention | None:
 # --- weekdays counted from another day ------------------------------------------------------
 
 # "two Saturdays ago": the latest Saturday before today, and each one before it a week earlier.
-_WEEKDAYS_AGO = re.compile(rf"\b(?P<n>{EN_CARDINAL})\s+(?P<wd>{_WEEKDAY})s\s+ago\b", _I)
+_WEEKDAYS_AGO = re.compile(rf"\b(?P<n>{EN_CARDINAL})\s+(?P<wd>{WEEKDAY})s\s+ago\b", _I)
 
 
 def _weekdays_ago(match: re.Match[str], ctx: Context) -> Mention | None:
@@ -483,7 +483,7 @@ def _weekdays_ago(match: re.Match[str], ctx: Context) -> Mention | None:
 
 
 # "Friday after next": the week after the coming Friday; "Monday before last": the week before the last Monday.
-_WEEKDAY_FAR = re.compile(rf"\b(?:the\s+)?(?P<wd>{_WEEKDAY})\s+(?P<far>after\s+next|before\s+last)\b", _I)
+_WEEKDAY_FAR = re.compile(rf"\b(?:the\s+)?(?P<wd>{WEEKDAY})\s+(?P<far>after\s+next|before\s+last)\b", _I)
 
 
 def _weekday_far(match: re.Match[str], ctx: Context) -> Mention | None:
@@ -500,7 +500,7 @@ def _weekday_far(match: re.Match[str], ctx: Context) -> Mention | None:
 # "for" or "once" ("off for a week today": a length).
 _WEEKS_FROM = re.compile(
     rf"(?<!\bfor\s)(?<!\bonce\s)\b(?P<n>{EN_CARDINAL})\s+weeks?\s+(?P<on>(?:from|on)\s+)?"
-    rf"(?P<wd>{_WEEKDAY}|today|tomorrow)\b(?!\s+on\b)",
+    rf"(?P<wd>{WEEKDAY}|today|tomorrow)\b(?!\s+on\b)",
     _I,
 )
 
@@ -522,7 +522,7 @@ def _weeks_from(match: re.Match[str], ctx: Context) -> Mention | None:
 # week 3", "Friday weekend")
 _DAY_WEEK = re.compile(
     # "coming Tuesday week" is the same day: the words before it do not make it "the coming Tuesday"
-    rf"(?<!\bevery\s)(?<!\ba\s)\b(?:(?:this\s+)?coming\s+)?(?P<wd>{_WEEKDAY})\s+week\b(?!\s*\d)(?![-\w])",
+    rf"(?<!\bevery\s)(?<!\ba\s)\b(?:(?:this\s+)?coming\s+)?(?P<wd>{WEEKDAY})\s+week\b(?!\s*\d)(?![-\w])",
     _I,
 )
 
@@ -538,7 +538,7 @@ def _day_week(match: re.Match[str], ctx: Context) -> Mention | None:
 # (a month named alone is the one the clause's tense points to, as "in July" is).
 _NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
 _NTH_OF_MONTH = re.compile(
-    rf"\b(?:the\s+)?(?P<nth>{'|'.join(_NTH)})\s+(?P<what>weekend|{_WEEKDAY})\s+(?:of|in)\s+"
+    rf"\b(?:the\s+)?(?P<nth>{'|'.join(_NTH)})\s+(?P<what>weekend|{WEEKDAY})\s+(?:of|in)\s+"
     rf"(?:(?P<mon>{MONTH})\b|(?:the|this)\s+month|(?P<next>next)\s+month)",
     _I,
 )

@@ -39,12 +39,7 @@ _EVENT_NOUN = re.compile(
     r"\s+(?:party|parties|do|dinner|lunch|meal|drinks|bash|fair|market|concert|show|play|disco|ball|quiz|social)\b",
     re.I,
 )
-_OTHER_DAY = re.compile(
-    r"\b(?:[12]?\d|3[01])(?:st|nd|rd|th)\b|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|weds|thu"
-    r"|thur|thurs|fri|sat|sun)\b"
-    r"|\b(?:tomorrow|tmrw|tonight|today)\b",
-    re.I,
-)
+_OTHER_DAY = re.compile(rf"\b(?:[12]?\d|3[01])(?:st|nd|rd|th)\b|\b(?:{en.WEEKDAY}|tomorrow|tmrw|tonight|today)\b", re.I)
 
 
 def _en_holiday(match: re.Match[str], ctx: Context) -> Mention | None:

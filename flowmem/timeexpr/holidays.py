@@ -64,15 +64,13 @@ def easter(offset: int = 0) -> DateRule:
     return on
 
 
-def lunar(name: str, offset: int = 0) -> DateRule:
-    """A lunar holiday from the generated table, moved by ``offset`` days; ``None`` outside 2000–2050."""
-    texts = lunar_dates.DATES[name].split()
+def lunar(month: int, day: int, offset: int = 0) -> DateRule:
+    """A day of the lunar calendar (:func:`lunar_day`) in the Gregorian year its lunar year begins, moved by
+    ``offset`` days; ``None`` outside 2000–2050."""
 
     def on(year: int) -> date | None:
-        if not lunar_dates.FIRST <= year <= lunar_dates.LAST:
-            return None
-        text = texts[year - lunar_dates.FIRST]
-        return date(year, int(text[:2]), int(text[2:])) + timedelta(days=offset)
+        found = lunar_day(year, month, day)
+        return found + timedelta(days=offset) if found is not None else None
 
     return on
 
@@ -129,31 +127,29 @@ HOLIDAYS: tuple[Holiday, ...] = (
         "lunar_new_years_eve",
         rf"(?:lunar|chinese)\s+new\s+year{_S}\s+eve",
         "除夕|大年三十|年三十",
-        lunar("lunar_new_year", -1),
+        lunar(1, 1, -1),
     ),
     Holiday(
         "lunar_new_year",
         rf"(?:lunar|chinese)\s+new\s+year(?:{_S}(?:\s+day)?)?|spring\s+festival",
         "春节|春節|大年初一|农历新年|農曆新年|正月初一",
-        lunar("lunar_new_year"),
+        lunar(1, 1),
     ),
     # 小年, the kitchen god's day: 腊月二十三 (as the north and the national broadcast keep it), before the new year
     Holiday("little_new_year", None, "(?<![的])小年(?!夜)", lambda year: lunar_day(year - 1, 12, 23)),
-    Holiday("lantern_festival", r"lantern\s+festival", "元宵节|元宵節|元宵|正月十五", lunar("lantern")),
+    Holiday("lantern_festival", r"lantern\s+festival", "元宵节|元宵節|元宵|正月十五", lunar(1, 15)),
     Holiday("qingming", r"qingming(?:\s+festival)?|tomb[-\s]sweeping\s+day", "清明节|清明節|清明", qingming),
     Holiday("labour_day_cn", None, rf"劳动节|勞動節|(?<![{_ZH_DIGIT}])五一(?![{_ZH_DIGIT}])", fixed(5, 1)),
     Holiday("childrens_day_cn", None, "儿童节|兒童節|六一儿童节", fixed(6, 1)),
-    Holiday("dragon_boat", r"dragon\s+boat\s+festival", "端午节|端午節|端午|五月初五", lunar("dragon_boat")),
-    Holiday("qixi", r"qixi(?:\s+festival)?", "七夕节|七夕節|七夕|七月初七", lunar("qixi")),
+    Holiday("dragon_boat", r"dragon\s+boat\s+festival", "端午节|端午節|端午|五月初五", lunar(5, 5)),
+    Holiday("qixi", r"qixi(?:\s+festival)?", "七夕节|七夕節|七夕|七月初七", lunar(7, 7)),
     Holiday(
         "mid_autumn",
         r"mid[-\s]autumn(?:\s+festival)?|moon\s+festival",
         rf"中秋节|中秋節|中秋|八月十五(?![{_ZH_DIGIT}号日號])",
-        lunar("mid_autumn"),
+        lunar(8, 15),
     ),
-    Holiday(
-        "double_ninth", r"double\s+ninth(?:\s+festival)?", "重阳节|重陽節|重阳|重陽|九月初九", lunar("double_ninth")
-    ),
+    Holiday("double_ninth", r"double\s+ninth(?:\s+festival)?", "重阳节|重陽節|重阳|重陽|九月初九", lunar(9, 9)),
     Holiday("national_day_cn", None, "国庆节|國慶節|国庆|國慶", fixed(10, 1)),
 )
 """Every holiday the rules know, in the order they are tried: a name before a shorter one it contains."""

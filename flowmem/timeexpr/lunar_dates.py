@@ -1,43 +1,13 @@
-"""Gregorian dates of the Chinese lunar holidays, 2000–2050 (generated: do not edit).
+"""The Chinese lunar calendar's months, 2000–2050 (generated: do not edit).
 
-Written by ``scripts/gen_lunar_dates.py`` with the ``lunardate`` package; each string of ``DATES`` holds one
-``MMDD`` per year from :data:`FIRST` to :data:`LAST`; ``MONTH_STARTS`` the first day of each month of each
-lunar year, in days after 1 January of that year. Years outside the range have no date."""
+Written by ``scripts/gen_lunar_dates.py`` with the ``lunardate`` package: ``MONTH_STARTS`` holds
+the first day of each (not leap) month of each lunar year, in days after 1 January of that Gregorian year
+(the twelfth month may begin in the next one), and ``MONTH_DAYS`` each month's length (``9``: 29 days,
+``0``: 30). Any lunar date (腊月二十八, the holidays: :func:`flowmem.timeexpr.holidays.lunar_day`) is its
+month's first day + days. Years outside the range have no date."""
 
 FIRST = 2000
 LAST = 2050
-DATES: dict[str, str] = {
-    "lunar_new_year": (
-        "0205 0124 0212 0201 0122 0209 0129 0218 0207 0126 0214 0203 0123 0210 0131 0219 0208 0128 0216 0205 "
-        "0125 0212 0201 0122 0210 0129 0217 0206 0126 0213 0203 0123 0211 0131 0219 0208 0128 0215 0204 0124 "
-        "0212 0201 0122 0210 0130 0217 0206 0126 0214 0202 0123"
-    ),
-    "lantern": (
-        "0219 0207 0226 0215 0205 0223 0212 0304 0221 0209 0228 0217 0206 0224 0214 0305 0222 0211 0302 0219 "
-        "0208 0226 0215 0205 0224 0212 0303 0220 0209 0227 0217 0206 0225 0214 0305 0222 0211 0301 0218 0207 "
-        "0226 0215 0205 0224 0213 0303 0220 0209 0228 0216 0206"
-    ),
-    "dragon_boat": (
-        "0606 0625 0615 0604 0622 0611 0531 0619 0608 0528 0616 0606 0623 0612 0602 0620 0609 0530 0618 0607 "
-        "0625 0614 0603 0622 0610 0531 0619 0609 0528 0616 0605 0624 0612 0601 0620 0610 0530 0618 0607 0527 "
-        "0614 0603 0622 0611 0531 0619 0608 0529 0615 0604 0623"
-    ),
-    "qixi": (
-        "0806 0825 0815 0804 0822 0811 0731 0819 0807 0826 0816 0806 0823 0813 0802 0820 0809 0828 0817 0807 "
-        "0825 0814 0804 0822 0810 0829 0819 0808 0826 0816 0805 0824 0812 0801 0820 0810 0828 0817 0807 0826 "
-        "0814 0803 0822 0811 0731 0819 0808 0827 0816 0805 0823"
-    ),
-    "mid_autumn": (
-        "0912 1001 0921 0911 0928 0918 1006 0925 0914 1003 0922 0912 0930 0919 0908 0927 0915 1004 0924 0913 "
-        "1001 0921 0910 0929 0917 1006 0925 0915 1003 0922 0912 1001 0919 0908 0927 0916 1004 0924 0913 1002 "
-        "0920 0910 0928 0917 1005 0925 0915 1004 0922 0911 0930"
-    ),
-    "double_ninth": (
-        "1006 1025 1014 1004 1022 1011 1030 1019 1007 1026 1016 1005 1023 1013 1002 1021 1009 1028 1017 1007 "
-        "1025 1014 1004 1023 1011 1029 1018 1008 1026 1016 1005 1024 1012 1001 1020 1009 1027 1017 1007 1026 "
-        "1014 1003 1022 1011 1029 1018 1008 1027 1016 1005 1024"
-    ),
-}
 MONTH_STARTS: dict[int, tuple[int, ...]] = {
     2000: (35, 65, 95, 124, 153, 183, 212, 241, 271, 300, 330, 360),
     2001: (23, 53, 83, 112, 171, 201, 230, 259, 289, 318, 348, 377),
@@ -91,7 +61,6 @@ MONTH_STARTS: dict[int, tuple[int, ...]] = {
     2049: (32, 62, 91, 121, 150, 180, 210, 239, 269, 299, 328, 358),
     2050: (22, 51, 81, 140, 169, 199, 228, 258, 288, 317, 347, 377),
 }
-# How many days each (not leap) month of each lunar year has: 29 or 30.
 MONTH_DAYS: dict[int, str] = {
     2000: "009909909009",
     2001: "009009909090",

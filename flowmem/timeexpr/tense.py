@@ -104,6 +104,12 @@ _ZH_PAST = re.compile(
 _ZH_RESCHEDULED = re.compile(r"(?:改|推迟?|挪|延期?|提前|调|换)(?:到|在|成)[^，。！？；,!?;]{1,12}?了")
 
 
+# A word that opens a time: a digit, next/this, tomorrow/tonight, a weekday or a month (the lookahead of a time a plan
+# is moved to or has now)
+_OPENS_A_TIME = (
+    r"\d|next\b|this\b|tomorrow|tonight|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+)
 # A time moved to ("they moved me to Monday", "we've postponed the housewarming to the 21st", "pushed back till next
 # week"): the past verb tells that the plan changed, not that the new time is past — the "to" before the time is a
 # future cue (nearer the time than the verb). Only before a word that opens a time: "moved to Denver on Friday" is a
@@ -114,15 +120,12 @@ _EN_RESCHEDULED = re.compile(
     r"|bump(?:s|ed|ing)?|delay(?:s|ed|ing)?|br(?:ing|ought)\s+forward|put\s+off|chang(?:e|es|ed|ing)"
     r"|switch(?:es|ed|ing)?)"
     r"(?P<what>(?:\s+[\w'’]+){0,4}?)\s+(?P<to>to|till|until|for)\s+(?:the\s+)?"
-    r"(?=\d|next\b|this\b|tomorrow|tonight|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|end\b|mid|early\b|late\b|later\b)",
+    rf"(?={_OPENS_A_TIME}|end\b|mid|early\b|late\b|later\b)",
     re.I,
 )
 # "now" right before a time: the time a plan has now ("xmas do now thurs 11th", "physio's now on Monday"), a future cue
 _EN_NOW_AT = re.compile(
-    r"\bnow\s+(?:(?:on|at|is|it's|its)\s+)?(?:the\s+)?"
-    r"(?=\d|next\b|this\b|tomorrow|tonight|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+    rf"\bnow\s+(?:(?:on|at|is|it's|its)\s+)?(?:the\s+)?(?={_OPENS_A_TIME})",
     re.I,
 )
 # Verbs of arranging something or of hearing or telling of it: the act that makes or passes on a plan, done before the

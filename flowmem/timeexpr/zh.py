@@ -236,9 +236,8 @@ def _same_time(match: re.Match[str], ctx: Context) -> Mention | None:
     if when not in _SAME_TIME_MONTHS:  # a week
         days = -7 if when[0] == "上" else 7
         return Mention(match.start(), match.end(), anchor=cal.day_span(ctx.today + timedelta(days=days)))
-    year, month = cal.add_months(ctx.today.year, ctx.today.month, _SAME_TIME_MONTHS[when])
-    last = (date(*cal.add_months(year, month, 1), 1) - timedelta(days=1)).day
-    return Mention(match.start(), match.end(), anchor=cal.day_span(date(year, month, min(ctx.today.day, last))))
+    day = cal.same_day_months_away(ctx.today, _SAME_TIME_MONTHS[when])
+    return Mention(match.start(), match.end(), anchor=cal.day_span(day))
 
 
 _YEAR_REL = re.compile(rf"大前年|前年|去年|今年|明年|大[后後]年|{_NOT_AFTER_WORD}[后後]年")

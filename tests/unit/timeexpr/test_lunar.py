@@ -6,7 +6,6 @@ from datetime import date
 
 import pytest
 
-from flowmem.timeexpr import lunar_dates
 from flowmem.timeexpr.holidays import BY_KEY, lunar_day
 
 
@@ -27,10 +26,23 @@ def test_lunar_day(year: int, month: int, day: int, expected: date | None) -> No
     assert lunar_day(year, month, day) == expected
 
 
-def test_the_month_table_agrees_with_the_holiday_table_every_year() -> None:
-    """Two tables written by one generator: each lunar holiday is its lunar date's day in every year of the range."""
-    days = {"lantern_festival": (1, 15), "dragon_boat": (5, 5), "mid_autumn": (8, 15), "qixi": (7, 7),
-            "double_ninth": (9, 9), "lunar_new_year": (1, 1)}  # fmt: skip
-    for year in range(lunar_dates.FIRST, lunar_dates.LAST + 1):
-        for key, (month, day) in days.items():
-            assert BY_KEY[key].on(year) == lunar_day(year, month, day), (key, year)
+@pytest.mark.parametrize(
+    ("key", "dates"),
+    [
+        ("lunar_new_years_eve", (date(2000, 2, 4), date(2025, 1, 28), date(2050, 1, 22), None)),
+        ("lunar_new_year", (date(2000, 2, 5), date(2025, 1, 29), date(2050, 1, 23), None)),
+        ("lantern_festival", (date(2000, 2, 19), date(2025, 2, 12), date(2050, 2, 6), None)),
+        ("dragon_boat", (date(2000, 6, 6), date(2025, 5, 31), date(2050, 6, 23), None)),
+        ("qixi", (date(2000, 8, 6), date(2025, 8, 29), date(2050, 8, 23), None)),
+        ("mid_autumn", (date(2000, 9, 12), date(2025, 10, 6), date(2050, 9, 30), None)),
+        ("double_ninth", (date(2000, 10, 6), date(2025, 10, 29), date(2050, 10, 24), None)),
+        (
+            "little_new_year",
+            (None, date(2025, 1, 22), date(2050, 1, 16), date(2051, 2, 4)),
+        ),  # 腊月二十三 of the year before
+    ],
+)
+def test_the_lunar_holidays_are_their_lunar_days(key: str, dates: tuple[date | None, ...]) -> None:
+    """Each lunar holiday is its day of the lunar calendar (the dates are lunardate's), in 2000, 2025, 2050 and 2051:
+    none outside the table's years."""
+    assert tuple(BY_KEY[key].on(year) for year in (2000, 2025, 2050, 2051)) == dates
