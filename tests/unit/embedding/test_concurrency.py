@@ -161,7 +161,8 @@ def test_local_engine_in_a_server_leaves_a_core_to_the_rest() -> None:
     probe = (
         "import asyncio, os\n"
         "from flowmem.embedding.local import LocalEmbedding\n"
-        "m = LocalEmbedding(); m.limit_concurrency(1)\n"
+        "from flowmem.embedding.local import LocalEmbeddingParams\n"
+        "m = LocalEmbedding(LocalEmbeddingParams(runtime='engine')); m.limit_concurrency(1)\n"
         "asyncio.run(m.embed(['hello'], kind='query'))\n"
         "print(os.environ.get('OMP_NUM_THREADS'))\n"
     )
@@ -202,9 +203,8 @@ def test_local_calls_allowed_at_once_run_on_their_own_threads_with_the_same_resu
     from flowmem.embedding.local import LocalEmbedding, LocalEmbeddingParams
 
     texts = [f"what did I do on day {i} with my sister?" for i in range(8)]
-    engine_only = LocalEmbeddingParams(
-        numpy_queries_from=0
-    )  # the engine's own results (the numpy forward's: test_e5_numpy)
+    # the engine's own results (the numpy forward's: test_e5_numpy; onnxruntime's: test_e5_onnx)
+    engine_only = LocalEmbeddingParams(runtime="engine", numpy_queries_from=0)
     serial = LocalEmbedding(engine_only)
     parallel = LocalEmbedding(engine_only)
     parallel.limit_concurrency(2)
