@@ -143,12 +143,17 @@ class VectorStoreConformance(
     def test_search_many_answers_each_search_as_search_does(self) -> None:
         async def case(store: VectorStore) -> None:
             ws = await self._ann_and_bob(store)
+            # a few of another type: a narrow search after a broad one (an embedded store may reuse the broad one's
+            # scores for the rows the narrow one keeps: the same memories and scores either way)
+            await store.upsert(ws, [memory(ws, f"i{i}", 40 + i, target="ann", memory_type="insight") for i in range(3)])
             query = unit(5) + 0.3 * unit(6)
-            searches = [(10, None), (3, MemoryFilter(target="ann")), (0, None), (5, MemoryFilter(target="nobody"))]
+            searches = [(10, None), (3, MemoryFilter(target="ann")), (0, None), (5, MemoryFilter(target="nobody")),
+                        (2, MemoryFilter(memory_type="insight"))]  # fmt: skip
             many = await store.search_many(ws, query, searches)
             alone = [await store.search(ws, query, k, f) for k, f in searches]
             assert [[m.memory_id for m in r] for r in many] == [[m.memory_id for m in r] for r in alone]
-            assert [len(r) for r in many] == [10, 3, 0, 0]
+            assert [len(r) for r in many] == [10, 3, 0, 0, 2]
+            assert all(m.memory_type == "insight" for m in many[4])
             assert all(m.target == "ann" for m in many[1])
             for got, expected in zip(many, alone, strict=True):
                 np.testing.assert_allclose([m.scores["similarity"] for m in got],

@@ -275,23 +275,37 @@ class WorkspaceIndex:
 
     def search(self, query: np.ndarray, top_k: int, flt: MemoryFilter) -> list[tuple[str, float]]:
         """``(memory_id, cosine)`` of the ``top_k`` best rows meeting ``flt``, best first."""
+        return self.search_many(query, [(top_k, flt)])[0]
+
+    def search_many(self, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]) -> list[list[tuple[str, float]]]:
+        """:meth:`search` for each ``(top_k, filter)`` of ``searches`` with one query: a row's cosine is computed once
+        for them all (a query naming a time searches its scope, then what was said and what happens then: the
+        narrower two pick their rows' scores from the first's instead of gathering those rows' vectors again)."""
         n = self.n
-        if n == 0:
-            return []
-        keep = self.mask(flt)
-        rows = np.flatnonzero(keep)
-        if len(rows) == 0:
-            return []
-        # vecdot, not `@`: `@` hands a matrix-vector product to the BLAS thread pool, whose spinning threads then
-        # fight the embedding model's own threads for the cores (measured on 2 cores: the next query embedding took
-        # twice as long). vecdot takes one BLAS dot per row on this thread: twice as fast as the einsum it replaced
-        # (10k rows 0.56 -> 0.24-0.43 ms, 100k 10.9 -> 5.9 ms), and each row's cosine is the same bits as
-        # np.dot(vector, query) gives elsewhere (recall_fuse_op's cosines), whether or not the row set is narrowed.
-        narrow = len(rows) * 4 < n  # a narrow filter: score only the rows it keeps
-        scores = np.vecdot(self.vectors[rows], query) if narrow else np.vecdot(self.vectors[:n], query)[rows]
-        best = _best(scores, min(top_k, len(rows)))
-        # tolist(): plain ints and floats at once (a float32's float is the same number either way)
-        return list(zip(map(self.ids.__getitem__, rows[best].tolist()), scores[best].tolist(), strict=True))
+        every: np.ndarray | None = None  # the query's cosine with every row, once a search needed it
+        found: list[list[tuple[str, float]]] = []
+        for top_k, flt in searches:
+            rows = np.flatnonzero(self.mask(flt)) if n else np.zeros(0, dtype=np.int64)
+            if len(rows) == 0:
+                found.append([])
+                continue
+            # vecdot, not `@`: `@` hands a matrix-vector product to the BLAS thread pool, whose spinning threads
+            # then fight the embedding model's own threads for the cores (measured on 2 cores: the next query
+            # embedding took twice as long). vecdot takes one BLAS dot per row on this thread: twice as fast as the
+            # einsum it replaced (10k rows 0.56 -> 0.24-0.43 ms, 100k 10.9 -> 5.9 ms), and each row's cosine is the
+            # same bits as np.dot(vector, query) gives elsewhere (recall_fuse_op's cosines), whether or not the row
+            # set is narrowed, and whichever search computed it.
+            if every is not None:
+                scores = every[rows]
+            elif len(rows) * 4 < n:  # a narrow filter: score only the rows it keeps
+                scores = np.vecdot(self.vectors[rows], query)
+            else:
+                every = np.vecdot(self.vectors[:n], query)
+                scores = every[rows]
+            best = _best(scores, min(top_k, len(rows)))
+            # tolist(): plain ints and floats at once (a float32's float is the same number either way)
+            found.append(list(zip(map(self.ids.__getitem__, rows[best].tolist()), scores[best].tolist(), strict=True)))
+        return found
 
     def search_each(self, queries: np.ndarray, top_k: int, flt: MemoryFilter) -> list[list[tuple[str, float]]]:
         """:meth:`search` for each row of ``queries`` (unit vectors) with one ``top_k`` and filter: one mask (and, for

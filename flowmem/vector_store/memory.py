@@ -80,15 +80,20 @@ class MemoryStore(VectorStore):
         return removed
 
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
+        return (await self._search_many(workspace_id, query, [(top_k, filters)]))[0]
+
+    async def _search_many(
+        self, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
+    ) -> list[list[Memory]]:
         index = self._indexes.get(workspace_id)
         if index is None:
-            return []
+            return [[] for _ in searches]
         if index.n > THREAD_THRESHOLD:
-            hits = await asyncio.to_thread(index.search, query, top_k, filters)
+            found = await asyncio.to_thread(index.search_many, query, searches)
         else:
-            hits = index.search(query, top_k, filters)
+            found = index.search_many(query, searches)
         records = self._records[workspace_id]
-        return [_out(records[i], False, {SIMILARITY: score}) for i, score in hits]
+        return [[_out(records[i], False, {SIMILARITY: score}) for i, score in hits] for hits in found]
 
     async def _search_each(
         self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter

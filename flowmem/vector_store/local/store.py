@@ -222,11 +222,14 @@ class LocalStore(VectorStore):
             self._applied(workspace_id, revision, [], [], None, removed)
         return counts
 
-    def _search_sync(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
+    def _search_many_sync(
+        self, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
+    ) -> list[list[Memory]]:
         cached = self._cached(workspace_id)
         if cached is None:
-            return []
-        return self._scored(workspace_id, cached, cached.index.search(query, top_k, filters), SIMILARITY)
+            return [[] for _ in searches]
+        found = cached.index.search_many(query, searches)
+        return [self._scored(workspace_id, cached, hits, SIMILARITY) for hits in found]
 
     def _search_each_sync(
         self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter
@@ -404,15 +407,13 @@ class LocalStore(VectorStore):
         return await self._read(self._similarities_sync, workspace_id, query, ids)
 
     async def _search(self, workspace_id: str, query: np.ndarray, top_k: int, filters: MemoryFilter) -> list[Memory]:
-        return await self._read(self._search_sync, workspace_id, query, top_k, filters)
+        return (await self._search_many(workspace_id, query, [(top_k, filters)]))[0]
 
     async def _search_many(
         self, workspace_id: str, query: np.ndarray, searches: list[tuple[int, MemoryFilter]]
     ) -> list[list[Memory]]:
         # One read for all of them, one hop at most (a query naming a time makes three searches).
-        return await self._read(
-            lambda ws: [self._search_sync(ws, query, top_k, filters) for top_k, filters in searches], workspace_id
-        )
+        return await self._read(self._search_many_sync, workspace_id, query, searches)
 
     async def _search_each(
         self, workspace_id: str, queries: np.ndarray, top_k: int, filters: MemoryFilter

@@ -16,7 +16,7 @@ from flowmem.vector_store.filters import MemoryFilter
 from flowmem.vector_store.local.store import LocalStore
 
 WS = "ws"
-READS = ("_search_sync", "_lexical_sync", "_adjacent_sync", "_stored_vectors_sync")
+READS = ("_search_many_sync", "_lexical_sync", "_adjacent_sync", "_stored_vectors_sync")
 
 
 def open_store(directory: Path, inline_read_memories: int = 20_000) -> LocalStore:
