@@ -161,12 +161,46 @@ class BM25Index:
             # bm25() over arrays: the same expression, so every store computes the same floats
             scores[slots] += idf(len(slots), count) * tf / (tf + K1 * (1.0 - B + B * self._lengths[slots] / average))
             found.append(slots)
-        # The memories holding a term, those of a non-zero score (each distinct: one term's, or the union's), without
-        # a pass over the whole workspace. One term's come by memory id, and a stable sort by score keeps that order
-        # among equal scores: its runs below need no sort of their own.
+        # The memories holding a term, those of a non-zero score (each distinct: one term's, or the union's, marked
+        # in an array rather than sorted), without a pass over the whole workspace's texts. One term's come by memory
+        # id, and a stable sort by score keeps that order among equal scores: its runs below need no sort of their own.
         by_id = len(found) == 1
-        hits = found[0] if by_id else np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        if by_id:
+            hits = found[0]
+        elif found:
+            present = np.zeros(len(self._ids), dtype=bool)
+            for slots in found:
+                present[slots] = True
+            hits = np.flatnonzero(present)
+        else:
+            hits = np.zeros(0, np.int64)
         hits = hits[scores[hits] != 0]
+        # Only the best few are ordered (a common word's memories run to the tens of thousands at 100k, and sorting
+        # them all was most of a search): every hit scoring at least the depth-th best, ties included, which is the
+        # answer whenever ``keep`` accepts k of them; else deeper, down to all of them (a user's few memories among a
+        # workspace's many).
+        depth = max(4 * top_k, 64)
+        while True:
+            picked, complete = self._picked(hits, scores, by_id, depth, top_k, keep)
+            if len(picked) == top_k or complete:
+                return picked
+            depth *= 16
+
+    def _picked(
+        self,
+        hits: np.ndarray,
+        scores: np.ndarray,
+        by_id: bool,
+        depth: int,
+        top_k: int,
+        keep: Callable[[str], bool] | None,
+    ) -> tuple[list[tuple[str, float]], bool]:
+        """The answer among the hits scoring at least the ``depth``-th best (and whether those were all the hits)."""
+        complete = depth >= len(hits)
+        if not complete:
+            values = scores[hits]
+            at = len(values) - depth
+            hits = hits[values >= np.partition(values, at)[at]]
         order = hits[np.argsort(-scores[hits], kind="stable" if by_id else None)]
         ranked = -scores[order]  # ascending
         picked: list[tuple[str, float]] = []
@@ -184,7 +218,7 @@ class BM25Index:
                     if len(picked) == top_k:
                         break
             start = end
-        return picked
+        return picked, complete
 
     def _posting_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         """The slots holding ``term`` and its count in each, by the id of the memory in each (None: no memory holds

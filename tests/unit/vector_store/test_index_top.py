@@ -104,3 +104,20 @@ def test_bm25_top_is_the_plain_ranking_through_puts_and_removes() -> None:
                 return memory_id not in refused
 
             assert index.top(terms, top_k, keep) == _plain_top(index, terms, top_k, keep), (step, terms)
+
+
+@pytest.mark.parametrize("kept_share", [1.0, 0.5, 0.01, 0.0])
+def test_bm25_top_orders_only_the_best_few_and_goes_deeper_when_keep_refuses_them(kept_share: float) -> None:
+    """Thousands of memories share the query's words (ties by the hundred): the answer is the plain ranking's
+    whether ``keep`` takes nearly every hit, half, one in a hundred (a user's memories in a workspace of many
+    users: the best few are not enough, and the ranking goes deeper) or none."""
+    rng = np.random.default_rng(29)
+    words = ["tennis", "club", "night", "river", "lisbon", "dog", "cat", "work", "ann", "bob"]
+    index = BM25Index()
+    for i in range(3000):
+        index.put(f"m{i:05d}", " ".join(rng.choice(words, size=int(rng.integers(1, 8)))))
+    accepted = {f"m{i:05d}" for i in range(3000) if rng.random() < kept_share}
+    for terms, top_k in ((["tennis"], 5), (["tennis", "club"], 20), (["dog", "cat", "work"], 1), (["river"], 300)):
+        got = index.top(terms, top_k, accepted.__contains__)
+        assert got == _plain_top(index, terms, top_k, accepted.__contains__), (terms, top_k)
+        assert len(got) == min(top_k, len({i for i in accepted if set(terms) & set(index._terms[index._slots[i]])}))
