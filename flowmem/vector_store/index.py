@@ -332,21 +332,10 @@ class WorkspaceIndex:
             found.append(list(zip(map(self.ids.__getitem__, rows[best].tolist()), scores[best].tolist(), strict=True)))
         return found
 
-    def keeper(self, flt: MemoryFilter) -> Callable[[list[str]], np.ndarray]:
-        """A test of which of some memory ids are live rows meeting ``flt``: one mask, then the ids' rows looked up
-        together (a boolean array, in the ids' order)."""
+    def keeper(self, flt: MemoryFilter) -> Callable[[str], bool]:
+        """A test of whether a memory id is a live row meeting ``flt`` (one mask, then a lookup per id)."""
         keep = self.mask(flt)
-
-        def kept(memory_ids: list[str]) -> np.ndarray:
-            rows = np.fromiter(
-                map(self.row_of.get, memory_ids, itertools.repeat(-1)), dtype=np.int64, count=len(memory_ids)
-            )
-            found = rows >= 0
-            out = np.zeros(len(memory_ids), dtype=bool)
-            out[found] = keep[rows[found]]
-            return out
-
-        return kept
+        return lambda memory_id: (at := self.row_of.get(memory_id)) is not None and bool(keep[at])
 
     def matching_ids(self, flt: MemoryFilter) -> list[str]:
         """Ids of rows meeting ``flt``, ordered by (created_at, memory_id)."""

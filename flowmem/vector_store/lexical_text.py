@@ -143,11 +143,10 @@ class BM25Index:
         self._free.append(slot)
 
     def top(
-        self, terms: Iterable[str], top_k: int, keep: Callable[[list[str]], np.ndarray] | None = None
+        self, terms: Iterable[str], top_k: int, keep: Callable[[str], bool] | None = None
     ) -> list[tuple[str, float]]:
         """``(memory_id, BM25)`` of the ``top_k`` best memories containing any of ``terms`` that ``keep``
-        accepts (asked about a list of ids at once, it answers with a boolean array), best first, equal scores by
-        memory id."""
+        accepts, best first, equal scores by memory id."""
         count = len(self._slots)
         if not count or top_k <= 0:
             return []
@@ -194,7 +193,7 @@ class BM25Index:
         by_id: bool,
         depth: int,
         top_k: int,
-        keep: Callable[[list[str]], np.ndarray] | None,
+        keep: Callable[[str], bool] | None,
     ) -> tuple[list[tuple[str, float]], bool]:
         """The answer among the hits scoring at least the ``depth``-th best (and whether those were all the hits)."""
         complete = depth >= len(hits)
@@ -204,16 +203,20 @@ class BM25Index:
             hits = hits[values >= np.partition(values, at)[at]]
         order = hits[np.argsort(-scores[hits], kind="stable" if by_id else None)]
         ranked = -scores[order]  # ascending
-        ids = list(map(self._ids.__getitem__, order.tolist()))  # plain ints: C speed
-        accepted = keep(ids) if keep is not None else np.ones(len(ids), dtype=bool)
         picked: list[tuple[str, float]] = []
         start = 0
-        # Memories of equal score a run at a time, each run by id, until k are kept.
+        # Memories of equal score a run at a time, each run by id, until k are kept: ``keep`` is asked only about
+        # the ids that can still make the answer. (Asking it about every memory tied with the k-th, and sorting
+        # them all, was most of a search at 100k memories: short texts tie by the thousand.)
         while start < len(order) and len(picked) < top_k:
             end = int(np.searchsorted(ranked, ranked[start], side="right"))
             score = float(-ranked[start])
-            run = [memory_id for memory_id, ok in zip(ids[start:end], accepted[start:end].tolist(), strict=True) if ok]
-            picked += [(memory_id, score) for memory_id in (run if by_id else sorted(run))[: top_k - len(picked)]]
+            run = map(self._ids.__getitem__, order[start:end].tolist())  # plain ints: C speed
+            for memory_id in run if by_id else sorted(run):
+                if keep is None or keep(memory_id):
+                    picked.append((memory_id, score))
+                    if len(picked) == top_k:
+                        break
             start = end
         return picked, complete
 

@@ -85,11 +85,6 @@ def _plain_top(index: BM25Index, terms: list[str], top_k: int, keep: Callable[[s
     return picked
 
 
-def _batch(keep: Callable[[str], bool]) -> Callable[[list[str]], np.ndarray]:
-    """``keep`` asked about a list of ids at once, as BM25Index.top asks (an index's keeper)."""
-    return lambda memory_ids: np.array([keep(memory_id) for memory_id in memory_ids], dtype=bool)
-
-
 def test_bm25_top_is_the_plain_ranking_through_puts_and_removes() -> None:
     rng = np.random.default_rng(11)
     words = ["tennis", "club", "night", "river", "lisbon", "dog", "cat", "work"]
@@ -108,7 +103,7 @@ def test_bm25_top_is_the_plain_ranking_through_puts_and_removes() -> None:
             def keep(memory_id: str, refused: set[str] = refused) -> bool:
                 return memory_id not in refused
 
-            assert index.top(terms, top_k, _batch(keep)) == _plain_top(index, terms, top_k, keep), (step, terms)
+            assert index.top(terms, top_k, keep) == _plain_top(index, terms, top_k, keep), (step, terms)
 
 
 @pytest.mark.parametrize("kept_share", [1.0, 0.5, 0.01, 0.0])
@@ -123,6 +118,6 @@ def test_bm25_top_orders_only_the_best_few_and_goes_deeper_when_keep_refuses_the
         index.put(f"m{i:05d}", " ".join(rng.choice(words, size=int(rng.integers(1, 8)))))
     accepted = {f"m{i:05d}" for i in range(3000) if rng.random() < kept_share}
     for terms, top_k in ((["tennis"], 5), (["tennis", "club"], 20), (["dog", "cat", "work"], 1), (["river"], 300)):
-        got = index.top(terms, top_k, _batch(accepted.__contains__))
+        got = index.top(terms, top_k, accepted.__contains__)
         assert got == _plain_top(index, terms, top_k, accepted.__contains__), (terms, top_k)
         assert len(got) == min(top_k, len({i for i in accepted if set(terms) & set(index._terms[index._slots[i]])}))
