@@ -177,33 +177,35 @@ class BM25Index:
         hits = hits[scores[hits] != 0]
         # Only the best few are ordered (a common word's memories run to the tens of thousands at 100k, and sorting
         # them all was most of a search): every hit scoring at least the depth-th best, ties included, which is the
-        # answer whenever ``keep`` accepts k of them; else deeper, down to all of them (a user's few memories among a
-        # workspace's many).
-        depth = max(4 * top_k, 64)
+        # answer whenever ``keep`` accepts k of them; else the next band below it, 16x deeper, down to all of them (a
+        # user's few memories among a workspace's many). A band holds every hit of each score it reaches, so the
+        # bands in turn are the plain ranking, and ``keep`` is asked about each memory once at most.
+        values = scores[hits]
+        picked: list[tuple[str, float]] = []
+        upper, depth = np.inf, max(4 * top_k, 64)
         while True:
-            picked, complete = self._picked(hits, scores, by_id, depth, top_k, keep)
-            if len(picked) == top_k or complete:
+            if depth >= len(hits):
+                self._pick(hits[values < upper], scores, by_id, top_k, keep, picked)
                 return picked
-            depth *= 16
+            at = len(values) - depth
+            lower = np.partition(values, at)[at]
+            self._pick(hits[(values >= lower) & (values < upper)], scores, by_id, top_k, keep, picked)
+            if len(picked) == top_k:
+                return picked
+            upper, depth = lower, depth * 16
 
-    def _picked(
+    def _pick(
         self,
         hits: np.ndarray,
         scores: np.ndarray,
         by_id: bool,
-        depth: int,
         top_k: int,
         keep: Callable[[str], bool] | None,
-    ) -> tuple[list[tuple[str, float]], bool]:
-        """The answer among the hits scoring at least the ``depth``-th best (and whether those were all the hits)."""
-        complete = depth >= len(hits)
-        if not complete:
-            values = scores[hits]
-            at = len(values) - depth
-            hits = hits[values >= np.partition(values, at)[at]]
+        picked: list[tuple[str, float]],
+    ) -> None:
+        """Add to ``picked`` the best of ``hits`` that ``keep`` accepts, until it holds ``top_k``."""
         order = hits[np.argsort(-scores[hits], kind="stable" if by_id else None)]
         ranked = -scores[order]  # ascending
-        picked: list[tuple[str, float]] = []
         start = 0
         # Memories of equal score a run at a time, each run by id, until k are kept: ``keep`` is asked only about
         # the ids that can still make the answer. (Asking it about every memory tied with the k-th, and sorting
@@ -218,7 +220,6 @@ class BM25Index:
                     if len(picked) == top_k:
                         break
             start = end
-        return picked, complete
 
     def _posting_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         """The slots holding ``term`` and its count in each, by the id of the memory in each (None: no memory holds
