@@ -20,7 +20,8 @@ from __future__ import annotations
 import mmap
 import struct
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -326,17 +327,23 @@ def padded_groups(lengths: np.ndarray, starts: np.ndarray) -> list[tuple[np.ndar
     return groups
 
 
-_loaded: dict[str, NumpyE5] = {}
+_loaded: dict[tuple[object, ...], NumpyE5] = {}
 _loading = threading.Lock()
+Model = TypeVar("Model", bound=NumpyE5)
+
+
+def one_per_process(key: tuple[object, ...], make: Callable[[], Model]) -> Model:
+    """The model ``make`` gives, made at the first call for ``key`` and the same one for every later call."""
+    with _loading:
+        model = _loaded.get(key)
+        if model is None:
+            model = _loaded[key] = make()
+        return cast(Model, model)
 
 
 def numpy_e5(variant: str) -> NumpyE5:
     """One model per variant in the process, loaded at the first call (~1 s; 85 MB of float32 weights)."""
-    with _loading:
-        model = _loaded.get(variant)
-        if model is None:
-            model = _loaded[variant] = NumpyE5(variant)
-        return model
+    return one_per_process(("numpy", variant), lambda: NumpyE5(variant))
 
 
 def single_threaded_blas() -> bool:

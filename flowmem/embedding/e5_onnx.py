@@ -12,21 +12,23 @@ vectors are the engine's up to rounding: cosine ≥ 0.9998 with the engine's (``
 What stays in numpy (:class:`~flowmem.embedding.e5_numpy.NumpyE5`): the tokenizer, the embedding rows (the word
 table is 250k rows: only the rows a batch uses are dequantised), the grouping of texts by length, the pooling and the
 windows of long texts. Measured on 2 cores (AMD EPYC, one thread): a query alone 7.7 ms of CPU against the engine's
-16.2; passages of ~110 characters in groups 22.5 against 36.9 (BENCHMARKS.md, "Embedding on onnxruntime").
+16.2; passages of ~110 characters in groups 22.5 against 36.9 (BENCHMARKS.md, "Issue 24, session 23: e5 on
+onnxruntime's 4-bit kernels").
 """
 
 from __future__ import annotations
 
-import threading
+from functools import cache
 
 import numpy as np
 
-from flowmem.embedding.e5_numpy import QK, NumpyE5, padded_groups
+from flowmem.embedding.e5_numpy import QK, NumpyE5, one_per_process, padded_groups
 from flowmem.embedding.onnx_proto import FLOAT, Graph
 
 ACCURACY_INT8 = 4  # MatMulNBits' accuracy_level: inputs quantised to int8 per block, int8 products
 
 
+@cache  # asked before every embedding call: the import is tried once
 def available() -> bool:
     """Whether onnxruntime can be imported (the ``local`` model's ``runtime: auto`` uses it then)."""
     try:
@@ -140,14 +142,6 @@ class OnnxE5(NumpyE5):
         return means
 
 
-_loaded: dict[tuple[str, int], OnnxE5] = {}
-_loading = threading.Lock()
-
-
 def onnx_e5(variant: str, threads: int) -> OnnxE5:
     """One model per variant and thread count in the process, loaded at the first call (~0.3 s)."""
-    with _loading:
-        model = _loaded.get((variant, threads))
-        if model is None:
-            model = _loaded[variant, threads] = OnnxE5(variant, threads)
-        return model
+    return one_per_process(("onnx", variant, threads), lambda: OnnxE5(variant, threads))
