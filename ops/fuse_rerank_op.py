@@ -64,10 +64,15 @@ class FuseRerankOp(Op):
     the finals) are put first, latest (earliest) event first, else by when they were said
     (:mod:`flowmem.scoring.recency`; ``scores["recency_rank"]``, and the trace's ``recency`` note).
 
-    A memory said later that states a change (an ending, a new value, a correction: :mod:`flowmem.scoring.change`)
-    about what a better-ranked, older memory speaks of goes just above it when within ``changed_margin`` σ of it
+    For a query about now (no word of the past: :func:`flowmem.scoring.aspect.asks_about_now`), a memory said later
+    that states a change (an ending, a new value, a correction: :mod:`flowmem.scoring.change`) about what a
+    better-ranked, older memory speaks of goes just above it when within ``changed_margin`` σ of it
     ("Leah left teaching!! She's a sales rep now" above "She teaches chemistry at Westbrook High"): what the write
-    path did not expire still does not outrank what replaced it (``scores["changed_first"]``, ``explain``).
+    path did not expire still does not outrank what replaced it (``scores["changed_first"]``, ``explain``). A memory
+    said later that says what an older one says of the query's subject with another value,
+    in no words of change ("£8.60 an hour" after "£7.55 an hour"), goes above it when within ``restated_margin`` σ
+    (``scores["restated_first"]``): a weaker sign than a stated change, so only a near tie moves. Later is when each was
+    said, and of the first ten only.
     """
 
     class Params(OpParams):
@@ -102,11 +107,18 @@ class FuseRerankOp(Op):
             "this many σ of the best final score by when (None: off)",
         )
         changed_margin: float | None = Field(
+            3.0,
+            ge=0,
+            description="a query about now: a memory said later that states a change about what a better-ranked one "
+            "speaks of ('Leah left teaching, she's a sales rep now' below 'She teaches chemistry') goes above it, when "
+            "within this many σ of it (None: off, and restated_margin with it)",
+        )
+        restated_margin: float = Field(
             0.5,
             ge=0,
-            description="a memory said later that states a change about what a better-ranked one speaks of ('Leah "
-            "left teaching, she's a sales rep now' below 'She teaches chemistry') goes above it, when within this "
-            "many σ of it (None: off)",
+            description="a query about now: a memory said later that says what a better-ranked one says of the "
+            "query's subject with another value, in no words of change ('£8.60 an hour' after '£7.55 an hour'), goes "
+            "above it when within this many σ of it",
         )
         min_spread: float = Field(
             0.02,
@@ -166,11 +178,12 @@ class FuseRerankOp(Op):
         # said of two days ("went climbing with Marcus") score the same.
         shared = {score for score, times in Counter(m.scores["final"] for m in kept).items() if times > 1}
         kept.sort(key=lambda m: (m.scores["final"], when_of(m) if m.scores["final"] in shared else 0.0), reverse=True)
-        if p.changed_margin is not None and (known is None or known.recency is None):
-            margin = p.changed_margin * self._final_spread(kept)
-            kept = changed_first(kept, margin, self.label)
-            if now:  # a query about now: the latest of two statements of its subject with other values
-                kept = restated_first(kept, ctx.get(QUERY) or "", margin, self.label)
+        # A query about now is answered by what holds now: the later of two statements of its subject. One about the
+        # past ("when did Caroline go to…", "what did I do for work last year?") by what was said then.
+        if now and p.changed_margin is not None and (known is None or known.recency is None):
+            sigma = self._final_spread(kept)
+            kept = changed_first(kept, p.changed_margin * sigma, self.label)
+            kept = restated_first(kept, ctx.get(QUERY) or "", p.restated_margin * sigma, self.label)
         kept = self._recency_order(ctx, kept)
         for memory in kept[limit:]:
             reason = f"final {memory.scores['final']:.3f}: beyond the best {limit}"

@@ -14,6 +14,7 @@ earliest first for "first"; the rest follow in score order.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,11 @@ def when_of(memory: Memory) -> float:
     """When ``memory``'s event happened, else when it was said (else when it was stored), as a timestamp."""
     when = memory.event_time or memory.message_time or memory.created_at
     return when.timestamp()
+
+
+def said_at(memory: Memory) -> float:
+    """When ``memory`` was said (else stored), as a timestamp: the order in which statements supersede each other."""
+    return (memory.message_time or memory.created_at).timestamp()
 
 
 def order_by_recency(
@@ -72,12 +78,29 @@ def changed_first(ranked: list[Memory], margin: float, label: str, *, among: int
     :func:`flowmem.scoring.change.read_changes` (an ending, a new value, a correction: closed classes of words, not
     phrasings), and what it is about must be a term of the older memory; each move is said in ``explain``."""
 
+    common = common_terms(ranked[:among])
+
     def changed(newer: Memory, older: Memory) -> str | None:
         about = frozenset().union(*(change.about for change in read_changes(newer.content)))
-        shared = about & subject_terms(older.content) if about else frozenset()
+        shared = (about & subject_terms(older.content)) - common if about else frozenset()
         return f"states a change about {', '.join(sorted(shared))}" if shared else None
 
     return _newer_above(ranked, margin, label, among, CHANGED_FIRST, changed)
+
+
+# The least number of memories whose terms say which are common: of two or three, a term in most says nothing.
+COMMON_AMONG = 4
+
+
+def common_terms(memories: list[Memory]) -> frozenset[str]:
+    """The terms in more than half of ``memories`` (at least :data:`COMMON_AMONG` of them): what most of a query's
+    candidates speak of is not what one of them changed. In memories written of the user ("Alice moved her dentist
+    appointment…", "Alice hurt her knee…") the user's name is such a term, as "I" is in the user's own words; a
+    change of the dentist appointment is not a change of the knee."""
+    if len(memories) < COMMON_AMONG:
+        return frozenset()
+    counts = Counter(term for memory in memories for term in subject_terms(memory.content))
+    return frozenset(term for term, count in counts.items() if count * 2 > len(memories))
 
 
 def restated_first(ranked: list[Memory], query: str, margin: float, label: str, *, among: int = 10) -> list[Memory]:
@@ -120,11 +143,14 @@ def _newer_above(
     score: str,
     reason_of: Callable[[Memory, Memory], str | None],
 ) -> list[Memory]:
-    """``ranked`` with each memory of the first ``among`` moved just above the first better-ranked, older memory it
-    has a reason to go above (``reason_of(newer, older)``), when its final score is within ``margin`` of that one's."""
+    """``ranked`` with each memory of the first ``among`` moved just above the first better-ranked memory said before it
+    that it has a reason to go above (``reason_of(newer, older)``), when its final score is within ``margin`` of that
+    one's."""
     order = list(ranked)
-    # each memory's time, by identity (a Memory's == compares every field); a move is among the first ``among`` only
-    when = {id(memory): when_of(memory) for memory in ranked[:among]}
+    # when each was said, by identity (a Memory's == compares every field); a move is among the first ``among`` only.
+    # Said, not happening: "planning a trip to Kyoto in July", said the same day as "wants to try kaiseki in Kyoto",
+    # is not the later statement of the two.
+    when = {id(memory): said_at(memory) for memory in ranked[:among]}
     for newer in ranked[:among]:
         at = next(i for i, memory in enumerate(order) if memory is newer)
         for i, older in enumerate(order[:at]):

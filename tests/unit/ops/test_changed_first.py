@@ -73,3 +73,29 @@ def test_a_query_about_now_finds_the_later_of_two_statements_of_its_subject_with
     assert ids(ask(make_app, "how far can I run?", [knee, ran, *FILLER]))[:2] == ["old", "new"]
     same = scored("new", "still £7.55 an hour at the garden centre", 0.60, SEP)
     assert ids(ask(make_app, "how much do I earn an hour?", [old, same, *FILLER]))[:2] == ["old", "new"]
+
+
+def test_a_term_most_candidates_hold_is_not_what_a_change_is_about(make_app: Maker) -> None:
+    # memories written of the user: her name is in each, as "I" is in her own words; a change of her dentist
+    # appointment is not a change of her knee, whatever the margin
+    knee = scored("old", "Alice hurt her right knee on a trail run", 0.62, FEB)
+    dentist = scored("new", "Alice moved her dentist appointment from Friday to Monday", 0.60, SEP)
+    of_her = [scored(f"f{i}", f"Alice planted tomatoes in the garden {i}", 0.40 - i / 100, FEB) for i in range(4)]
+    wide = "op.fuse_rerank_op.params.changed_margin=100"
+    assert ids(fuse(make_app, [knee, dentist, *of_her], wide))[:2] == ["old", "new"]
+    # the same pair among candidates that do not all name her: her name is what the change is about
+    moved = fuse(make_app, [knee, dentist, *FILLER], wide)
+    assert ids(moved)[:2] == ["new", "old"] and "alic" in moved.memories[0].explain["changed_first"]
+
+
+def test_later_is_when_it_was_said_not_when_it_happens(make_app: Maker) -> None:
+    # said before the older one, about an event after it: not the later statement of the two
+    planned = scored("new", NEW.content, 0.60, datetime(2025, 1, 2)).with_event_time(datetime(2025, 12, 1))
+    assert ids(fuse(make_app, [OLD, planned, *FILLER]))[:2] == ["old", "new"]
+
+
+def test_a_query_about_the_past_is_answered_by_what_was_said_then_not_by_what_changed_it(make_app: Maker) -> None:
+    # "when did…", "what did…": the older statement is the answer; what replaced it is the answer to a question of now
+    for query in ("when did Maya start as a paramedic?", "what did Maya do for work last year?"):
+        assert ids(ask(make_app, query, [OLD, NEW, *FILLER]))[:2] == ["old", "new"], query
+    assert ids(ask(make_app, "what does Maya do for work?", [OLD, NEW, *FILLER]))[:2] == ["new", "old"]
