@@ -58,6 +58,11 @@ class FuseRerankOp(Op):
     ``asks_when``, :mod:`flowmem.timeexpr.asks`) is answered by a memory that says when: each memory with an event
     time gains ``σ · ln when_ratio`` (``scores["when_shift"]``), the same prior weighing as ``spread``'s type ratio.
 
+    A query about the past ("when did Nia get married?", "what was my marathon time?": not about now) is answered by
+    what happened rather than what was planned: a memory said before its event's day (a plan, "getting married on 14
+    June", said in May) gains ``σ · ln plan_ratio`` (``scores["plan_shift"]``, negative), since plans change and the
+    memory that tells how it went is the answer when there is one.
+
     A query that asks for the latest or the earliest occurrence ("when did I *last* go hiking?", "the first time
     I…", 上次; ``query_times``'s recency, :mod:`flowmem.timeexpr.recency`) is answered by when, not by likeness:
     before the cut, the memories whose final score is within ``recency_margin`` σ of the best (σ: the spread of
@@ -99,6 +104,12 @@ class FuseRerankOp(Op):
             le=1,
             description="a query about now ('which town do I live in?'): the score multiplier of a memory that tells "
             "a state as over ('I used to live in Sheffield', 我以前…; flowmem.scoring.aspect) (1: off)",
+        )
+        plan_ratio: float = Field(
+            0.5,
+            gt=0,
+            description="a query about the past ('when did Nia get married?'): the prior ratio of a memory said before "
+            "its event happened, a plan ('getting married on 14 June'), against one that tells what happened (1: off)",
         )
         recency_margin: float | None = Field(
             1.0,
@@ -166,6 +177,10 @@ class FuseRerankOp(Op):
                 shift = prior_shift(p.when_ratio, sigma, base)
                 memory.set_score("when_shift", shift, self.label)
                 relevance = max(relevance + shift, 0.0)
+            if not now and p.plan_ratio != 1.0 and planned(memory):
+                shift = prior_shift(p.plan_ratio, sigma, base)
+                memory.set_score("plan_shift", shift, self.label)
+                relevance = max(relevance + shift, 0.0)
             if now and p.past_state_ratio != 1.0 and tells_past_state(memory.content):
                 memory.set_score("past_state_ratio", p.past_state_ratio, self.label)
                 relevance *= p.past_state_ratio
@@ -210,3 +225,9 @@ class FuseRerankOp(Op):
     def _final_spread(self, kept: list[Memory]) -> float:
         """σ of the final scores, at least ``min_spread``: two memories a hair apart are a tie, not a ranking."""
         return max(spread([m.scores["final"] for m in kept]), self.params.min_spread)
+
+
+def planned(memory: Memory) -> bool:
+    """Whether ``memory`` was said before its event happened (a plan: "getting married on 14 June", said in May)."""
+    said, event = memory.message_time, memory.event_time
+    return said is not None and event is not None and event.date() > said.date()
