@@ -42,7 +42,7 @@ from datetime import datetime
 
 from flowmem.schema.memory import Memory
 from flowmem.scoring.attributes import ATTRIBUTE
-from flowmem.scoring.referents import REFERS_TO
+from flowmem.scoring.referents import KNOWN_AS, REFERS_TO
 from flowmem.scoring.relations import relation_words
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import DEFAULT_RULES, SlotRules, stored_slots
@@ -124,6 +124,10 @@ def offline_key(memory: Memory, rules: SlotRules = DEFAULT_RULES) -> str:
     referents = memory.metadata.get(REFERS_TO)
     if isinstance(referents, list):  # "He's a physical therapist" said of Marcus is found by "what does Marcus do?"
         parts += [name for name in referents if isinstance(name, str) and name.strip()]
+    known = memory.metadata.get(KNOWN_AS)
+    if isinstance(known, list):  # "Leah left teaching" said of "my sister Leah" is found by "what does my sister do?"
+        said_as = " ".join(word for word in known if isinstance(word, str) and word.strip())
+        parts += [said_as, *relation_words(said_as)] if said_as else []
     relations = relation_words(memory.content)
     if relations:
         parts.append(" ".join(relations))

@@ -8,7 +8,7 @@ import pytest
 
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import offline_key
-from flowmem.scoring.referents import REFERS_TO, people_named, uses_pronoun, with_referents
+from flowmem.scoring.referents import KNOWN_AS, REFERS_TO, introduced, people_named, uses_pronoun, with_referents
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,37 @@ def test_a_turn_using_a_pronoun_keeps_the_person_named_last_before_it() -> None:
     assert [m.metadata.get(REFERS_TO) for m in kept] == [None, None, ["Marcus"], None, ["Cleo"], None]
     assert "Marcus" in offline_key(kept[2])  # found by "what does Marcus do?"
     assert "Marcus" not in offline_key(chat[2])
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [
+        ("Talked to my sister Leah tonight", {"Leah": "sister"}),
+        ("Leah, my sister, lives in Rome", {"Leah": "sister"}),
+        ("our neighbour Priya fed the cat", {"Priya": "neighbour"}),
+        ("My brother Tom and I went fishing", {"Tom": "brother"}),
+        ("我男朋友叫小林", {"小林": "男朋友"}),
+        ("my boss is great", {}),  # no name
+        ("我妈今天在家", {}),  # no 叫: 今天 is no one
+        ("went climbing with Marcus", {}),  # a person, but not who he is to the speaker
+    ],
+)
+def test_who_a_name_is_to_the_speaker_is_read_from_how_the_chat_introduces_it(
+    text: str, people: dict[str, str]
+) -> None:
+    assert introduced(text) == people
+
+
+def test_a_turn_naming_someone_the_chat_introduced_is_keyed_with_who_they_are() -> None:
+    chat = [
+        _memory("Talked to my sister Leah tonight. She teaches chemistry at Westbrook High", 0),
+        _memory("Leah left teaching!! She's a sales rep for a lab equipment company now", 1),
+        _memory("Leah and my sister went out", 2),  # says the relation itself: nothing to add
+        _memory("Marcus and Leah came round", 3),
+        _memory("我男朋友叫小林", 4),
+        _memory("小林下个月去深圳上班", 5),
+    ]
+    kept = with_referents(chat)
+    assert [m.metadata.get(KNOWN_AS) for m in kept] == [None, ["sister"], None, ["sister"], None, ["男朋友"]]
+    assert "sister" in offline_key(kept[1]) and "sister" not in offline_key(chat[1])  # "what does my sister do?"
+    assert "boyfriend" in offline_key(kept[5])  # the relation's other words too (flowmem.scoring.relations)
