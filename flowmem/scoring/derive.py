@@ -149,7 +149,19 @@ def event_time(text: str, said: datetime, start: int = 0) -> ExtractedTime | Non
         t.start.date() <= said.date() and arranges(text, at) for t, (at, _) in zip(found, spans, strict=True)
     ):
         return ahead[0]  # "Booked the vet yesterday for the jabs next Friday": the booking was the way to the event
-    return found[0]
+    return _narrowed(found)
+
+
+def _narrowed(found: list[ExtractedTime]) -> ExtractedTime:
+    """The first time, or a later one that lies inside it and is shorter: "this weekend … on Saturday", "next week,
+    Tuesday", "in March, on the 14th" — the second narrows the first, and the event is on the narrower."""
+    first = found[0]
+    inside = [
+        t
+        for t in found[1:]
+        if first.start <= t.start and t.end <= first.end and t.end - t.start < first.end - first.start
+    ]
+    return min(inside, key=lambda t: t.end - t.start) if inside else first
 
 
 def event_times(text: str, said: datetime) -> list[ExtractedTime]:
