@@ -16,7 +16,8 @@ from flowmem.scoring.lexical import words
 from flowmem.scoring.restated import RESTATES
 from flowmem.timeexpr import expression_spans, extract_all
 from flowmem.timeexpr.anchors import Name, anchored, anchors_of
-from flowmem.timeexpr.model import ExtractedTime
+from flowmem.timeexpr.en import WEEKDAY
+from flowmem.timeexpr.model import ExtractedTime, canonical_parts
 from flowmem.timeexpr.tense import arranges, moved_to, reports_done
 from flowmem.timeexpr.vague import vague_past
 
@@ -154,14 +155,33 @@ def event_time(text: str, said: datetime, start: int = 0) -> ExtractedTime | Non
 
 def _narrowed(found: list[ExtractedTime]) -> ExtractedTime:
     """The first time, or a later one that lies inside it and is shorter: "this weekend … on Saturday", "next week,
-    Tuesday", "in March, on the 14th" — the second narrows the first, and the event is on the narrower."""
+    Tuesday", "in March, on the 14th" — the second narrows the first, and the event is on the narrower. A bare weekday
+    said after a week or a weekend is that day of it, wherever it resolved alone ("next week I'm in Leeds, Tuesday
+    probably": the Tuesday of next week, not the coming one)."""
     first = found[0]
-    inside = [
-        t
-        for t in found[1:]
-        if first.start <= t.start and t.end <= first.end and t.end - t.start < first.end - first.start
-    ]
+    later = [_in_week_of(first, t) for t in found[1:]]
+    shorter = [t for t in later if t.end - t.start < first.end - first.start]
+    inside = [t for t in shorter if first.start <= t.start and t.end <= first.end]
     return min(inside, key=lambda t: t.end - t.start) if inside else first
+
+
+_BARE_WEEKDAY = re.compile(rf"^(?:on\s+|this\s+)?(?:{WEEKDAY})s?$|^(?:周|星期|礼拜)[一二三四五六日天]$", re.I)
+
+
+def _in_week_of(span: ExtractedTime, day: ExtractedTime) -> ExtractedTime:
+    """``day`` moved into ``span`` (a week or a weekend) when it is a bare weekday ``span`` holds, else as it is."""
+    if span.granularity not in ("week", "weekend") or day.granularity != "day":
+        return day
+    if not _BARE_WEEKDAY.match(day.expression.strip()) or span.start <= day.start < span.end:
+        return day
+    at = span.start + timedelta(days=(day.start.weekday() - span.start.weekday()) % 7)
+    if at >= span.end:
+        return day
+    start = at.replace(hour=0, minute=0, second=0, microsecond=0)
+    return ExtractedTime(
+        parts=canonical_parts("day", start), start=start, end=start + timedelta(days=1), expression=day.expression,
+        granularity="day", source=day.source,
+    )  # fmt: skip
 
 
 def event_times(text: str, said: datetime) -> list[ExtractedTime]:

@@ -783,10 +783,6 @@ KNOWN_MISSES: dict[str, str] = {
         "held out, missed: both times are read right, but 报的名 (a 的 construction) is not among the forms of "
         "arranging (报了名, 报名), so the memory takes the first (last month)"
     ),
-    "next week I'm in Leeds, Tuesday probably": (
-        "a bare weekday after the week it is in is resolved on its own (the coming Tuesday, 25 March), not within "
-        "'next week': nothing narrows what was not read inside it"
-    ),
     "When we met on Monday, she said the results come on the 20th.": (
         "reported speech with no 'that' and no tense word of its own: the nearest cue is 'said', the saying's"
     ),
@@ -800,6 +796,10 @@ NARROWED: list[MessageCase] = [
     C("narrowed", "next week I'm in Leeds, Tuesday probably", MON, "2025-04-01"),
     C("narrowed", "in April, on the 14th, we close on the house", MAR15, "2025-04-14"),
     C("narrowed", "这周末周六去爬山", WED, "2025-03-29"),
+    C("narrowed", "下周要去深圳出差，周三走", MON, "2025-04-02"),
+    C("narrowed", "next weekend we're at the lake, Sunday we drive back", WED, "2025-04-06"),
+    # a day said of another time than the week is left alone ("tomorrow")
+    C("narrowed", "next week I'm in Leeds, leaving tomorrow", MON, "W2025-03-31"),
     # not inside: the first time stays ("on Saturday, and again next week")
     C("narrowed", "went to the coast on Saturday, and again next week", MON, "2025-03-22"),
 ]
