@@ -33,6 +33,7 @@ from flowmem.scoring.affirmed import Affirmed, affirmed, may_affirm
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
 from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
+from flowmem.scoring.relations import relations_named
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK, FACT_BREAK, SEGMENT_BREAK
@@ -296,6 +297,8 @@ class Change:
     kept: frozenset[tuple[str, str]] = frozenset()
     # per value: the names said before it in its clause ("Bruno's daycare is Fridays": bruno): whose it is, by name
     people: tuple[frozenset[str], ...] = ()
+    # per value: the relations said before it in its clause ("my brother lives in Milan": brother): whose it is, by kin
+    kin: tuple[frozenset[str], ...] = ()
     # The names the statement says were left for the new one: after "from" or "instead of", or opening a clause of
     # their own ("switched my current account to Monzo, Barclays was useless"): a name an older statement holds there
     switched_from: frozenset[str] = frozenset()
@@ -397,12 +400,13 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             roles = tuple(_new_role(text, v) for v in values)
             kept = frozenset((v.kind, v.norm) for v in values if _still(text, v))
             people = tuple(_named_before(text, start, v) for v in values)
+            kin = tuple(relations_named(text[start : v.start]) for v in values)
             outsiders = tuple(_OUTSIDER.search(text[start : v.start]) is not None for v in values)
             switches = _SWITCHED.search(cue.group()) is not None
             switched = frozenset(v.norm for v in every_value if switches and v.kind == "name" and _left_for(text, v))
             change = Change(
                 kind, about, values, cue.group(), chars, negated, subjects, around, frames, roles=roles, kept=kept,
-                people=people, switched_from=switched, outsiders=outsiders,
+                people=people, kin=kin, switched_from=switched, outsiders=outsiders,
             )  # fmt: skip
             if goes_on and changes and changes[-1].kind == kind and changes[-1].about == about:
                 change = _joined(changes.pop(), change)  # one change of one thing, said in two clauses
@@ -452,6 +456,7 @@ def _joined(first: Change, then: Change) -> Change:
         roles=first.roles + then.roles,
         kept=first.kept | then.kept,
         people=first.people + then.people,
+        kin=first.kin + then.kin,
         switched_from=first.switched_from | then.switched_from,
         outsiders=first.outsiders + then.outsiders,
     )
@@ -828,11 +833,18 @@ _IS_DOING = re.compile(r"[a-z]+ing$|been$|got$")  # "Osei's putting…": 's is "
 
 def _other_people(old_text: str, start: int, old: Value, change: Change, index: int) -> bool:
     """Whether the change's value ``index`` and ``old`` are said of two other people, each by name ("Amy's swimming is
-    on Mondays", "Ben's swimming moved to Tuesdays")."""
+    on Mondays", "Ben's swimming moved to Tuesdays") or each by kin ("my sister lives in Rome", "my brother lives in
+    Milan now")."""
     if not change.people or not change.subjects or change.subjects[index] != "other":
         return False
     theirs = _named_before(old_text, start, old)
-    return bool(change.people[index]) and bool(theirs) and not change.people[index] & theirs
+    if change.people[index] and theirs and not change.people[index] & theirs:
+        return True
+    mine, their_kin = (
+        change.kin[index] if index < len(change.kin) else frozenset(),
+        relations_named(old_text[start : old.start]),
+    )
+    return bool(mine) and bool(their_kin) and not mine & their_kin
 
 
 def _same_person(old_text: str, start: int, old: Value, change: Change, index: int) -> bool:

@@ -119,3 +119,9 @@ def relation_words(text: str) -> list[str]:
                 if word not in said and not (_CJK.search(word) and word in text):
                     out.setdefault(word, None)
     return list(out)
+
+
+def relations_named(text: str) -> frozenset[str]:
+    """The relations ``text`` names, each by its group's first word: "my brother lives in Milan" → ``{"brother"}``,
+    "我姐姐在上海" → ``{"sister"}`` (whoever else it also names)."""
+    return frozenset(group[0] for pattern, group in _matchers() if pattern.search(text))

@@ -1364,3 +1364,11 @@ def test_a_sum_is_read_by_its_currency_or_what_it_pays_for(text: str, found: lis
 )  # fmt: skip
 def test_a_switch_leaves_the_name_said_after_from_or_judged_in_a_clause_of_its_own(text: str, left: set[str]) -> None:
     assert set().union(*(c.switched_from for c in read_changes(text))) == left
+
+
+def test_a_new_value_said_of_one_relative_does_not_replace_another_relatives() -> None:
+    # "my brother lives in Milan now" is no change of where the sister lives (session 24's controls, dev half)
+    new = read_changes("my brother lives in Milan now, he moved for work")
+    assert [replaced_values("my sister lives in Rome, I visit every summer", change) for change in new] == [[]]
+    moved = [replaced_values("my brother lives in Leeds", change) for change in new]
+    assert [[(old.norm, value.norm) for old, value in pairs] for pairs in moved] == [[("leeds", "milan")]]
