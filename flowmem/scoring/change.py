@@ -33,6 +33,7 @@ from flowmem.scoring.affirmed import Affirmed, affirmed, may_affirm
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
 from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
+from flowmem.scoring.referents import people_named
 from flowmem.scoring.relations import relations_named
 from flowmem.scoring.tokens import query_terms
 from flowmem.scoring.values import Value, find_values, same
@@ -756,6 +757,11 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                     or _same_person(old_text, start, o, change, index)
                 )
             ]
+            # a person's own name ("my brother Tom lives in Leeds": Tom) is not the value a new place replaces, when
+            # another name of the clause can be
+            persons = {name.lower() for name in people_named(old_text)}
+            if new.kind == "name" and any(o.norm not in persons for o in fitting):
+                fitting = [o for o in fitting if o.norm not in persons]
             # of several in the clause, the one said nearest what changed ("choir on Mondays and pottery on Thursdays",
             # then "pottery's moved to Wednesdays": Thursdays), else the first
             old = min(fitting, key=lambda o: _distance(old_text, o, change.about), default=None)

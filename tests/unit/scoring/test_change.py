@@ -1372,3 +1372,6 @@ def test_a_new_value_said_of_one_relative_does_not_replace_another_relatives() -
     assert [replaced_values("my sister lives in Rome, I visit every summer", change) for change in new] == [[]]
     moved = [replaced_values("my brother lives in Leeds", change) for change in new]
     assert [[(old.norm, value.norm) for old, value in pairs] for pairs in moved] == [[("leeds", "milan")]]
+    # his name is not the place that changed
+    named = [replaced_values("my brother Tom lives in Leeds", change) for change in new]
+    assert [[(old.norm, value.norm) for old, value in pairs] for pairs in named] == [[("leeds", "milan")]]
