@@ -700,6 +700,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
     pairs: list[tuple[Value, Value]] = []
     used: set[int] = set()
     held_new = {(v.kind, v.norm) for v in change.values}
+    persons = {name.lower() for name in people_named(old_text)}  # the names the older text gives people
     spans = _spans(old_text, CLAUSE_BREAK, olds)
     # what a clause about the same thing says already ("Choir has moved to Wednesdays because the hall is rewired on
     # Thursdays" does not say choir is on Thursdays); a name wherever it is said (whose practice, whose school)
@@ -759,7 +760,6 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
             ]
             # a person's own name ("my brother Tom lives in Leeds": Tom) is not the value a new place replaces, when
             # another name of the clause can be
-            persons = {name.lower() for name in people_named(old_text)}
             if new.kind == "name" and any(o.norm not in persons for o in fitting):
                 fitting = [o for o in fitting if o.norm not in persons]
             # of several in the clause, the one said nearest what changed ("choir on Mondays and pottery on Thursdays",

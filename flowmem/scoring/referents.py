@@ -35,10 +35,13 @@ _SAYS = (
     r"(?:said|says|told|texted|called|asked|thinks|thought|wants|loves|hates|works|lives|moved|got|is|was|has|had|"
     r"came|went|cooked|made|sent|quit|started|left|just)"
 )
+# How a name follows the person noun it is given to: "my sister Cleo", "a friend called Ana"; 我男朋友叫小林.
+_NAMED_AFTER = rf"(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}"
+_ZH_NAMED_AFTER = r"(?:的名字)?叫(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,.!?;\s]|是|在|$)"
 _EN_PEOPLE = tuple(
     re.compile(pattern, re.I)
     for pattern in (
-        rf"\b{PERSON_NOUN}(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}",
+        rf"\b{PERSON_NOUN}{_NAMED_AFTER}",
         rf"\b(?:his|her|their)\s+name(?:'s|\s+is)\s+{_NAME}",
         rf"\b(?:with|and|me\s+and)\s+{_NAME}\b",
         rf"\b{_NAME}\s+and\s+(?:i|me)\b",
@@ -46,20 +49,12 @@ _EN_PEOPLE = tuple(
 )
 # "Marcus texted me" — but a sentence's first word is capitalised whatever it is ("Tomorrow is"): inside one only.
 _EN_DOER = re.compile(rf"(?<=[a-z,;:]\s){_NAME}\s+{_SAYS}\b")
-_ZH_PEOPLE = re.compile(
-    rf"(?:{ZH_KIN})"
-    r"(?:的名字)?叫(?P<name>[\u4e00-\u9fff]{2,3}?)(?=[，。！？；,.!?;\s]|是|在|$)"
-)
+_ZH_PEOPLE = re.compile(rf"(?:{ZH_KIN}){_ZH_NAMED_AFTER}")
 # "my sister Leah", "our neighbour, Priya", "Leah, my sister"; 我男朋友叫小林 (with 叫: 我妈今天在家 names no one)
 _INTRODUCED = (
-    re.compile(
-        rf"\b(?:my|our)\s+(?P<relation>{PERSON_NOUN})(?:'s\s+name\s+is|\s+is\s+called|\s+named|\s+called|,)?\s+{_NAME}",
-        re.I,
-    ),
+    re.compile(rf"\b(?:my|our)\s+(?P<relation>{PERSON_NOUN}){_NAMED_AFTER}", re.I),
     re.compile(rf"{_NAME},\s+(?:my|our)\s+(?P<relation>{PERSON_NOUN})\b", re.I),
-    re.compile(
-        rf"(?:我|我们)(?:的)?(?P<relation>{ZH_KIN})(?:的名字)?叫(?P<name>[\u4e00-\u9fff]{{2,3}}?)(?=[，。！？；,.!?;\s]|是|在|$)"
-    ),
+    re.compile(rf"(?:我|我们)(?:的)?(?P<relation>{ZH_KIN}){_ZH_NAMED_AFTER}"),
 )
 _EN_PRONOUN = re.compile(r"(?:^|[.!?;,]\s*|\b(?:and|but|so|because)\s+)(?:he|she|he's|she's|him|her)\b", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff]")
