@@ -26,6 +26,7 @@ from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.echo import restated_slots
 from flowmem.scoring.frames import analogous_slots, slot_frames
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, SPEAKER, said_before
+from flowmem.scoring.referents import resolved
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import (
     DEFAULT_RULES,
@@ -141,8 +142,13 @@ class ContraRepeatOp(Op):
             return [], []
         workspace, store, rules = ctx[WORKSPACE_ID], self.vector_store, self.rules
         vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
+        # What a turn says is read with its pronouns said as the people they stand for ("he got transferred to
+        # York" of "my boyfriend"): its slots, its changes, what it ends. The turn itself is stored as said.
+        reading = {m.memory_id: as_resolved(m) for m in new}
         new = [
-            m.model_copy(update={"vector": v, "metadata": {**m.metadata, SLOTS_KEY: read_slots(m, rules)}})
+            m.model_copy(
+                update={"vector": v, "metadata": {**m.metadata, SLOTS_KEY: read_slots(reading[m.memory_id], rules)}}
+            )
             for m, v in zip(new, vectors, strict=True)
         ]
         # the assistant's restatement holds the slots it says again of the user's words in this batch
@@ -155,15 +161,17 @@ class ContraRepeatOp(Op):
         # Only what was said or concluded: an entity's description (derived from these) is no duplicate of a new fact.
         flt = MemoryFilter(target=ctx[USER_ID], status="valid", memory_type=RECALLED_TYPES)
         found = await store.search_each(workspace, [m.vector for m in new], self.params.top_k, flt)
-        ends = {m.memory_id: rules.ended(m.content, named(m)) for m in new}
+        ends = {m.memory_id: rules.ended(reading[m.memory_id].content, named(m)) for m in new}
         wanted = {slot for m in new for slot in [*m.metadata[SLOTS_KEY], *ended_slots(m.metadata[SLOTS_KEY])]}
         gone = {value for values in ends.values() for value in values}  # "Nibbles passed away": any slot holding it
         holders, backfill = await self._slot_holders(workspace, flt, wanted, gone) if wanted or gone else ({}, [])
         ctx.note("slot_holders", {slot: len(held) for slot, held in sorted(holders.items())})
         if backfill:
             ctx.note("slots_read_from_words", len(backfill))
-        changes = {m.memory_id: changes_of(m) if self.params.policy != "keep_both" else [] for m in new}
-        nearby = await self._about_the_same(ctx, new, changes, flt)
+        changes = {
+            m.memory_id: changes_of(reading[m.memory_id]) if self.params.policy != "keep_both" else [] for m in new
+        }
+        nearby = await self._about_the_same(ctx, [reading[m.memory_id] for m in new], changes, flt)
         state: dict[str, Memory] = {}  # memories this batch adds or changes, as they now are
         actions: list[MemoryAction] = []
         for memory, hits in zip(new, found, strict=True):
@@ -182,9 +190,10 @@ class ContraRepeatOp(Op):
             if not use_llm and any(a.action == "add" and a.memory.memory_id == memory.memory_id for a in made):
                 # as the decision left them: a statement its slot already expired is not rewritten again by its words
                 now = {**state, **{a.memory.memory_id: a.memory for a in made if a.action != "skip"}}
-                made += self._changes(memory, changes[memory.memory_id], [*hits, *nearby[memory.memory_id]], now)
+                said = reading[memory.memory_id]
+                made += self._changes(said, changes[memory.memory_id], [*hits, *nearby[memory.memory_id]], now)
                 if self.params.policy != "keep_both" and not any(a.action == "expire" for a in [*ended, *made]):
-                    made += moved_plan(memory, _as_now(memory, hits, now))
+                    made += moved_plan(said, _as_now(memory, hits, now))
             for action in made:
                 if action.action != "skip":
                     state[action.memory.memory_id] = action.memory
@@ -643,3 +652,10 @@ def _llm_decision(data: Any, count: int) -> tuple[str, int | None] | None:
     except (TypeError, ValueError):
         return None
     return (action, index) if 0 <= index < count else None
+
+
+def as_resolved(memory: Memory) -> Memory:
+    """``memory`` with its words as :func:`~flowmem.scoring.referents.resolved` reads them: what its changes and
+    slots are read from (itself when no pronoun of it stands for someone)."""
+    text = resolved(memory)
+    return memory if text == memory.content else memory.model_copy(update={"content": text})

@@ -61,3 +61,37 @@ _ZH_NAMED = (
     rf"|[\u4e00-\u9fff]{{1,2}}(?:{ZH_TITLES}|叔叔)"
 )
 ZH_SOMEONE = re.compile(rf"^\s*(?:我\s*的|(?P<who>(?:我\s*)?(?:{ZH_KIN})|{_ZH_NAMED})|他|她|它|(?-i:[A-Z][a-z]))")
+
+# The person nouns that say a sex (a closed class, English and Chinese), and those that say several people: "he" can
+# stand for "my brother", not for "my sister" or "my parents"; a noun that says neither (friend, boss, 对象) for both.
+_MALE = frozenset(
+    " ".join(
+        (
+            "dad father brother husband boyfriend fiance fiancé son grandpa grandfather grandad granddad uncle nephew",
+            "stepdad stepson father-in-law brother-in-law son-in-law godfather grandson",
+            "外公 爷爷 姥爷 爸爸 我爸 爸 哥哥 弟弟 我哥 我弟 哥 弟 老公 男朋友 男友 儿子 表哥 表弟 哥们 兄弟",
+        )
+    ).split()
+)
+_FEMALE = frozenset(
+    " ".join(
+        (
+            "mom mum mother sister wife girlfriend fiancee fiancée daughter grandma grandmother nana granny gran nan",
+            "aunt niece stepmum stepmom stepdaughter mother-in-law sister-in-law daughter-in-law godmother",
+            "granddaughter",
+            "外婆 奶奶 姥姥 妈妈 我妈 妈 姐姐 妹妹 我姐 我妹 姐 妹 老婆 女朋友 女友 女儿 表姐 表妹 闺蜜",
+        )
+    ).split()
+)
+_SEVERAL = frozenset(["parents", "friends", "kids", "children", "mates", "in-laws", "父母"])
+
+
+def sex_of(relation: str) -> str | None:
+    """``"m"`` or ``"f"`` for a person noun that says a sex ("brother", 姐姐), ``"p"`` for one that says several
+    people ("parents"), ``None`` for one that says neither ("friend", 同事)."""
+    word = relation.casefold()
+    if word in _MALE:
+        return "m"
+    if word in _FEMALE:
+        return "f"
+    return "p" if word in _SEVERAL else None

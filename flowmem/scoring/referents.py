@@ -17,15 +17,22 @@ speak of Leah by her name ("Leah left teaching!! She's a sales rep now"), while 
 the relation. A turn that names (or, by a pronoun, refers to) a person the chat earlier introduced with a relation
 keeps that relation word in ``metadata["known_as"]``, keyed as the relation's words are. The relation is read from how
 the chat said it, a possessive and a person noun beside the name, not from a list of names.
+
+A person is also spoken of by the relation alone ("my boyfriend works in Leeds", 我男朋友在上海工作), and then by a
+pronoun ("he got transferred to York", 他调到杭州了): the pronoun stands for the last person the chat spoke of whom it
+can stand for — "he" not for "my sister", 她 not for 我老公 (the relation nouns with a sex are a closed class). What
+such a turn says is read for its changes and slots as if it named them (:func:`resolved`: "my boyfriend got
+transferred to York"), so a pronoun does not hide whose fact changed; its words as said stay the record.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from flowmem.schema.memory import Memory
-from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, ZH_KIN
+from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, ZH_KIN, sex_of
 
 REFERS_TO = "refers_to"  # metadata: the names the memory's pronouns stand for, keyed (flowmem.scoring.keys)
 KNOWN_AS = "known_as"  # metadata: who the people the memory speaks of are to the speaker ("sister"), keyed
@@ -57,19 +64,36 @@ _INTRODUCED = (
     re.compile(rf"(?:我|我们)(?:的)?(?P<relation>{ZH_KIN}){_ZH_NAMED_AFTER}"),
 )
 _EN_PRONOUN = re.compile(r"(?:^|[.!?;,]\s*|\b(?:and|but|so|because)\s+)(?:he|she|he's|she's|him|her)\b", re.I)
+# A person spoken of by the relation alone: "my boyfriend", "our youngest son", 我男朋友, 我的室友 (not "my friends").
+_EN_RELATION = re.compile(
+    rf"\b(?:my|our)\s+(?:(?:little|big|older|younger|elder|eldest|youngest|best|new|twin)\s+)?(?P<relation>{PERSON_NOUN})"
+    r"(?![\w'’-])",
+    re.I,
+)
+_ZH_RELATION = re.compile(rf"(?P<mine>我(?:的)?)?(?P<relation>{ZH_KIN})")
+# A pronoun as the subject of a clause, and the sex it says: "he"/"she" (and "he's"), 他/她 not in 他们/她们.
+_EN_SUBJECT = re.compile(
+    r"(?:^\s*|(?<=[.!?;,])\s*|(?:(?<=\band)|(?<=\bbut)|(?<=\bso)|(?<=\bbecause))\s+)(?P<p>he|she)\b(?!['’]d\b)", re.I
+)
+_ZH_SUBJECT = re.compile(r"(?:^|(?<=[，。！？；,.!?;\s]))(?P<p>[他她])(?![们們])")
+_PRONOUN_SEX = {"he": "m", "she": "f", "他": "m", "她": "f"}
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _ZH_PRONOUN = re.compile(r"(?:^|[，。！？；,.!?;\s])[他她]")
 
 
 def people_named(text: str) -> list[str]:
     """The people ``text`` names, in order, by how it says them (see the module docstring)."""
+    return [name for _, name in _names_at(text)]
+
+
+def _names_at(text: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for pattern in (*_EN_PEOPLE, _EN_DOER, _ZH_PEOPLE):
         for match in pattern.finditer(text):
             name = match["name"]
             if name and name.lower() not in NOT_NAMES:
-                found.append((match.start(), name))
-    return [name for _, name in sorted(found)]
+                found.append((match.start("name"), name))
+    return sorted(found)
 
 
 def uses_pronoun(text: str) -> bool:
@@ -94,20 +118,72 @@ def _says_name(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text) is not None
 
 
+@dataclass(frozen=True)
+class _Mention:
+    """A person a turn speaks of: how to say them ("Marcus", "my boyfriend", 我男朋友), their relation to the speaker
+    when said ("boyfriend"), and the sex a pronoun for them has (None: either)."""
+
+    said: str
+    relation: str | None
+    sex: str | None
+
+
+def _mentions(text: str, relation_of: dict[str, str]) -> list[_Mention]:
+    """The people ``text`` speaks of, in order: by name, or by a relation alone ("my boyfriend", 我男朋友)."""
+    found: list[tuple[int, _Mention]] = []
+    for at, name in _names_at(text):
+        relation = relation_of.get(name)
+        found.append((at, _Mention(name, relation, sex_of(relation) if relation else None)))
+    named_at = {at for at, _ in found}
+    if _CJK.search(text):
+        for match in _ZH_RELATION.finditer(text):
+            kin = match["relation"]  # 我姐 is a kin word of its own
+            relation = kin.removeprefix("我")
+            found.append((match.start(), _Mention("我" + relation, relation, sex_of(kin))))
+    else:
+        for match in _EN_RELATION.finditer(text):
+            if any(match.end() < at <= match.end() + 12 for at in named_at):
+                continue  # "my sister Leah": Leah, said just after
+            relation = match["relation"].lower()
+            found.append((match.start(), _Mention(f"my {relation}", relation, sex_of(relation))))
+    return [mention for _, mention in sorted(found, key=lambda item: item[0])]
+
+
+def _subject_sex(text: str) -> str | None:
+    """The sex of the first pronoun opening a clause of ``text`` ("he got transferred": m), None when none does."""
+    match = _EN_SUBJECT.search(text) or _ZH_SUBJECT.search(text)
+    return _PRONOUN_SEX[match["p"].lower()] if match else None
+
+
+def _antecedent(spoken: list[_Mention], sex: str | None) -> _Mention | None:
+    """The last person spoken of whom a pronoun of ``sex`` can stand for (any, for an object pronoun: None)."""
+    for mention in reversed(spoken):
+        if mention.sex != "p" and (sex is None or mention.sex in (None, sex)):
+            return mention
+    return None
+
+
 def with_referents(memories: Sequence[Memory]) -> list[Memory]:
-    """``memories`` (of one chat, in the order said) where one that uses a pronoun and names no person itself keeps
-    the person named last before it in ``metadata["refers_to"]``, and one that speaks of a person the chat introduced
-    with a relation, without that relation's word, keeps the word in ``metadata["known_as"]``."""
-    last: str | None = None
+    """``memories`` (of one chat, in the order said) where one that uses a pronoun and speaks of no person itself
+    keeps the person it stands for in ``metadata["refers_to"]`` (the last one spoken of before it whom the pronoun
+    can stand for), and one that speaks of a person the chat introduced with a relation, without that relation's
+    word, keeps the word in ``metadata["known_as"]``."""
+    spoken: list[_Mention] = []  # the people the chat spoke of, in order
     relation_of: dict[str, str] = {}  # each person the chat introduced: who they are to the speaker
     kept: list[Memory] = []
     for memory in memories:
         text = memory.content
-        named = people_named(text)
+        relation_of.update(introduced(text))
+        here = _mentions(text, relation_of)
         update: dict[str, list[str]] = {}
-        if not named and last is not None and uses_pronoun(text):
-            update[REFERS_TO] = [last]
-        about = [name for name in relation_of if _says_name(text, name)] + update.get(REFERS_TO, [])
+        about: list[str] = [name for name in relation_of if _says_name(text, name)]
+        if not here and uses_pronoun(text):
+            antecedent = _antecedent(spoken, _subject_sex(text))
+            if antecedent is not None:
+                update[REFERS_TO] = [antecedent.said]
+                about.append(antecedent.said)
+                if antecedent.relation and antecedent.said not in relation_of:
+                    relation_of.setdefault(antecedent.said, antecedent.relation)
         known = [
             relation_of[n] for n in dict.fromkeys(about) if n in relation_of and relation_of[n] not in text.lower()
         ]
@@ -116,8 +192,31 @@ def with_referents(memories: Sequence[Memory]) -> list[Memory]:
         if update:
             memory = memory.model_copy(update={"metadata": {**memory.metadata, **update}})
         kept.append(memory)
-        for name, relation in introduced(text).items():
-            relation_of[name] = relation
-        if named:
-            last = named[-1]
+        spoken += here
     return kept
+
+
+def resolved(memory: Memory) -> str:
+    """``memory``'s words with the pronouns opening its clauses said as the person they stand for
+    (``metadata["refers_to"]``): "he got transferred to York" said of "my boyfriend" reads "my boyfriend got
+    transferred to York", 他调到杭州了 said of 我男朋友 reads 我男朋友调到杭州了. What a change or a slot is read
+    from, so a pronoun does not hide whose fact it is; the words as said stay the record."""
+    text = memory.content
+    refers = memory.metadata.get(REFERS_TO)
+    if not isinstance(refers, list) or not refers or not isinstance(refers[0], str) or not refers[0].strip():
+        return text
+    who = refers[0]
+    first = _EN_SUBJECT.search(text) or _ZH_SUBJECT.search(text)
+    if first is None:
+        return text
+    pronoun = first["p"].lower()
+    pattern = _ZH_SUBJECT if _CJK.match(pronoun) else _EN_SUBJECT
+
+    def said(match: re.Match[str]) -> str:
+        if match["p"].lower() != pronoun:
+            return match[0]
+        opens = match.start("p") == 0 or text[: match.start("p")].rstrip()[-1:] in ".!?"
+        person = who[:1].upper() + who[1:] if opens else who
+        return match[0][: match.start("p") - match.start()] + person
+
+    return pattern.sub(said, text)

@@ -8,7 +8,15 @@ import pytest
 
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import offline_key
-from flowmem.scoring.referents import KNOWN_AS, REFERS_TO, introduced, people_named, uses_pronoun, with_referents
+from flowmem.scoring.referents import (
+    KNOWN_AS,
+    REFERS_TO,
+    introduced,
+    people_named,
+    resolved,
+    uses_pronoun,
+    with_referents,
+)
 
 
 @pytest.mark.parametrize(
@@ -95,3 +103,45 @@ def test_a_turn_naming_someone_the_chat_introduced_is_keyed_with_who_they_are() 
     assert [m.metadata.get(KNOWN_AS) for m in kept] == [None, ["sister"], None, ["sister"], None, ["男朋友"]]
     assert "sister" in offline_key(kept[1]) and "sister" not in offline_key(chat[1])  # "what does my sister do?"
     assert "boyfriend" in offline_key(kept[5])  # the relation's other words too (flowmem.scoring.relations)
+
+
+def _chat(*texts: str) -> list[Memory]:
+    at = datetime(2025, 3, 1, 9)
+    return with_referents(
+        [
+            Memory(memory_id=f"m{i}", content=text, target="u", workspace_id="w", memory_type="conversation",
+                   created_at=at + timedelta(days=i))
+            for i, text in enumerate(texts)
+        ]
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("texts", "refers_to", "reads"),
+    [
+        (("my boyfriend works in Leeds", "he got transferred to York"), ["my boyfriend"],
+         "My boyfriend got transferred to York"),
+        (("我男朋友在上海工作", "他调到杭州了，我们周末见"), ["我男朋友"], "我男朋友调到杭州了，我们周末见"),
+        # the last person spoken of whom the pronoun can stand for: not "my dad" for "she"
+        (("my sister is a nurse", "my dad is a chef", "she quit nursing"), ["my sister"], "My sister quit nursing"),
+        (("I've been seeing someone, his name is Marcus", "Really well. He's a physical therapist"), ["Marcus"],
+         "Really well. Marcus's a physical therapist"),
+        (("my sister Leah is a nurse", "and she quit"), ["Leah"], "and Leah quit"),
+        (("my parents live in Cork", "she moved"), None, "she moved"),  # several people: not "she"
+        (("我姐在上海工作", "他调到杭州了"), None, "他调到杭州了"),
+        # a turn that speaks of someone itself: its pronoun is its own person's
+        (("my sister lives in Rome", "my brother called, he moved"), None, "my brother called, he moved"),
+    ],
+)  # fmt: skip
+def test_a_pronoun_is_read_as_the_person_it_stands_for(
+    texts: tuple[str, ...], refers_to: list[str] | None, reads: str
+) -> None:
+    last = _chat(*texts)[-1]
+    assert last.metadata.get(REFERS_TO) == refers_to
+    assert resolved(last) == reads
+
+
+def test_a_relation_said_alone_keys_the_pronoun_turn_with_it() -> None:
+    last = _chat("my boyfriend works in Leeds", "he got transferred to York")[-1]
+    assert last.metadata[KNOWN_AS] == ["boyfriend"]
+    assert "boyfriend" in offline_key(last)
