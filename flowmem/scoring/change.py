@@ -36,7 +36,7 @@ from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, THIRD_P
 from flowmem.scoring.referents import people_named
 from flowmem.scoring.relations import relations_named
 from flowmem.scoring.tokens import query_terms
-from flowmem.scoring.values import Value, find_values, same
+from flowmem.scoring.values import Value, find_values, may_number, same
 from flowmem.timeexpr.clauses import CLAUSE_BREAK, FACT_BREAK, SEGMENT_BREAK
 from flowmem.timeexpr.gate import TRIGGER_WORDS
 from flowmem.timeexpr.numerals import ZH_NUMERAL_CHARS
@@ -324,6 +324,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         correction is None
         and not any(p.search(text) for p in (_ENDING, _CHANGE, _LEFT_PLACE, _BORN, _INSTEAD_OF, _GAINED))
         and not may_affirm(text)
+        and not may_number(text)
     ):
         return ()  # no word of a change: most statements, read without splitting them into clauses
     changes: list[Change] = []
@@ -378,7 +379,12 @@ def _read_changes(text: str) -> tuple[Change, ...]:
             values = tuple(after)
         cue = correction or _CHANGE.search(clause)
         if cue is None:
-            continue
+            # A label with another number is the same thing as it is now, with no word of change ("hardstuck gold
+            # 2", then "hit gold 3 finally"; "I teach year 5", then "they've given me year 2"): the label names it.
+            values = tuple(v for v in values if v.kind == "numbered")
+            if not values or "?" in text[start : end + 1]:  # "is it year 5?" asks
+                continue
+            cue = _UNSAID_CUE
         cues = [m.span() for m in (*_CHANGE.finditer(clause), *_CORRECTION.finditer(clause))]
         about = _clause_about(clause, start, values)
         goes_on = not about and before is not None and _SENTENCE_END.search(text[before[1] : start]) is None
@@ -417,6 +423,10 @@ def _read_changes(text: str) -> tuple[Change, ...]:
     if correction is not None and not changes and (denied := _denied(text)) is not None:
         changes.append(denied)  # "actually it's amoxicillin I react to, not penicillin": the penicillin was wrong
     return (*changes, *affirmations)
+
+
+_UNSAID_CUE = re.compile("").match("")  # a change its value says by itself: no word of change in the text
+assert _UNSAID_CUE is not None
 
 
 _FUNCTION_CHARS = frozenset(
@@ -727,7 +737,7 @@ def replaced_values(old_text: str, change: Change) -> list[tuple[Value, Value]]:
                 if start <= o.start < end
                 and o.start not in used
                 and (o.kind, o.norm) not in change.kept  # "doing sundays now, still saturdays too"
-                and _replaces(o, new)
+                and (_replaces(o, new) or _renumbered(o, new, change))
                 and (
                     bool(_context(old_text, o, olds) & beside)
                     or _same_place(old_text, start, o, change, index)
@@ -1118,6 +1128,12 @@ def _other_fragments(clause: str, about: frozenset[str]) -> str:
         kept.append(part.strip())
     text = ", ".join(p for p in kept if p)
     return text if len(subject_terms(text)) >= 2 else ""
+
+
+def _renumbered(old: Value, new: Value, change: Change) -> bool:
+    """A correction of a label and its number may correct the label too ("hit gold 3", then "wait no i misread the
+    screen, its plat 1")."""
+    return change.kind == "corrected" and old.kind == new.kind == "numbered" and old.norm != new.norm
 
 
 def _replaces(old: Value, new: Value) -> bool:

@@ -176,6 +176,13 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 _FOUND = [(kind, re.compile(pattern, re.I)) for kind, pattern in _PATTERNS]
 _FREQUENCY_RE = next(pattern for kind, pattern in _FOUND if kind == "frequency")
 _NUMBERED_RE = next(pattern for kind, pattern in _FOUND if kind == "numbered")
+
+
+def may_number(text: str) -> bool:
+    """Whether ``text`` may hold a ``numbered`` value (a label and its number: "gold 2", "year 5")."""
+    return _NUMBERED_RE.search(text) is not None
+
+
 # Kinds whose every form holds a digit or a Chinese numeral: a text with neither skips them (most chat lines; their
 # patterns' lookarounds cost ~30 µs a text).
 _OFTEN = re.compile(r"次|\b(?:a|per|each|every)\s+(?:day|week|month|year)\b", re.I)  # what a frequency needs
