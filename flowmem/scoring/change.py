@@ -425,8 +425,13 @@ def _read_changes(text: str) -> tuple[Change, ...]:
     return (*changes, *affirmations)
 
 
-_UNSAID_CUE = re.compile("").match("")  # a change its value says by itself: no word of change in the text
-assert _UNSAID_CUE is not None
+def _no_word() -> re.Match[str]:
+    match = re.compile("").match("")
+    assert match is not None
+    return match
+
+
+_UNSAID_CUE = _no_word()  # a change its value says by itself: no word of change in the text
 
 
 _FUNCTION_CHARS = frozenset(
