@@ -1347,13 +1347,37 @@ def _things_like(old_text: str, new: Value) -> list[Value]:
     """The phrases of ``old_text`` with ``new``'s head (its last word; in Chinese its last :data:`ZH_HEAD` characters,
     after one to four others) after a determiner: what held the old kind."""
     if not new.norm.isascii():
-        return _zh_things_like(old_text, new.norm[-ZH_HEAD:])
+        measured = _ZH_MEASURED.match(new.norm)
+        counted = _zh_measured_like(old_text, measured["m"], counted=measured.start("m") > 0) if measured else []
+        return counted or _zh_things_like(old_text, new.norm[-ZH_HEAD:])
     head = re.escape(new.norm.split()[-1])
     pattern = rf"\b(?:the|a|an|my|our|his|her|their)\s+(?P<np>(?:[\w-]+\s+){{0,3}}?{head})\b"
     return [
         Value("thing", " ".join(m.group("np").lower().split()), m.start("np"), m.end("np"))
         for m in re.finditer(pattern, old_text, re.I)
     ]
+
+
+# Chinese measure words that say the kind of thing counted (辆: a vehicle, 只/条: an animal, 套/间: a flat or a
+# room, 家/所: a business or a school, 部/台: a phone or a machine, 份: a job): a thing said with one after a switch
+# (换了辆理想) is of the kind its measure word says, and replaces the thing said with the same one before
+# (开的是一辆大众). Not 个: it says no kind.
+_ZH_MEASURED = re.compile(
+    r"^(?:[一两]|这|那)?(?P<m>[辆台部只条匹套间家所份本双件架艘])(?P<thing>[\u4e00-\u9fffA-Za-z0-9]{1,8})$"
+)
+
+
+def _zh_measured_like(old_text: str, measure: str, counted: bool) -> list[Value]:
+    """The things of ``old_text`` counted with ``measure`` (一辆大众 for 辆), with their count word when the new thing
+    has one (``counted``), so that one written over the other reads as said (一辆理想, not 一一辆理想)."""
+    found = []
+    # with its count word in the older text: a measure word alone is often another word (我家 is "my home")
+    for match in re.finditer(rf"(?P<count>[一两这那]){measure}(?P<thing>[\u4e00-\u9fffA-Za-z0-9]{{1,8}})", old_text):
+        thing = re.split(r"[了的呢吧啊呀里上中，。！？；,.!?;\s]", match.group("thing"))[0]
+        if thing:
+            start = match.start() if counted else match.start("thing") - len(measure)
+            found.append(Value("thing", f"{measure}{thing}".lower(), start, match.start("thing") + len(thing)))
+    return found
 
 
 def _zh_things_like(old_text: str, head: str) -> list[Value]:

@@ -28,13 +28,13 @@ from flowmem.scoring.tokens import tokens
 # mother, and is half of "mom and dad") belongs to each.
 RELATION_GROUPS: tuple[tuple[str, ...], ...] = (
     ("parents", "parent", "folks", "父母", "爸妈", "爸爸妈妈"),
-    ("mother", "mom", "mum", "mommy", "mama", "妈妈", "母亲"),
-    ("father", "dad", "daddy", "papa", "爸爸", "父亲"),
+    ("mother", "mom", "mum", "mommy", "mama", "妈妈", "母亲", "我妈", "老妈"),
+    ("father", "dad", "daddy", "papa", "爸爸", "父亲", "我爸", "老爸"),
     ("grandmother", "grandma", "granny", "nana", "grandmom", "外婆", "奶奶", "姥姥", "祖母", "外祖母"),
     ("grandfather", "grandpa", "granddad", "grandad", "外公", "爷爷", "姥爷", "祖父", "外祖父"),
     ("grandparents", "grandparent", "祖父母", "外祖父母"),
-    ("sister", "sis", "姐姐", "妹妹", "姐妹"),
-    ("brother", "bro", "哥哥", "弟弟", "兄弟"),
+    ("sister", "sis", "姐姐", "妹妹", "姐妹", "我姐", "我妹"),
+    ("brother", "bro", "哥哥", "弟弟", "兄弟", "我哥", "我弟"),
     ("siblings", "sibling", "兄弟姐妹"),
     (
         "partner",
@@ -87,6 +87,8 @@ ASKED_AS: dict[str, tuple[str, ...]] = {
 }
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+# A sibling's spouse is said with the sibling's word (我姐夫, 我弟媳, 妹夫): not the sibling.
+_IN_LAW = {"姐": "(?!夫)", "妹": "(?!夫)", "弟": "(?!媳)"}
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +97,9 @@ def _matchers() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
     for group in RELATION_GROUPS:
         english = [w for w in group if not _CJK.search(w)]
         chinese = [w for w in group if _CJK.search(w)]
-        alternatives = [rf"\b{re.escape(w)}(?:e?s)?(?:['’]s?)?\b" for w in english] + [re.escape(w) for w in chinese]
+        alternatives = [rf"\b{re.escape(w)}(?:e?s)?(?:['’]s?)?\b" for w in english] + [
+            re.escape(w) + _IN_LAW.get(w[-1], "") for w in chinese
+        ]
         out.append((re.compile("|".join(alternatives), re.IGNORECASE), group + ASKED_AS.get(group[0], ())))
     return tuple(out)
 

@@ -35,3 +35,26 @@ def test_a_change_said_in_colloquial_chinese_expires_the_old(old: str, new: str,
 @pytest.mark.parametrize(("old", "new", "words"), KEPT)
 def test_the_same_said_of_someone_else_changes_nothing(old: str, new: str, words: str) -> None:
     assert status_after(old, new, words) == ["valid"]
+
+
+# Session 25: a thing said with a measure word after a switch (换了辆理想) is of the kind its measure word says, and
+# replaces the thing counted with the same measure word before; colloquial kin (我爸, 我姐) keep people apart.
+MEASURED = [
+    ("我老公开的是一辆大众", "我老公换了辆理想", "大众"),
+    ("我家住在一套两居室里", "换了套三居室，终于有书房了", "两居室"),
+]
+MEASURED_KEPT = [
+    ("我爸开的是一辆大众", "我老公换了辆理想", "大众"),  # another person's car
+    ("我养了一只布偶猫", "我换了辆电动车", "布偶猫"),  # another kind of thing
+    ("我家橘猫叫大黄", "换了家医院，现在去安安宠物医院", "橘猫"),  # 我家 is "my home", not a count of 家
+]
+
+
+@pytest.mark.parametrize(("old", "new", "words"), MEASURED)
+def test_a_switch_to_a_thing_counted_alike_replaces_it(old: str, new: str, words: str) -> None:
+    assert status_after(old, new, words) == ["expired"]
+
+
+@pytest.mark.parametrize(("old", "new", "words"), MEASURED_KEPT)
+def test_another_persons_or_another_kind_of_thing_stays(old: str, new: str, words: str) -> None:
+    assert status_after(old, new, words) == ["valid"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flowmem.schema.memory import Memory
 from flowmem.scoring.keys import offline_key
-from flowmem.scoring.relations import RELATION_GROUPS, relation_words
+from flowmem.scoring.relations import RELATION_GROUPS, relation_words, relations_named
 
 
 def test_a_relation_brings_its_other_words_in_both_languages() -> None:
@@ -37,3 +37,11 @@ def test_each_word_is_said_once_even_when_several_relations_share_it() -> None:
 def test_the_expanded_key_carries_them() -> None:
     key = offline_key(Memory(workspace_id="w", target="alice", content="Dana is Alice's manager."))
     assert key == "manager dana; boss supervisor 老板 上司 经理 领导"  # "Dana is my manager": the role's attribute
+
+
+def test_colloquial_chinese_kin_is_named_and_a_siblings_spouse_is_not_the_sibling() -> None:
+    assert relations_named("我爸开的是一辆大众") == {"father"}
+    assert relations_named("我姐在上海工作") == {"sister"}
+    assert relations_named("老妈搬来北京了") == {"mother"}
+    assert relations_named("我姐夫在上海工作") == frozenset()
+    assert relations_named("我弟媳在银行上班") == frozenset()
