@@ -53,6 +53,11 @@ _RECOVERED_ZH = (
 )
 RECOVERED = re.compile(rf"{_RECOVERED_EN}|{_RECOVERED_ZH}", re.I)
 
+# "in two months", "for a year now", "for ages": how long something has not been
+_FOR_A_WHILE = (
+    r"(?:in|for)\s+(?:(?:over|about|nearly|almost|like|a|an|two|three|four|five|six|\d+)\s+)*"
+    r"(?:days?|weeks?|months?|years?|ages)\b"
+)
 _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up|given\s+up"
     # a plan off with no new day: "postponed indefinitely", "called off", "put on hold", "scrapped"
@@ -88,6 +93,12 @@ _END_EN = (
     r"|graduated(?:\s+from)?|qualified\s+as"
     # a habit given up, counted since: "2 months smoke free today", "a year alcohol-free" (what ended is its word)
     r"|(?:days?|weeks?|months?|years?)\s+(?:smoke|alcohol|booze|drink|vape|nicotine|caffeine)[-\s]free"
+    # a time gone by without it: "6 weeks without a cigarette", "haven't had a migraine in two months", "no migraines
+    # for a month now" (what ended is what follows the cue; a time said after it, not "haven't had lunch")
+    r"|(?:days?|weeks?|months?|years?)\s+(?:without|w/o)(?:\s+(?:a|an|any))?"
+    r"|(?:haven['’]?t|hasn['’]?t|have\s+not|has\s+not)\s+(?:had|[a-z]+ed)(?:\s+(?:a|an|any))?"
+    rf"(?=\s+(?:[\w'-]+\s+){{0,3}}?{_FOR_A_WHILE})"
+    rf"|no(?=\s+[a-z]+s\s+{_FOR_A_WHILE})"
     # a course or treatment come to its end: "finished her PhD", "finished my chemo" (not "finished my dinner")
     r"|finish(?:ed|ing)\s+(?=(?:(?:my|his|her|their|the)\s+)?(?:phd|degree|masters|master's|course|studies|training"
     r"|apprenticeship|residency|internship|chemo|chemotherapy|treatment|physio|rehab|therapy|counselling|counseling)\b)"
@@ -149,7 +160,9 @@ _NO_LONGER_ZH = r"不(?![行对好够会想要是知能敢得懂少多错见])[\
 _NOT_THERE_ZH = r"不在[\u4e00-\u9fffA-Za-z]{1,8}?了"
 # 最近都没打球了, 好久没去健身房了: not done for a while now (没 + verb + 了 after a word of how long)
 _NOT_LATELY_CUE = re.compile(r"没(?:有|再)?[\u4e00-\u9fff]{1,4}?了")
-_NOT_LATELY_ZH = rf"(?:(?<=最近)|(?<=好久)|(?<=很久)|(?<=一直)|(?<=都)){_NOT_LATELY_CUE.pattern}"
+# …and after a count of days, weeks, months or years (三个月没抽烟了, 两周没犯了; not 今天没去了: a day)
+_COUNTED_TIME = r"(?<=[个\d一二两三四五六七八九十几半][天周月年])"
+_NOT_LATELY_ZH = rf"(?:(?<=最近)|(?<=好久)|(?<=很久)|(?<=一直)|(?<=都)|{_COUNTED_TIME}){_NOT_LATELY_CUE.pattern}"
 _STOPPED_ZH = rf"{_NOT_THERE_ZH}|{_NO_LONGER_ZH}|{_NOT_LATELY_ZH}|戒(?![指备严])(?=[\u4e00-\u9fff])"
 _END_ZH = (
     r"不再|没再|卖了|卖掉|辞职|离职|辞了|不干了|退了|停了|戒了|分手|离婚|搬走|搬出|取消|被优化|被裁|退休|去世|不用了"
@@ -634,6 +647,9 @@ SAME_THING: tuple[frozenset[str], ...] = (
         ["salary", "pay", "paid", "wage", "earn", "earning", "incom", "工资", "薪水", "月薪", "年薪", "时薪", "薪资"]
     ),
     frozenset(["rent", "rental", "房租", "租金"]),
+    # the two habits a chat gives up by name: smoking and drinking ("6 weeks without a cigarette" of "I smoke")
+    frozenset(["smok", "cigarett", "cig", "ciggi", "fag", "抽烟", "吸烟", "烟"]),
+    frozenset(["drink", "alcohol", "booz", "wine", "beer", "喝酒", "酒"]),
 )
 
 
@@ -1198,6 +1214,11 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
     if (free := _FREE_OF.search(ending.group())) is not None:  # "2 months smoke free": smoking
         return frozenset({stem(free.group("what").lower())})
+    if (gone := _GONE_WITHOUT.fullmatch(ending.group())) is not None:
+        # "haven't had a migraine in two months since…": what is named before the time gone by; "haven't smoked in
+        # six weeks": the doing itself
+        named = _first_terms(re.split(_FOR_A_WHILE, clause[ending.end() :], maxsplit=1, flags=re.I)[0])
+        return named or (subject_terms(gone["verb"]) if gone["verb"] and gone["verb"].lower() != "had" else frozenset())
     if (there := _NOT_THERE_PLACE.fullmatch(ending.group())) is not None:  # 不在新东方干了: 新东方
         return _first_terms(there.group("place"))
     lately = re.match(_NOT_LATELY_EN, ending.group(), re.I)
@@ -1264,6 +1285,11 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
 
 _NOT_THERE_PLACE = re.compile(r"不在(?P<place>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:干|上班|工作|做|上|待|住|读)?了")
 _FREE_OF = re.compile(r"(?P<what>\w+)[-\s]free$", re.I)
+_GONE_WITHOUT = re.compile(
+    r"(?:days?|weeks?|months?|years?)\s+(?:without|w/o)(?:\s+(?:a|an|any))?"
+    r"|(?:haven['’]?t|hasn['’]?t|have\s+not|has\s+not)\s+(?P<verb>had|[a-z]+ed)(?:\s+(?:a|an|any))?|no",
+    re.I,
+)
 # Coming round, said of whoever comes: "the cleaner doesn't come anymore", "the milkman doesn't deliver any more"
 _CALLS = frozenset({"come", "comes", "visit", "visits", "deliver", "delivers", "call", "calls", "pop", "drop"})
 _AUX_END = re.compile(r"\s*\b(?:does|do|did|will|would|can|could)\s*$", re.I)
