@@ -924,8 +924,24 @@ def rewrite(old_text: str, new_text: str, change: Change) -> str | None:
         return None
     for old, new in sorted(pairs, key=lambda pair: pair[0].start, reverse=True):
         end = old.end + 1 if old.kind == "name" and _ABBREVIATION_DOT.match(old_text, old.end) else old.end
-        old_text = old_text[: old.start] + new_text[new.start : new.end] + old_text[end:]
+        written = new_text[new.start : new.end]
+        before = _with_article(old_text[: old.start], written)  # "a paralegal" → "an associate"
+        old_text = before + written + old_text[end:]
     return old_text
+
+
+_ARTICLE = re.compile(r"(?<![\w'’])(?P<a>an?)(?P<gap>\s+)$", re.I)
+
+
+def _with_article(before: str, word: str) -> str:
+    """``before`` with its closing "a"/"an" as ``word``, said after it, takes."""
+    match = _ARTICLE.search(before)
+    if match is None:
+        return before
+    article = "an" if word[:1].lower() in "aeiou" else "a"
+    if match["a"][0].isupper():
+        article = article.capitalize()
+    return before[: match.start()] + article + match["gap"]
 
 
 _ABBREVIATION_DOT = re.compile(r"\.(?=\s+[a-z])")  # "Kiln & Co. out of a garage": the name's own dot, not a stop

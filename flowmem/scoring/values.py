@@ -197,6 +197,10 @@ _JOB = re.compile(
     rf"(?:an?\s+)?|:\s*)(?P<v>{EN_OCCUPATION})",
     re.I,
 )
+# A title opening a clause, at a named place: "associate at Hartley & Boyd from Monday", "barista at Costa now"
+_JOB_AT = re.compile(
+    rf"(?:^|(?<=[.!?;:,]))\s*(?P<v>{EN_OCCUPATION})(?=\s+(?:at|for|with)\s+(?:the\s+)?(?-i:[A-Z]))", re.I
+)
 # A name: capitalised words inside a sentence ("my manager is Kevin", "now called Clayhouse", "moved Leo to St
 # Anselm's"), Latin script only; a capital that opens a sentence says nothing. Found last: a weekday, a month or an
 # e-mail is its own kind.
@@ -238,7 +242,7 @@ def _values_of(text: str) -> tuple[Value, ...]:
             if norm:
                 found.append(Value(kind, norm, start, end))
                 taken.append((start, end))
-    for match in _JOB.finditer(text):
+    for match in (*_JOB.finditer(text), *_JOB_AT.finditer(text)):
         start, end = match.span("v")
         if not any(start < b and a < end for a, b in taken):
             found.append(Value("job", " ".join(match.group("v").lower().split()).rstrip("s"), start, end))
