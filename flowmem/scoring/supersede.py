@@ -46,7 +46,7 @@ from flowmem.scoring.change import (
 from flowmem.scoring.derive import at_time, event_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, SPEAKER, said_before
 from flowmem.scoring.restated import RESTATES
-from flowmem.scoring.slots import SLOTS_KEY
+from flowmem.scoring.slots import DEFAULT_RULES, SLOTS_KEY, named
 from flowmem.scoring.values import Value, find_values, numbers_differ, same
 from flowmem.timeexpr import ExtractedTime, expression_spans
 from flowmem.timeexpr.clauses import SEGMENT_BREAK
@@ -257,6 +257,16 @@ def _named_or_all(text: str, about: frozenset[str]) -> frozenset[str]:
     return named or about
 
 
+def _still_holds_ended_slot(old: Memory, about: frozenset[str], kept: str) -> bool:
+    """Whether ``kept`` (what is left of ``old``) still states a slot of ``old`` whose value was the ended thing: its
+    words broken, not a fact of their own ("I'm in halls at Cardiff Uni" → "I'm at Cardiff Uni" states no home)."""
+    slots = old.metadata.get(SLOTS_KEY)
+    if not isinstance(slots, dict):
+        return False
+    ended = {slot for slot, value in slots.items() if isinstance(value, str) and about & subject_terms(value)}
+    return bool(ended & DEFAULT_RULES.slots_of(kept, named(old)).keys())
+
+
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     if change.affirmed is not None:  # "bought a car!": only "I don't have a car" ends
         denied = denial(old.content, change.affirmed)
@@ -284,7 +294,12 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
         if change.keeps_holder:  # every piece speaking of the work goes ("Omar is my brother-in-law, he works at…")
             kept = remainder(old.content, change.about, whole=True, breaks=SEGMENT_BREAK)
         else:  # a condition over goes with every clause said of it ("sprained ankle, on crutches" → "on crutches")
-            kept = remainder(old.content, change.seller or change.about, whole=bool(RECOVERED.fullmatch(change.cue)))
+            ended = change.seller or change.about
+            kept = remainder(old.content, ended, whole=bool(RECOVERED.fullmatch(change.cue)))
+            if kept and _still_holds_ended_slot(old, change.about, kept):
+                # a fact whose value was the ended thing, still read from what is left ("staying in a student hall
+                # called Murray Hall", then "moved out of Murray Hall": not "staying in a student called"), goes whole
+                kept = remainder(old.content, ended, whole=True)
         reason = f"ended: '{change.cue}' {' '.join(sorted(change.about))}, said in {memory.memory_id}"
         return supersede(memory, old, kept, reason, keep_words=False)
     if change.kind == "corrected" and not change.values:  # what it names was wrong: the latest statement of it
