@@ -394,7 +394,7 @@ def _read_changes(text: str) -> tuple[Change, ...]:
         if cue is None:
             # A label with another number is the same thing as it is now, with no word of change ("hardstuck gold
             # 2", then "hit gold 3 finally"; "I teach year 5", then "they've given me year 2"): the label names it.
-            values = tuple(v for v in values if v.kind == "numbered")
+            values = tuple(v for v in values if v.kind == "numbered" and v.norm.split(":")[0] not in _ONE_OF_A_SERIES)
             if not values or "?" in text[start : end + 1]:  # "is it year 5?" asks
                 continue
             cue = _UNSAID_CUE
@@ -436,6 +436,18 @@ def _read_changes(text: str) -> tuple[Change, ...]:
     if correction is not None and not changes and (denied := _denied(text)) is not None:
         changes.append(denied)  # "actually it's amoxicillin I react to, not penicillin": the penicillin was wrong
     return (*changes, *affirmations)
+
+
+# Labels that number one of many at once — an item of a series, not a state of the thing ("fact number 2", "page 40",
+# "bus 42", "gate 12", "episode 3"): another number is another item, not the same one changed.
+_ONE_OF_A_SERIES = frozenset(
+    " ".join(
+        (
+            "number no num nr part item step page episode chapter question option line round game match bus route",
+            "gate platform exit table seat row lane track session lesson test exercise task slide verse",
+        )
+    ).split()
+)
 
 
 def _no_word() -> re.Match[str]:

@@ -53,6 +53,7 @@ from flowmem.timeexpr import extract_all, has_time_words
 # the usual word forms are spelled out ("live", "lives"). Nothing here states more than the slot's value.
 SLOT_PHRASES: dict[str, str] = {
     "residence": "lives in {v}; live; home; address; 住在 {v}",
+    "living_with": "lives with {v}; live; home; household; 跟 {v} 住",
     "employer": "works at {v}; work; job; employer; company; office; 在 {v} 工作 上班; 公司",
     "job_title": "works as {v}; work; job; occupation; profession; for a living; 职业 {v}; 工作",
     "relationship_status": "relationship {v}; 感情 {v}",

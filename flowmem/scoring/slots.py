@@ -147,7 +147,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bthe\s+move\s+to\s+{_PLACE}\s+(?:is\s+)?(?:done|happened|finished|complete)",
         # staying or living with someone somewhere, the subject left out: "currently staying with my sister in Glasgow"
         rf"(?:^|[.!?,;]\s*)(?:currently\s+|still\s+|now\s+)?(?:living|staying|based)\s+"
-        rf"(?:with\s+(?:[\w'-]+\s+){{1,3}}?)?in\s+{_PLACE}",
+        rf"(?:(?:with|at)\s+(?:[\w'’-]+\s+){{1,3}}?)?in\s+{_PLACE}",
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:一个人|自己|单独)?住(?![院过的])(?!在?一起)在?{_ZH}",
         rf"(?:我们?家?|自己){_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{1,12}}?)租(?:了|房子?|的房)",
         rf"(?:租|住)的(?:房子|地方|公寓)(?:在|是){_ZH}",
@@ -159,6 +159,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:来|到|去)(?P<v>[^，。！？；,.!?;\s]{{1,8}}?)(?:住|定居|安家)(?:了|下)",
         # 在老家县城住: where one lives, said before the verb (not 在酒店住了一晚: a stay)
         rf"我们?{_ZH_WHEN}(?:一个人|自己)?在(?P<v>[^，。！？；,.!?;\s]{{2,10}}?)住着?(?=[，。！？；,.!?;\s]|$)",
+        # 被我舅接到城里住了: taken in by someone, somewhere to live
+        rf"我们?{_ZH_WHEN}(?:被[^，。！？；,.!?;\s]{{1,4}}?)?接(?:到|去|来)(?P<v>[^，。！？；,.!?;\s]{{1,8}}?)(?:住|生活)",
         # 搬来跟我们一起住了: whom one lives with now, when that is the news
         rf"我们?{_ZH_WHEN}(?:搬来|搬过来|搬回来|搬去)(?:跟|和)(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)(?:一起)?住",
         # a home that is an institution: "Grandma's in a care home now", "I'm in halls this year"
@@ -167,6 +169,15 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         r"|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:care|nursing|retirement)\s+home"
         r"|sheltered\s+housing|(?:student\s+)?halls|assisted\s+living)\b"
         r"(?=\s*(?:$|[.,;!?—-]|(?:now|this|since|for|near|in|at|with|and)\b))",
+    ),
+    # whom one lives with (not where): "living at my parents' for now", "staying with my mum", 跟爸妈住在一起; alone
+    # (搬出来自己住了): a new household supersedes the old wherever either is
+    "living_with": (
+        rf"(?:^|[.!?,;]\s*|\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+)(?:currently\s+|still\s+|now\s+)?(?:living|staying|live)"
+        rf"\s+(?:with|at)\s+(?P<v>(?:my|our)\s+(?:{PERSON_NOUN})(?:['’]s?)?)(?=\s*(?:[.!?,;]|$|\s+(?:for\s+now|at\s+the"
+        r"\s+moment|now|these\s+days)\b))",
+        rf"我们?{_ZH_WHEN}(?:和|跟)(?P<v>[^，。！？；,.!?;\s]{{1,6}}?)(?:一起)?住在?一起",
+        rf"我们?{_ZH_WHEN}(?:搬出(?:来|去)了?[，,]?\s*)?(?P<v>自己|一个人|单独)住(?:了|着)?(?=[，。！？；,.!?;\s]|$)",
     ),
     "employer": (
         rf"\bi\s+{_ADV}work\s+(?:at|for)\s+{_V}",

@@ -44,3 +44,14 @@ def test_a_correction_the_same_day_may_correct_the_label() -> None:
     )
     assert {m.content: m.status for m in memories if "gold 3" in m.content} == {"hit gold 3 finally!!": "expired"}
     assert any(m.status == "valid" and "plat 1" in m.content for m in memories)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("fact number 0 about cats", "fact number 1 about dogs", "number 0"),  # one item of a series, then another
+        ("took bus 42 to work", "bus 17 was late again", "bus 42"),
+    ],
+)
+def test_another_item_of_a_series_is_not_the_same_thing_changed(old: str, new: str, words: str) -> None:
+    assert status_after(old, new, words) == ["valid"]

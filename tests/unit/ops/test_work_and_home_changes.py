@@ -44,3 +44,21 @@ def test_someone_elses_new_job_is_not_the_users() -> None:
     assert _status(memories, "deloitte") == ["valid"]
     [tom] = [m for m in memories if "sparks" in m.content.lower()]
     assert tom.metadata["slots"] == {"employer@tom": "sparks ltd"}
+
+
+# Session 25: whom one lives with is its own fact ("living_with"), not where: a new household supersedes the old
+# (跟爸妈住在一起, then 搬出来自己住了; "staying with my mum", then "living at my dad's now"), and leaves where one
+# lives.
+@pytest.mark.parametrize(
+    ("old", "new", "gone"),
+    [
+        ("我跟爸妈住在一起", "我搬出来自己住了，租了个一居室", "跟爸妈"),
+        ("I'm staying with my mum at the moment", "living at my dad's now", "my mum"),
+    ],
+)
+def test_a_new_household_supersedes_the_old(old: str, new: str, gone: str) -> None:
+    assert status_after(old, new, gone) == ["expired"]
+
+
+def test_a_household_leaves_where_one_lives() -> None:
+    assert status_after("我住在朝阳", "我跟爸妈住在一起", "朝阳") == ["valid"]

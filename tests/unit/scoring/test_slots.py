@@ -133,7 +133,7 @@ from flowmem.scoring.slots import READ_MEMO, SlotRules, first_person, slots_of, 
         ("现在开始吃鱼了", {"diet": "pescatarian"}),
         ("so I've been seeing someone, his name's Theo", {"relationship_status": "in a relationship"}),
         ("我有男朋友了，叫阿凯", {"relationship_status": "in a relationship"}),
-        ("我跟爸妈住在一起", {}),  # 住在一起: with whom, not where
+        ("我跟爸妈住在一起", {"living_with": "爸妈"}),  # 住在一起: with whom, not where
         ("my best friend Dev lives in Leeds", {"residence@dev": "leeds"}),
         ("my son is at Oakfield Primary", {"school@son": "oakfield primary"}),
         ("我闺蜜搬去重庆了", {"residence@闺蜜": "重庆"}),
