@@ -661,7 +661,8 @@ SAME_THING: tuple[frozenset[str], ...] = (
     frozenset(["rent", "rental", "房租", "租金"]),
     # the two habits a chat gives up by name: smoking and drinking ("6 weeks without a cigarette" of "I smoke")
     frozenset(["smok", "cigarett", "cig", "ciggi", "fag", "抽烟", "吸烟", "烟"]),
-    frozenset(["drink", "alcohol", "booz", "wine", "beer", "喝酒", "酒"]),
+    # (not "drink" itself: "I drink coffee every morning" is no drinking that "a week without alcohol" ends)
+    frozenset(["alcohol", "booz", "wine", "beer", "喝酒", "酒"]),
 )
 
 

@@ -37,3 +37,8 @@ def test_what_is_not_done_yet_or_only_named_beside_it_stays(old: str, new: str, 
 @pytest.mark.parametrize("text", ["no idea for ages", "no plans for the weekend", "haven't had lunch yet"])
 def test_no_ending_is_read_where_nothing_has_been_gone_without(text: str) -> None:
     assert not [c for c in read_changes(text) if c.kind == "ended"]
+
+
+def test_a_drink_that_is_not_alcohol_is_not_ended_by_going_without_alcohol() -> None:
+    assert status_after("I drink coffee every morning", "a week without alcohol, feeling good", "coffee") == ["valid"]
+    assert status_after("I like a beer on Fridays", "a month without alcohol now", "beer") == ["expired"]
