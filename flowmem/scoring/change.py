@@ -444,7 +444,7 @@ _ONE_OF_A_SERIES = frozenset(
     " ".join(
         (
             "number no num nr part item step page episode chapter question option line round game match bus route",
-            "gate platform exit table seat row lane track session lesson test exercise task slide verse",
+            "gate platform exit table seat row lane track session lesson test exercise task slide verse flight train",
         )
     ).split()
 )

@@ -55,3 +55,7 @@ def test_a_correction_the_same_day_may_correct_the_label() -> None:
 )
 def test_another_item_of_a_series_is_not_the_same_thing_changed(old: str, new: str, words: str) -> None:
     assert status_after(old, new, words) == ["valid"]
+
+
+def test_another_flight_is_not_the_first_changed() -> None:
+    assert status_after("flying out on flight 221 to Lisbon", "flight 409 back was delayed", "221") == ["valid"]
