@@ -1196,7 +1196,8 @@ def _replaces(old: Value, new: Value) -> bool:
         units = {_unit(old), _unit(new)}
         return len(units) == 1 or units == {"", "money"}
     if old.kind == "numbered":  # the same label with another number ("ward 7B" → "ward 4A"), not another label
-        return old.norm.split(":")[0] == new.norm.split(":")[0]
+        label = old.norm.split(":")[0]  # …nor another item of a series ("flight 409 was delayed" after "flight 221")
+        return label == new.norm.split(":")[0] and label not in _ONE_OF_A_SERIES
     return True
 
 
