@@ -750,7 +750,8 @@ def _slot_match(name: str, match: re.Match[str]) -> SlotMatch | None:
     kept = raw[: cut.start()] if cut else raw
     kept = _ZH_VALUE_END.sub("", kept.rstrip(_VALUE_STRIP))
     value = " ".join(kept.split()).lower()
-    value = VALUE_ALIASES.get(value, value)
+    if name != "living_with":  # a person lived with is said as said (我和男朋友: not "in a relationship")
+        value = VALUE_ALIASES.get(value, value)
     if not value or _is_when(value) or (name == "residence" and _names_a_body(value)):
         return None
     qualifier = match.groupdict().get("k")

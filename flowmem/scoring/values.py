@@ -179,8 +179,9 @@ _NUMBERED_RE = next(pattern for kind, pattern in _FOUND if kind == "numbered")
 
 
 def may_number(text: str) -> bool:
-    """Whether ``text`` may hold a ``numbered`` value (a label and its number: "gold 2", "year 5")."""
-    return _NUMBERED_RE.search(text) is not None
+    """Whether ``text`` may hold a ``numbered`` value (a label and its number: "gold 2", "year 5"): the pattern's
+    lookarounds are read only where a digit or a Chinese numeral is."""
+    return _ANY_NUMBER.search(text) is not None and _NUMBERED_RE.search(text) is not None
 
 
 # Kinds whose every form holds a digit or a Chinese numeral: a text with neither skips them (most chat lines; their

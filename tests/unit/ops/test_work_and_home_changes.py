@@ -62,3 +62,9 @@ def test_a_new_household_supersedes_the_old(old: str, new: str, gone: str) -> No
 
 def test_a_household_leaves_where_one_lives() -> None:
     assert status_after("我住在朝阳", "我跟爸妈住在一起", "朝阳") == ["valid"]
+
+
+def test_whom_one_lives_with_is_stored_as_said() -> None:
+    from flowmem.scoring.slots import DEFAULT_RULES
+
+    assert DEFAULT_RULES.slots_of("我和男朋友住在一起") == {"living_with": "男朋友"}
