@@ -144,10 +144,13 @@ class ContraRepeatOp(Op):
         vectors = await self.embedding_model.embed([m.content for m in new], kind="document")
         # What a turn says is read with its pronouns said as the people they stand for ("he got transferred to
         # York" of "my boyfriend"): its slots, its changes, what it ends. The turn itself is stored as said.
-        reading = {m.memory_id: as_resolved(m) for m in new}
+        said_as = {m.memory_id: resolved(m) for m in new}
         new = [
             m.model_copy(
-                update={"vector": v, "metadata": {**m.metadata, SLOTS_KEY: read_slots(reading[m.memory_id], rules)}}
+                update={
+                    "vector": v,
+                    "metadata": {**m.metadata, SLOTS_KEY: read_slots(_worded(m, said_as[m.memory_id]), rules)},
+                }
             )
             for m, v in zip(new, vectors, strict=True)
         ]
@@ -155,6 +158,7 @@ class ContraRepeatOp(Op):
         new = [m.model_copy(update={"metadata": {**m.metadata, SLOTS_KEY: {**restated_slots(m, new),
                                                                            **m.metadata[SLOTS_KEY]}}})
                for m in new]  # fmt: skip
+        reading = {m.memory_id: _worded(m, said_as[m.memory_id]) for m in new}  # each as it now is, read resolved
         stored = {m.memory_id for m in await store.get(workspace, [m.memory_id for m in new])}
         # The searches in one read (the local store: one matrix product for the batch); the decisions then run in
         # order, each seeing what the ones before it changed.
@@ -654,8 +658,7 @@ def _llm_decision(data: Any, count: int) -> tuple[str, int | None] | None:
     return (action, index) if 0 <= index < count else None
 
 
-def as_resolved(memory: Memory) -> Memory:
-    """``memory`` with its words as :func:`~flowmem.scoring.referents.resolved` reads them: what its changes and
-    slots are read from (itself when no pronoun of it stands for someone)."""
-    text = resolved(memory)
+def _worded(memory: Memory, text: str) -> Memory:
+    """``memory`` with ``text`` for its words (itself when they are its words): its words as
+    :func:`~flowmem.scoring.referents.resolved` reads them, what its changes and slots are read from."""
     return memory if text == memory.content else memory.model_copy(update={"content": text})
