@@ -58,6 +58,15 @@ _FOR_A_WHILE = (
     r"(?:in|for)\s+(?:(?:over|about|nearly|almost|like|a|an|two|three|four|five|six|\d+)\s+)*"
     r"(?:days?|weeks?|months?|years?|ages)\b"
 )
+# A time gone by without it: "6 weeks without a cigarette", "haven't had a migraine in two months", "no migraines for a
+# month now" (what ended is what follows the cue; a time said after it, not "haven't had lunch"). One of the endings,
+# and read again by _ended_terms for what it ended.
+_GONE_WITHOUT_EN = (
+    r"(?:days?|weeks?|months?|years?)\s+(?:without|w/o)(?:\s+(?:a|an|any))?"
+    r"|(?:haven['’]?t|hasn['’]?t|have\s+not|has\s+not)\s+(?P<gone_verb>had|[a-z]+ed)(?:\s+(?:a|an|any))?"
+    rf"(?=\s+(?:[\w'-]+\s+){{0,3}}?{_FOR_A_WHILE})"
+    rf"|no(?=\s+[a-z]+s\s+{_FOR_A_WHILE})"
+)
 _END_EN = (
     r"quit|quitting|sold|selling\s+off|dropp(?:ed|ing)|cancel+(?:ed|ing)|stopp(?:ed|ing)|gave\s+up|giving\s+up|given\s+up"
     # a plan off with no new day: "postponed indefinitely", "called off", "put on hold", "scrapped"
@@ -93,12 +102,7 @@ _END_EN = (
     r"|graduated(?:\s+from)?|qualified\s+as"
     # a habit given up, counted since: "2 months smoke free today", "a year alcohol-free" (what ended is its word)
     r"|(?:days?|weeks?|months?|years?)\s+(?:smoke|alcohol|booze|drink|vape|nicotine|caffeine)[-\s]free"
-    # a time gone by without it: "6 weeks without a cigarette", "haven't had a migraine in two months", "no migraines
-    # for a month now" (what ended is what follows the cue; a time said after it, not "haven't had lunch")
-    r"|(?:days?|weeks?|months?|years?)\s+(?:without|w/o)(?:\s+(?:a|an|any))?"
-    r"|(?:haven['’]?t|hasn['’]?t|have\s+not|has\s+not)\s+(?:had|[a-z]+ed)(?:\s+(?:a|an|any))?"
-    rf"(?=\s+(?:[\w'-]+\s+){{0,3}}?{_FOR_A_WHILE})"
-    rf"|no(?=\s+[a-z]+s\s+{_FOR_A_WHILE})"
+    rf"|{_GONE_WITHOUT_EN}"
     # a course or treatment come to its end: "finished her PhD", "finished my chemo" (not "finished my dinner")
     r"|finish(?:ed|ing)\s+(?=(?:(?:my|his|her|their|the)\s+)?(?:phd|degree|masters|master's|course|studies|training"
     r"|apprenticeship|residency|internship|chemo|chemotherapy|treatment|physio|rehab|therapy|counselling|counseling)\b)"
@@ -1244,11 +1248,12 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
     "anymore"), else its subject (the words before: "Kevin 离职了", 飞度卖了, "Mum retired")."""
     if (free := _FREE_OF.search(ending.group())) is not None:  # "2 months smoke free": smoking
         return frozenset({stem(free.group("what").lower())})
-    if (gone := _GONE_WITHOUT.fullmatch(ending.group())) is not None:
+    if (gone := _GONE_WITHOUT.match(clause, ending.start())) is not None and gone.end() == ending.end():
         # "haven't had a migraine in two months since…": what is named before the time gone by; "haven't smoked in
         # six weeks": the doing itself
         named = _first_terms(re.split(_FOR_A_WHILE, clause[ending.end() :], maxsplit=1, flags=re.I)[0])
-        return named or (subject_terms(gone["verb"]) if gone["verb"] and gone["verb"].lower() != "had" else frozenset())
+        verb = gone["gone_verb"]
+        return named or (subject_terms(verb) if verb and verb.lower() != "had" else frozenset())
     if (there := _NOT_THERE_PLACE.fullmatch(ending.group())) is not None:  # 不在新东方干了: 新东方
         return _first_terms(there.group("place"))
     lately = re.match(_NOT_LATELY_EN, ending.group(), re.I)
@@ -1315,11 +1320,7 @@ def _ended_terms(clause: str, ending: re.Match[str]) -> frozenset[str]:
 
 _NOT_THERE_PLACE = re.compile(r"不在(?P<place>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:干|上班|工作|做|上|待|住|读)?了")
 _FREE_OF = re.compile(r"(?P<what>\w+)[-\s]free$", re.I)
-_GONE_WITHOUT = re.compile(
-    r"(?:days?|weeks?|months?|years?)\s+(?:without|w/o)(?:\s+(?:a|an|any))?"
-    r"|(?:haven['’]?t|hasn['’]?t|have\s+not|has\s+not)\s+(?P<verb>had|[a-z]+ed)(?:\s+(?:a|an|any))?|no",
-    re.I,
-)
+_GONE_WITHOUT = re.compile(_GONE_WITHOUT_EN, re.I)
 # Coming round, said of whoever comes: "the cleaner doesn't come anymore", "the milkman doesn't deliver any more"
 _CALLS = frozenset({"come", "comes", "visit", "visits", "deliver", "delivers", "call", "calls", "pop", "drop"})
 _AUX_END = re.compile(r"\s*\b(?:does|do|did|will|would|can|could)\s*$", re.I)
