@@ -17,7 +17,9 @@ OCCUPATION_HEADS = (
     "receptionist|specialist|associate|executive|strategist|planner|tutor|instructor|coach|counsellor|counselor|"
     "paralegal|surveyor|economist|statistician|physiotherapist|midwife|caregiver|carer|cleaner|butcher|baker|"
     "nanny|childminder|babysitter|housekeeper|guard|courier|farmer|builder|labourer|laborer|police|"
-    "soldier|hairdresser|barber|optician|dietitian|nutritionist|translator|interpreter"
+    "soldier|hairdresser|barber|optician|dietitian|nutritionist|translator|interpreter|rep|representative|agent|"
+    "operator|banker|trader|broker|auditor|inspector|bartender|attendant|tailor|welder|lifeguard|actor|actress|"
+    "stylist|biologist|founder|freelancer|contractor"
 )
 # Up to two words before the head qualify it ("junior", "data engineering"); never a determiner or a possessive.
 _NOT_QUALIFIER = r"(?!(?:the|my|his|her|our|their|your|a|an|new|now|this|that)\b)"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flowmem.scoring.occupations import EN_OCCUPATION
-from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, THIRD_PERSON_VERBS, ZH_KIN
+from flowmem.scoring.people import DISCOURSE_OPENER, NOT_NAMES, PERSON_NOUN, THIRD_PERSON_VERBS, ZH_KIN
 
 if TYPE_CHECKING:
     from flowmem.scoring.slots import SlotMatch
@@ -35,7 +35,7 @@ _WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|
 # A sentence opening with someone else and a verb: "Nana moved into", "my sister Cleo works at", "Jules has moved";
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
-    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN}|{_PET_NOUN})(?:\s+(?P<named>{_NAME}))?)"
+    rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?:{DISCOURSE_OPENER})?(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN}|{_PET_NOUN})(?:\s+(?P<named>{_NAME}))?)"
     rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|an?|{_DOING})\b|\s+\d))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
     # not a heading: "Quick update: I accepted…", "Big news: we moved…" open with no one
@@ -45,7 +45,7 @@ _OPENS = re.compile(
 # A name written in lower case, as texting does ("sam's a nurse at the LGI", "jess works at the co-op"), read only
 # before what says work or home of a person: 's + an occupation or a doing, works / lives, a job got or started.
 _TEXTED_NAME = re.compile(
-    rf"^\s*(?P<name>(?-i:[a-z]{{3,12}}))(?:(?P<is>['’]s)\s+(?=an?\s+{EN_OCCUPATION}|(?:{_DOING})\b)"
+    rf"^\s*(?:{DISCOURSE_OPENER})?(?P<name>(?-i:[a-z]{{3,12}}))(?:(?P<is>['’]s)\s+(?=an?\s+{EN_OCCUPATION}|(?:{_DOING})\b)"
     r"|\s+(?=(?:works|lives|got\s+(?:the|a)\s+(?:new\s+)?job|started\s+at)\b))"
 )
 # Lower-case words that open such a sentence and are no one's name
@@ -136,6 +136,64 @@ def said_of_someone(text: str, at: int) -> bool:
 
 
 _OWN_SUBJECT = re.compile(r"\b(?:i|we)(?![\w-])", re.IGNORECASE)
+
+
+def someone_else_at(text: str, at: int) -> str | None:
+    """Whom the sentence of ``text`` holding position ``at`` is about when it is another person: the one it opens
+    with, after any discourse marker — one of the speaker's people ("my sister Leah", "my cat Luna") or a name and a
+    verb of theirs ("Leah lives in Austin now", "Tom got promoted", "Leah's at Globex") — in a sentence where the
+    speaker is not a subject too (no I, me, we, us: "Acme laid me off", "Yoga moved to Fridays for me" are the
+    speaker's); lower case. ``None``: the speaker's, or no one's."""
+    for sentence in _SENTENCE.finditer(text):
+        if not sentence.start() <= at < max(sentence.end(), sentence.start() + 1):
+            continue
+        said = sentence.group()
+        opens = _OPENS.match(said)
+        if opens is None or _SPEAKER_TOO.search(said) or not _may_name(opens.group("name")):
+            return None
+        if (
+            opens.group("name")
+            and not opens.group().rstrip().endswith(("'s", "’s"))
+            and not _ACTS.match(said, opens.end())
+        ):
+            return None  # "Moved to Denver", "Lyon, what a city": a capitalised word without a doing of its own
+        who = opens.group("named") or opens.group("name") or opens.group("noun")
+        return re.sub(r"['’]s$", "", who).lower()
+    return None
+
+
+def speaker_at(text: str, at: int) -> bool:
+    """Whether the sentence of ``text`` holding position ``at`` has the speaker as a subject (I, me, we, us)."""
+    return any(
+        sentence.start() <= at < max(sentence.end(), sentence.start() + 1) and _SPEAKER_TOO.search(sentence.group())
+        for sentence in _SENTENCE.finditer(text)
+    )
+
+
+def for_someone_unnamed(text: str, at: int) -> bool:
+    """Whether the sentence of ``text`` holding ``at`` is said of "her" or "him" and not of the speaker: a third-person
+    pronoun as object or owner and no I, me, my, we, us or our ("first day at Globex for her", "yoga moved to Thursdays
+    for him", "his new job's at Stripe") — not one as a doer, who may act on the speaker's thing ("she bumped the
+    lisinopril up to 20mg")."""
+    sentence = next((m.group() for m in _SENTENCE.finditer(text) if m.start() <= at < m.end()), "")
+    return _HIM_OR_HER.search(sentence) is not None and _ANY_FIRST_PERSON.search(sentence) is None
+
+
+_HIM_OR_HER = re.compile(r"\b(?:him|her|his|hers)\b", re.IGNORECASE)
+_ANY_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)(?![\w-])", re.IGNORECASE)
+# I or we as a subject, or me, us as an object — not "I mean", "I think", "I guess" said beside another's fact
+_SPEAKER_TOO = re.compile(
+    r"\b(?:i(?!\s+(?:mean|meant|think|thought|guess|reckon|suppose|believe|know)\b)|me|we|us)(?![\w-])"
+    r"|\b(?:i|we)['’](?:m|ve|d|ll|re)\b",
+    re.IGNORECASE,
+)
+# A doing after a name: a verb in the third person, a past, or a copula / auxiliary ("Leah lives", "Tom moved", "Sam
+# got", "Ana is"): the name is someone's who does it.
+_ACTS = re.compile(
+    r"(?:[a-z]+(?<![^aeiou]s)s|[a-z]+ed|got|went|left|quit|became|took|made|found|lost|bought|sold|had|has|was|is"
+    r"|did|came|gave|began|ran|won|broke|put|says|said)\b",
+    re.IGNORECASE,
+)
 
 
 # "she"/"he" later in a sentence that opened with one person is that person ("Mia moved schools, she's at Greenhill

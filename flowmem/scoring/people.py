@@ -34,9 +34,16 @@ NOT_NAMES = frozenset(
         (
             "i im i'm i've i'd i'll ok okay lol omg hi hey yes no the a an my we you it this that so and but then",
             "just also still well oh visited went got had made saw met called texted told asked took dropped picked",
-            "finally update today",
+            "finally update today btw fyi anyway anyways plus yeah yep haha wow ugh um right alright news",
         )
     ).split()
+)
+
+# What a chat puts before a sentence's subject and is no part of it: discourse markers and interjections ("ok so Leah
+# moved to Denver", "btw Tom's at Globex now", "Update: Priya got a job at Monzo"). A closed class of the language.
+DISCOURSE_OPENER = (
+    r"(?:(?:ok(?:ay)?|so|btw|by\s+the\s+way|well|anyway[s]?|oh|ah|also|and|but|plus|fyi|um+|hey|yeah|yep|lol|haha"
+    r"|omg|wow|ugh|right|alright|guess\s+what|(?:quick\s+|small\s+|big\s+)?(?:update|news))(?![\w'’])[\s,:!.-]*)+"
 )
 
 # "Alice lives" → "I live": the third-person verbs the first-person slot patterns follow "I" with.

@@ -24,7 +24,7 @@ from flowmem.scoring.attributes import attribute_slots
 from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.name_kinds import KINDS
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
-from flowmem.scoring.others import people_slots, said_of_someone
+from flowmem.scoring.others import for_someone_unnamed, people_slots, said_of_someone
 from flowmem.scoring.people import PERSON_NOUN, THIRD_PERSON_VERBS, ZH_SOMEONE
 from flowmem.scoring.restated import RESTATES, as_said_by_user
 from flowmem.scoring.values import WHEN_KINDS, find_values
@@ -276,6 +276,7 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"\bmy\s+(?:new\s+)?(?:job\s+title|title|role|position)\s+is\s+{_V}",
         rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:got|been|was)?\s*promoted\s+to\s+{_V}",
         rf"\bi(?:'m|\s+am)\s+{_ADV}(?:a|an)\s+(?P<v>{_JOB})\b",
+        rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:became|become)\s+(?:a|an)\s+(?P<v>{_JOB})\b",
         # a tenure told of the speaker's job ("started as a junior accountant", "week two as a paramedic", "my first
         # day as a teacher"): the sentence's own subject, or none (texting leaves out the "I")
         rf"(?:\bi\s+{_ADV}(?:start(?:ed)?|began|retrained|qualified|trained)|(?:^|[.!?]\s+|\bmy\s+)(?:[\w-]+\s+)?(?:day|week|month|year|shift)"
@@ -593,10 +594,11 @@ class SlotRules:
             own = [
                 m
                 for m in self.find(subjected)
-                if (m.slot, m.value) not in theirs
-                or not said_of_someone(subjected, m.start)
-                or _NAMES_SPEAKER.search(subjected[m.start :].split(".")[0]) is not None
-            ]
+                if ((m.slot, m.value) not in theirs
+                    or not said_of_someone(subjected, m.start)
+                    or _NAMES_SPEAKER.search(subjected[m.start :].split(".")[0]) is not None)
+                and not for_someone_unnamed(subjected, m.start)  # "first day at Globex for her": hers
+            ]  # fmt: skip
             found = {**{m.slot: m.value for m in own}, **people}
             # any other attribute said with a copula ("my commute is…"); one a built-in slot holds is that slot's
             found.update({slot: value for slot, value in attribute_slots(said).items() if value not in found.values()})

@@ -45,6 +45,7 @@ from flowmem.scoring.change import (
 )
 from flowmem.scoring.derive import at_time, event_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, SPEAKER, said_before
+from flowmem.scoring.others import for_someone_unnamed, someone_else_at, speaker_at
 from flowmem.scoring.restated import RESTATES
 from flowmem.scoring.slots import DEFAULT_RULES, SLOTS_KEY, named
 from flowmem.scoring.values import Value, find_values, numbers_differ, same
@@ -268,6 +269,8 @@ def _still_holds_ended_slot(old: Memory, about: frozenset[str], kept: str) -> bo
 
 
 def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
+    if _of_another_person(memory.content, change, old.content):
+        return []
     if change.affirmed is not None:  # "bought a car!": only "I don't have a car" ends
         denied = denial(old.content, change.affirmed)
         if denied is None:
@@ -326,6 +329,65 @@ def _apply(memory: Memory, change: Change, old: Memory) -> list[MemoryAction]:
     reason = f"{change.kind} by {memory.memory_id} ('{change.cue}'): now '{written}'"
     when = _moved_day(memory, old, change) or _in_force(memory, old, written)
     return supersede(memory, old, written, reason, when=when)
+
+
+def _of_another_person(text: str, change: Change, old_text: str) -> bool:
+    """Whether ``change``, said in ``text``, is said of someone ``old_text`` is not about.
+
+    - A new value said in a clause that opens with another person and their own doing, before any possessive or
+      report ("Leah lives in Austin now", not "coach moved Eli's practice to…" or "Vet says Pepper should…"), changes
+      only what names them: nothing of "I live in Leeds"; "Yoga moved to Fridays" is of yoga, which "I go to yoga on
+      Mondays" names.
+    - A state the speaker says of themselves ("I'm not vegetarian anymore") ends nothing of words that are all someone
+      else's ("My sister Leah's vegetarian"), unless a name both say is what ended ("we had to put Rex down", "my
+      wife Ana has a dog named Rex"); nor does one said of "her" or "him" alone ("first day at Globex for her") change
+      what the speaker said of themselves.
+
+    A correction corrects what was said last, whoever it was about ("oops, Tuesdays I mean")."""
+    if change.kind == "corrected":
+        return False
+    at = _where(text, change)
+    who = someone_else_at(text, at)
+    if who is not None:
+        # an ending's doer is read where it is decided (_apply); a doer acting on another's thing is not its owner
+        places = [v.start for v in change.values] or [at]
+        if change.kind == "ended" or not all(_own_doing(text, who, place) for place in places):
+            return False
+        return re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", old_text, re.IGNORECASE) is None
+    sentences = [m.start() for m in re.finditer(r"[^.!?;\n]+", old_text)]
+    if not speaker_at(text, at):
+        return for_someone_unnamed(text, at) and all(
+            speaker_at(old_text, start) and someone_else_at(old_text, start) is None for start in sentences
+        )
+    if not sentences or any(someone_else_at(old_text, start) is None for start in sentences):
+        return False
+    shared = {v.norm for v in find_values(text) if v.kind == "name"} & {
+        v.norm for v in find_values(old_text) if v.kind == "name"
+    }
+    return not shared & change.about and not any(v.norm in shared for v in change.values)
+
+
+def _own_doing(text: str, who: str, at: int) -> bool:
+    """Whether the words from ``who`` (opening the sentence) up to ``at`` are their own doing in one clause: no break,
+    no thing of another's or of no one said ("moved Eli's practice", "moved our team", "put the rent up": whose it is,
+    the older words tell) and no report ("says", "emailed")."""
+    opened = text.lower().rfind(who, 0, at + 1)
+    between = text[opened + len(who) : at] if opened >= 0 else ""
+    return _NOT_OWN.search(between) is None
+
+
+_NOT_OWN = re.compile(
+    r"[,;:—]|\b\w+['’]s\s+(?!(?:been|got|gone|just|now|at|in|a|an|the)\b)[a-z]|\b(?:my|our|his|her|their|your|the|this|that)\b"
+    r"|\b(?:says?|said|told|tells|emailed|texted|rang|called|reckons|thinks|wants|asked|suggested|recommended)\b",
+    re.IGNORECASE,
+)
+
+
+def _where(text: str, change: Change) -> int:
+    """Where in ``text`` the change is said: its first new value, else its cue, else the start."""
+    if change.values:
+        return change.values[0].start
+    return max(text.lower().find(change.cue.lower()), 0) if change.cue else 0
 
 
 def _renumbered(memory: Memory, change: Change, old: Memory) -> bool:

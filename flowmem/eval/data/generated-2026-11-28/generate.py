@@ -107,12 +107,21 @@ def scenarios(vocabulary: dict[str, Any], half: str) -> list[dict[str, Any]]:
             for n, change in enumerate(changes):
                 old, new = rng.choice(olds), rng.choice(news) if news else ""
                 stated = _capitalised(_worded(first, person, person[0]).replace("{A}", old))
-                timed = "" if any(w in change for w in ("now", "these days", " is ")) else rng.choice(vocabulary["time"])
+                timed = (
+                    "" if any(w in change for w in ("now", "these days", " is ")) else rng.choice(vocabulary["time"])
+                )
                 filler = rng.choice(vocabulary["filler"])
 
-                def said(by: tuple[str, str, bool, str, str], old: str = old, new: str = new, change: str = change,
-                         filler: str = filler, timed: str = timed) -> str:
-                    return _capitalised(filler + _worded(change, by, by[1]).replace("{A}", old).replace("{B}", new) + timed)  # fmt: skip
+                def said(
+                    by: tuple[str, str, bool, str, str],
+                    old: str = old,
+                    new: str = new,
+                    change: str = change,
+                    filler: str = filler,
+                    timed: str = timed,
+                ) -> str:
+                    worded = _worded(change, by, by[1]).replace("{A}", old).replace("{B}", new)
+                    return _capitalised(filler + worded + timed)
 
                 base = {"lang": "en", "events": [], "unique": [], "questions": []}
                 messages = [{"content": stated, "time": "2025-03-03T10:00", "role": "user"}]

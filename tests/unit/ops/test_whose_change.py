@@ -1,0 +1,73 @@
+"""Session 26: a change is of the person it is said of. Generated pairs (flowmem/eval/data/generated-2026-11-28) showed
+someone else's change expiring the speaker's fact ("Leah lives in Austin now" ended "I live in Leeds"; "Leah goes to
+yoga on Thursdays now" even rewrote "I go to yoga on Mondays" into a Thursday the speaker never said), and a change
+opened by a discourse marker ("ok so Leah moved to Denver") not read as Leah's at all."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from flowmem.scoring.slots import DEFAULT_RULES
+from tests.unit.ops.chat import said, status_after
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Leeds", "Ok so Leah lives in Austin now"),
+        ("I work at Acme", "Btw Leah works at Lumen Health now"),
+        ("I drive a Corolla", "Leah drives a Tesla now"),
+        ("My sister Leah's vegetarian", "I'm not vegetarian anymore"),
+        ("I work at Acme", "Btw first day at Globex for her, as of Monday"),
+    ],
+)
+def test_another_persons_change_leaves_the_speakers_fact(old: str, new: str) -> None:
+    assert status_after(old, new, old) == ["valid"]
+
+
+def test_another_persons_weekly_plan_neither_ends_nor_rewrites_the_speakers() -> None:
+    memories = asyncio.run(
+        said(
+            [
+                ("2025-03-03T09:00:00", "I go to yoga on Mondays"),
+                ("2025-04-07T09:00:00", "Leah goes to yoga on Thursdays now"),
+            ]
+        )
+    )
+    assert [m.status for m in memories if m.content == "I go to yoga on Mondays"] == ["valid"]
+    assert not any(m.content.startswith("I go to yoga on Thursdays") for m in memories)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My sister Leah lives in Bristol", "Ok so Leah moved to Denver, as of Monday"),
+        ("My husband Tom lives in Leeds", "btw Tom just moved to Denver last week"),
+        ("I go to yoga on Mondays", "Yoga moved to Thursdays"),  # of yoga, which the older words name
+        ("I'm a teacher", "Btw I'm a sales rep now"),
+        ("I'm a nurse", "I became a paramedic last week"),
+        ("My sister Leah's a teacher", "ok so Leah became a paramedic"),
+        # a doer acting on the speaker's or another's thing is not whom the value is of
+        ("Eli's soccer practice is Wednesdays 5pm at Lakeview fields", "coach moved Eli's practice to Thursdays"),
+        ("She's put me on lisinopril, 10mg once a day", "numbers are better so she bumped the lisinopril up to 20mg"),
+    ],
+)
+def test_a_change_of_the_same_person_still_expires(old: str, new: str) -> None:
+    assert status_after(old, new, old) == ["expired"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("Ok so Leah lives in Austin now", {"residence@leah": "austin"}),
+        ("Update: Priya got a job at Monzo", {"employer@priya": "monzo"}),
+        ("Btw I moved to Denver", {"residence": "denver"}),  # "Btw" is no one's name
+        ("Tom's a sales rep now", {"job_title@tom": "sales rep"}),
+        ("I became a paramedic", {"job_title": "paramedic"}),
+        ("First day at Globex for her", {}),  # hers, not the speaker's
+    ],
+)
+def test_slots_read_past_a_discourse_marker_and_of_whom(text: str, slots: dict[str, str]) -> None:
+    assert DEFAULT_RULES.slots_of(text) == slots
