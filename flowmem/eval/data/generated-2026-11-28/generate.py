@@ -5,6 +5,8 @@ on) and ``heldout`` (other people, values, first statements and change wordings;
 
     python flowmem/eval/data/generated-2026-11-28/generate.py dev > pairs.dev.jsonl
     python flowmem/eval/data/generated-2026-11-28/generate.py heldout > pairs.heldout.jsonl
+    python flowmem/eval/data/generated-2026-11-28/generate.py zh.dev > pairs-zh.dev.jsonl
+    python flowmem/eval/data/generated-2026-11-28/generate.py zh.heldout > pairs-zh.heldout.jsonl
 
 A first statement is said on 3 March 2025, the change on 7 April. Expected: the change expires the first statement
 (its whole text is the key) and keeps the new value; in a control the first statement stays valid.
@@ -80,8 +82,69 @@ HELDOUT: dict[str, Any] = {
 }  # fmt: skip
 
 
+ZH_DEV: dict[str, Any] = {
+    "lang": "zh",
+    "who": {
+        "i": ("我", "我", False, "我的", "我"),
+        "sister": ("我姐小丽", "小丽", True, "她的", "她"),
+        "husband": ("我老公阿强", "阿强", True, "他的", "他"),
+    },
+    "what": {
+        "residence": ("{S}住在{A}", ["{T}搬到{B}了", "{T}现在住{B}", "{T}刚搬去{B}", "{T}已经在{B}定居了"], ["杭州", "成都"],  # noqa: E501
+                      ["深圳", "南京"]),
+        "employer": ("{S}在{A}上班", ["{T}跳槽去{B}了", "{T}现在在{B}上班", "{T}从{A}离职了，去了{B}", "{T}入职{B}了"],
+                     ["腾讯", "华为"], ["字节", "阿里"]),
+        "title": ("{S}是{A}", ["{T}现在是{B}了", "{T}转行当{B}了"], ["护士", "老师"], ["医生", "销售"]),
+        "car": ("{S}开的是{A}", ["{T}换了辆{B}", "{T}现在开{B}", "{T}把{A}卖了，买了辆{B}"], ["大众", "本田"],
+                ["特斯拉", "比亚迪"]),
+        "schedule": ("{S}每{A}去练瑜伽", ["瑜伽课改到{B}了", "{T}现在每{B}去练瑜伽", "{T}把瑜伽换到{B}了"], ["周一", "周二"],  # noqa: E501
+                     ["周四", "周五"]),
+        "pet": ("{S}养了一只猫叫{A}", ["{O}猫{A}走了", "{A}昨天去世了，{T}很难过"], ["咪咪", "团团"], None),
+        "diet": ("{S}吃素", ["{T}不吃素了", "{T}开始吃肉了", "{T}现在不吃素了"], ["素"], None),
+    },
+    "time": ["", "，上周的事", "，前天"],
+    "filler": ["", "跟你说，", "对了，"],
+    "seed": 3,
+}  # fmt: skip
+
+ZH_HELDOUT: dict[str, Any] = {
+    "lang": "zh",
+    "who": {
+        "i": ("我", "我", False, "我的", "我"),
+        "brother": ("我弟小军", "小军", True, "他的", "他"),
+        "wife": ("我老婆小美", "小美", True, "她的", "她"),
+        "friend": ("我朋友阿杰", "阿杰", True, "他的", "他"),
+    },
+    "what": {
+        "residence": ("{S}在{A}住", ["{T}已经搬去{B}了", "{T}现在在{B}住", "{T}搬家了，新家在{B}"], ["武汉", "西安"],
+                      ["广州", "厦门"]),
+        "employer": ("{S}在{A}工作", ["{T}换工作了，现在在{B}", "{T}去{B}上班了", "{T}辞职了，下个月去{B}"], ["京东", "美团"],  # noqa: E501
+                     ["小米", "网易"]),
+        "title": ("{S}做{A}", ["{T}改行做{B}了", "{T}现在当{B}", "{T}不做{A}了，做{B}"], ["会计", "厨师"], ["律师", "司机"]),  # noqa: E501
+        "car": ("{P}车是{A}", ["{P}新车是{B}", "{T}把{A}换成了{B}", "{T}买了辆{B}，{A}卖了"], ["丰田", "奥迪"],
+                ["蔚来", "理想"]),
+        "schedule": ("{S}每{A}踢球", ["踢球改到{B}了", "{T}现在每{B}踢球", "{T}踢球换成{B}了"], ["周三", "周六"],
+                     ["周日", "周二"]),
+        "pet": ("{S}养了一条狗叫{A}", ["{A}今天走了", "{O}狗{A}去世了"], ["旺财", "豆豆"], None),
+        "diet": ("{S}不吃辣", ["{T}现在能吃辣了", "{T}开始吃辣了"], ["辣"], None),
+    },
+    "time": ["", "，前几天的事", "，这个月开始"],
+    "filler": ["", "告诉你，", "哦对，"],
+    "seed": 4,
+}  # fmt: skip
+
+
 def _worded(template: str, who: tuple[str, str, bool, str, str], name: str) -> str:
     _, _, third, possessive, objective = who
+    if possessive.endswith("的"):  # Chinese: no agreement
+        whose = f"{name}的" if third else possessive
+        return (
+            template.replace("{S}", name)
+            .replace("{T}", name)
+            .replace("{O}", possessive)
+            .replace("{M}", objective)
+            .replace("{P}", whose)
+        )
     whose = f"{name}'s" if third else possessive
     text = template.replace("{S}", name).replace("{T}", name).replace("{O}", possessive).replace("{M}", objective)
     text = text.replace("{P}", whose)
@@ -95,7 +158,7 @@ def _worded(template: str, who: tuple[str, str, bool, str, str], name: str) -> s
 
 
 def _capitalised(text: str) -> str:
-    return text[0].upper() + text[1:]
+    return text[:1].upper() + text[1:]
 
 
 def scenarios(vocabulary: dict[str, Any], half: str) -> list[dict[str, Any]]:
@@ -107,9 +170,8 @@ def scenarios(vocabulary: dict[str, Any], half: str) -> list[dict[str, Any]]:
             for n, change in enumerate(changes):
                 old, new = rng.choice(olds), rng.choice(news) if news else ""
                 stated = _capitalised(_worded(first, person, person[0]).replace("{A}", old))
-                timed = (
-                    "" if any(w in change for w in ("now", "these days", " is ")) else rng.choice(vocabulary["time"])
-                )
+                present = ("now", "these days", " is ", "现在", "新家", "新车")  # no time beside a present
+                timed = "" if any(w in change for w in present) else rng.choice(vocabulary["time"])
                 filler = rng.choice(vocabulary["filler"])
 
                 def said(
@@ -123,7 +185,7 @@ def scenarios(vocabulary: dict[str, Any], half: str) -> list[dict[str, Any]]:
                     worded = _worded(change, by, by[1]).replace("{A}", old).replace("{B}", new)
                     return _capitalised(filler + worded + timed)
 
-                base = {"lang": "en", "events": [], "unique": [], "questions": []}
+                base = {"lang": vocabulary.get("lang", "en"), "events": [], "unique": [], "questions": []}
                 messages = [{"content": stated, "time": "2025-03-03T10:00", "role": "user"}]
                 out.append({"id": f"gen-{half}-{what}-{who}-{n}", "tags": ["generated", what, who], **base,
                             "messages": [*messages, {"content": said(person), "time": "2025-04-07T19:00"}],
@@ -142,5 +204,6 @@ def scenarios(vocabulary: dict[str, Any], half: str) -> list[dict[str, Any]]:
 
 if __name__ == "__main__":
     half = sys.argv[1] if len(sys.argv) > 1 else "dev"
-    for scenario in scenarios({"dev": DEV, "heldout": HELDOUT}[half], half):
+    vocabularies = {"dev": DEV, "heldout": HELDOUT, "zh.dev": ZH_DEV, "zh.heldout": ZH_HELDOUT}
+    for scenario in scenarios(vocabularies[half], half):
         print(json.dumps(scenario, ensure_ascii=False))
