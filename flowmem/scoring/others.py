@@ -17,7 +17,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flowmem.scoring.occupations import EN_OCCUPATION
-from flowmem.scoring.people import DISCOURSE_OPENER, NOT_NAMES, PERSON_NOUN, THIRD_PERSON_VERBS, ZH_KIN
+from flowmem.scoring.people import (
+    DISCOURSE_OPENER,
+    NOT_NAMES,
+    PERSON_NOUN,
+    THIRD_PERSON_VERBS,
+    ZH_DISCOURSE_OPENER,
+    ZH_KIN,
+    ZH_NAMED,
+)
 
 if TYPE_CHECKING:
     from flowmem.scoring.slots import SlotMatch
@@ -58,7 +66,12 @@ _NOT_TEXTED_NAMES = NOT_NAMES | frozenset(
 )  # fmt: skip
 # A Chinese clause opening with one of the speaker's people: what follows, to the sentence's end, is said of them
 # (和我哥商量好了，妈下周一搬进颐和养老院).
-_ZH_OPENS = re.compile(rf"(?:^|(?<=[，,。！？；\n]))\s*(?:我的?)?(?P<who>{ZH_KIN})(?=[^，。！？；\s])")
+# …or by name, with or without the tie (我姐小丽, 小丽, 阿强), after any discourse marker (对了，小丽搬到深圳了):
+# the name is who, as "my sister Leah" is Leah.
+_ZH_OPENS = re.compile(
+    rf"(?:^|(?<=[，,。！？；\n]))\s*(?:{ZH_DISCOURSE_OPENER})?(?:(?:我的?)?(?P<who>{ZH_KIN})(?P<named>{ZH_NAMED})?"
+    rf"|(?P<alone>{ZH_NAMED}))(?=[^，。！？；\s的])"
+)
 # A capitalised word inside a sentence, not after a word of place ("in Whitby", "at Brightwell"): a person's name.
 _NAMED = re.compile(rf"(?P<before>\b[A-Za-z]+),?\s+(?P<name>{_NAME})")
 _PLACE_WORDS = frozenset("in at to from near on into of for the".split())  # noqa: SIM905
@@ -122,7 +135,10 @@ def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str,
 def said_of_someone(text: str, at: int) -> bool:
     """Whether the sentence of ``text`` holding position ``at`` opens with another person and their verb ("Tom got
     poached by Sparks Ltd", "Priya's jumped ship to PwC"): what it states is theirs, not the speaker's — up to a
-    clause of the speaker's own ("My sister moved to Leeds and I moved to York")."""
+    clause of the speaker's own ("My sister moved to Leeds and I moved to York"). Chinese: the subject the clause
+    holding ``at`` has, said or carried over from the clause before (小丽从腾讯离职了，去了字节)."""
+    if not text.isascii():
+        return _zh_subject_at(text, at) not in (None, _SPEAKER)
     for sentence in _SENTENCE.finditer(text):
         if sentence.start() <= at < sentence.end():
             opens = _OPENS.match(sentence.group())
@@ -138,12 +154,48 @@ def said_of_someone(text: str, at: int) -> bool:
 _OWN_SUBJECT = re.compile(r"\b(?:i|we)(?![\w-])", re.IGNORECASE)
 
 
+_SPEAKER = "\x00speaker"  # the speaker as a subject (no one's name)
+_ZH_SPEAKER_OPENS = re.compile(rf"(?:{ZH_DISCOURSE_OPENER})?(?:我们?|咱们?)(?![姐哥弟妹爸妈])")
+# …or with a thing of theirs (小丽的瑜伽课改到周五了): whose it is
+_ZH_WHOSE = re.compile(
+    rf"\s*(?:{ZH_DISCOURSE_OPENER})?(?:(?:我的?)?(?P<who>{ZH_KIN})(?P<named>{ZH_NAMED})?|(?P<alone>{ZH_NAMED}))的"
+)
+_ZH_CLAUSE = re.compile(r"[^，,。！？；\n]+")
+
+
+def _zh_subject_at(text: str, at: int) -> str | None:
+    """The subject of the Chinese clause of ``text`` holding ``at``: another person (their name, else their tie), the
+    speaker (:data:`_SPEAKER`), or ``None`` (none said since the sentence began). A clause that leaves its subject out
+    has the one before it (小丽从腾讯离职了，去了字节: 小丽 left and went)."""
+    subject: str | None = None
+    for clause in _ZH_CLAUSE.finditer(text):
+        if clause.start() > at:
+            break
+        if text[clause.start() - 1 : clause.start()] in "。！？；\n":
+            subject = None  # a new sentence
+        opens = _ZH_OPENS.match(text, clause.start()) or _ZH_WHOSE.match(text, clause.start())
+        if opens is not None:
+            subject = _zh_who(opens)
+        elif _ZH_SPEAKER_OPENS.match(text[clause.start() :].lstrip()):
+            subject = _SPEAKER
+    return subject
+
+
+def _zh_who(opens: re.Match[str]) -> str:
+    """Whom a Chinese clause opening (:data:`_ZH_OPENS`) names: the name when it gives one, else the tie."""
+    return opens.group("named") or opens.group("alone") or opens.group("who").removeprefix("我")
+
+
 def someone_else_at(text: str, at: int) -> str | None:
     """Whom the sentence of ``text`` holding position ``at`` is about when it is another person: the one it opens
     with, after any discourse marker — one of the speaker's people ("my sister Leah", "my cat Luna") or a name and a
     verb of theirs ("Leah lives in Austin now", "Tom got promoted", "Leah's at Globex") — in a sentence where the
     speaker is not a subject too (no I, me, we, us: "Acme laid me off", "Yoga moved to Fridays for me" are the
-    speaker's); lower case. ``None``: the speaker's, or no one's."""
+    speaker's); lower case. ``None``: the speaker's, or no one's. Chinese: the subject of the clause holding ``at``
+    (:func:`_zh_subject_at`)."""
+    if not text.isascii():
+        subject = _zh_subject_at(text, at)
+        return None if subject == _SPEAKER else subject
     for sentence in _SENTENCE.finditer(text):
         if not sentence.start() <= at < max(sentence.end(), sentence.start() + 1):
             continue
@@ -163,7 +215,10 @@ def someone_else_at(text: str, at: int) -> str | None:
 
 
 def speaker_at(text: str, at: int) -> bool:
-    """Whether the sentence of ``text`` holding position ``at`` has the speaker as a subject (I, me, we, us)."""
+    """Whether the sentence of ``text`` holding position ``at`` has the speaker as a subject (I, me, we, us; 我, 我们
+    opening the clause or the one it carries on)."""
+    if not text.isascii():
+        return _zh_subject_at(text, at) == _SPEAKER
     return any(
         sentence.start() <= at < max(sentence.end(), sentence.start() + 1) and _SPEAKER_TOO.search(sentence.group())
         for sentence in _SENTENCE.finditer(text)
@@ -291,7 +346,7 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
         be = "I'm" if is_there else "I"
         readings.append((who, f"{be} {rest}", len(be)))
     for zh in _ZH_OPENS.finditer(sentence):
-        readings.append((zh.group("who").removeprefix("我"), f"我{sentence[zh.end() :]}", 1))
+        readings.append((_zh_who(zh), f"我{sentence[zh.end() :]}", 1))
     named = {
         match.group("name").lower()
         for match in _NAMED.finditer(sentence)

@@ -63,11 +63,13 @@ ZH_KIN = (
 # (我的房东). ``who``: the person, when named.
 # The titles a Chinese name is said with (宋老师, 王阿姨, 刘总, 陈工): the name is its surname and the title.
 ZH_TITLES = "阿姨|老师|医生|大夫|师傅|总|工|姐|哥|经理|主任"
-_ZH_NAMED = (
-    r"[小老阿][\u4e00-\u9fff](?![\u4e00-\u9fff]?[区城镇村庄家里])"
+ZH_NAMED = (
+    r"(?!小时|老是|小心|老实|老家|小学|老年|小区|阿姨)[小老阿][\u4e00-\u9fff](?![\u4e00-\u9fff]?[区城镇村庄家里])"
     rf"|[\u4e00-\u9fff]{{1,2}}(?:{ZH_TITLES}|叔叔)"
 )
-ZH_SOMEONE = re.compile(rf"^\s*(?:我\s*的|(?P<who>(?:我\s*)?(?:{ZH_KIN})|{_ZH_NAMED})|他|她|它|(?-i:[A-Z][a-z]))")
+ZH_SOMEONE = re.compile(rf"^\s*(?:我\s*的|(?P<who>(?:我\s*)?(?:{ZH_KIN})|{ZH_NAMED})|他|她|它|(?-i:[A-Z][a-z]))")
+# What a Chinese chat puts before a clause's subject and is no part of it (对了，小丽搬到深圳了): a closed class.
+ZH_DISCOURSE_OPENER = r"(?:对了|跟你说|告诉你|哦对|话说|还有|另外|然后|对|哈哈+|嗯+|诶|欸|唉)[，,、\s]*"
 
 # The person nouns that say a sex (a closed class, English and Chinese), and those that say several people: "he" can
 # stand for "my brother", not for "my sister" or "my parents"; a noun that says neither (friend, boss, 对象) for both.

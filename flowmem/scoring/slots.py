@@ -159,6 +159,8 @@ BUILTIN_SLOTS: dict[str, tuple[str, ...]] = {
         rf"我们?{_ZH_WHEN}(?:{_WITH})?{_ZH_WHEN}(?:来|到|去)(?P<v>[^，。！？；,.!?;\s]{{1,8}}?)(?:住|定居|安家)(?:了|下)",
         # 在老家县城住: where one lives, said before the verb (not 在酒店住了一晚: a stay)
         rf"我们?{_ZH_WHEN}(?:一个人|自己)?在(?P<v>[^，。！？；,.!?;\s]{{2,10}}?)住着?(?=[，。！？；,.!?;\s]|$)",
+        # 已经在深圳定居了: settled there
+        rf"我们?{_ZH_WHEN}在(?P<v>[^，。！？；,.!?;\s]{{2,10}}?)(?:定居|安家|扎根)(?:了|下来?)?(?=[，。！？；,.!?;\s]|$)",
         # 被我舅接到城里住了: taken in by someone, somewhere to live
         rf"我们?{_ZH_WHEN}(?:被[^，。！？；,.!?;\s]{{1,4}}?)?接(?:到|去|来)(?P<v>[^，。！？；,.!?;\s]{{1,8}}?)(?:住|生活)",
         # 搬来跟我们一起住了: whom one lives with now, when that is the news
@@ -441,6 +443,8 @@ ENDINGS: tuple[str, ...] = (
     rf"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:去世|死|走丢|跑丢|送人|送走|没)了",
     # 旺旺前天走了: "went" said of when is a death (走了 alone is also "left")
     r"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{1,6}?)(?:今天|昨天|前天|上周|上个月|去年|最近|早上|晚上|半夜)走了",
+    # 我的猫团团走了: a pet gone is dead (the pet noun says so)
+    rf"(?:猫|狗狗?|兔子|仓鼠|鹦鹉|乌龟)(?P<v>[^，。！？；：:\s的]{{1,4}}?){_ZH_AGO}走了",
     rf"我(?:和|跟)(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:分手|离婚)了",
     # a place of work left, named before the leaving (麦当劳那边辞了, 4S店不干了, 奶茶店的兼职辞掉了)
     r"(?:^|[，。！？；：:\s])(?![我他她你]|工作|兼职)(?P<v>[^，。！？；：:\s的]{1,8}?)(?:那边|这边)?(?:的(?:工作|兼职|活|班))?(?:已经|早就|也)?"

@@ -353,6 +353,8 @@ def _of_another_person(text: str, change: Change, old_text: str) -> bool:
         places = [v.start for v in change.values] or [at]
         if change.kind == "ended" or not all(_own_doing(text, who, place) for place in places):
             return False
+        if not who.isascii():
+            return who not in old_text  # Chinese has no spaces to bound a name
         return re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", old_text, re.IGNORECASE) is None
     sentences = [m.start() for m in re.finditer(r"[^.!?;\n]+", old_text)]
     if not speaker_at(text, at):

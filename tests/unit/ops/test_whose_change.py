@@ -71,3 +71,31 @@ def test_a_change_of_the_same_person_still_expires(old: str, new: str) -> None:
 )
 def test_slots_read_past_a_discourse_marker_and_of_whom(text: str, slots: dict[str, str]) -> None:
     assert DEFAULT_RULES.slots_of(text) == slots
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我住在杭州", "对了，小丽已经在深圳定居了"),  # 小丽's, after a discourse marker
+        ("我是护士", "跟你说，小丽现在是销售了"),
+        ("我每周二去练瑜伽", "跟你说，小丽现在每周四去练瑜伽"),
+        ("我姐小丽吃素", "跟你说，我不吃素了"),  # the speaker's own: not the sister's
+        ("我每周一去练瑜伽", "对了，小丽的瑜伽课改到周五了"),  # 小丽's class
+    ],
+)
+def test_another_persons_change_leaves_the_speakers_fact_in_chinese(old: str, new: str) -> None:
+    assert status_after(old, new, old) == ["valid"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我姐小丽住在成都", "小丽搬到深圳了"),  # 小丽 is 我姐小丽
+        ("我老公阿强在华为上班", "对了，阿强现在在阿里上班"),
+        ("我姐小丽每周二去练瑜伽", "小丽现在每周四去练瑜伽"),
+        ("我住在成都", "对了，我已经在深圳定居了"),  # settled: where one lives
+        ("我养了一只猫叫团团", "我的猫团团走了"),  # a pet gone is dead
+    ],
+)
+def test_a_change_of_the_same_person_expires_in_chinese(old: str, new: str) -> None:
+    assert status_after(old, new, old) == ["expired"]

@@ -313,7 +313,8 @@ def test_a_chinese_subject_carries_over_a_comma() -> None:
         "age@外婆": "八十五",
     }  # not the speaker's
     assert SlotRules().slots_of("Alice 的外婆今年八十五岁，住在 Sunnyvale", "alice") == {}  # not Alice's either
-    assert slots_of("小李今年三十，住在海淀") == {}  # someone named opens the sentence
+    # someone named opens the sentence: theirs, by name (session 26; was {}: read as no one's)
+    assert slots_of("小李今年三十，住在海淀") == {"residence@小李": "海淀"}
     assert slots_of("我妈今年八十二，一个人住在无锡老房子") == {"residence@妈": "无锡老房子"}
 
 
