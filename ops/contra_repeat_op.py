@@ -26,6 +26,7 @@ from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.echo import restated_slots
 from flowmem.scoring.frames import analogous_slots, slot_frames
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, SPEAKER, said_before
+from flowmem.scoring.others import with_owner
 from flowmem.scoring.referents import resolved
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import (
@@ -291,9 +292,10 @@ class ContraRepeatOp(Op):
                 found.setdefault(current.memory_id, (current, slot))
         actions = []
         for old, slot in found.values():
-            reason = f"{slot}: {stored_slots(old, self.rules)[slot]} ended, said in {memory.memory_id}"
-            actions.append(MemoryAction(action="expire", memory=expired_by(old, by=memory, at=memory.created_at),
-                                        old=old, reason=reason))  # fmt: skip
+            value = stored_slots(old, self.rules)[slot]
+            reason = f"{slot}: {value} ended, said in {memory.memory_id}"
+            # what else it said stays ("I work at Dell and play tennis on Sundays", then "I left Dell")
+            actions += supersede(memory, old, self._kept(old, slot, value), reason)
         return actions
 
     def _candidates(
@@ -416,22 +418,32 @@ class ContraRepeatOp(Op):
             value = stored_slots(old, self.rules)[slot]
             now = mine.get(slot) or ", ".join(f"{k} {v}" for k, v in mine.items() if slot in ended_slots({k: v}))
             reason = f"{slot}: replaced by {memory.memory_id} ({value} → {now})"
-            if "@" in slot:
-                # Someone else's fact is mostly said in passing, in a statement of something else ("Visited Nana at
-                # her house in Whitby today", then Nana moved): that stays, only the replaced value leaves it.
-                kept = remainder(old.content, subject_terms(value))
-            else:
-                # The user's own fact is a clause of what was said, not all of it (a turn says several things:
-                # 北漂第三年，在望京…做运营，住在天通苑; "Olu has moved to the Berlin office, so my new manager is
-                # Hannah Reyes"): the clauses that speak of the replaced value go, the others stay current.
-                about = subject_terms(value) | subject_terms(slot.partition(":")[2])
-                kept = remainder(old.content, about, whole=True, breaks=SEGMENT_BREAK)
-                if kept and slot in self.rules.slots_of(kept, named(old)):
-                    kept = None  # the value is said in other words (因为我吃素 is "vegetarian"): nothing is left
-            actions += supersede(memory, old, kept, reason)
+            actions += supersede(memory, old, self._kept(old, slot, value), reason)
         replaced = ", ".join(old.memory_id for old, _ in contradicted)
         actions.append(MemoryAction(action="add", memory=memory, reason=f"{contradicted[0][1]}: replaces {replaced}"))
         return actions
+
+    def _kept(self, old: Memory, slot: str, value: str) -> str | None:
+        """What else ``old`` said, once the ``value`` its ``slot`` held is gone (``None``: nothing)."""
+        if "@" in slot:
+            # Someone else's fact is mostly said in passing, in a statement of something else ("Visited Nana at her
+            # house in Whitby today", then Nana moved): that stays, only the replaced value leaves it — or, when the
+            # value had a clause of its own, the other clauses, said of their person ("My sister Leah lives in Leeds
+            # and works at Acme" → "My sister Leah works at Acme").
+            kept = remainder(old.content, subject_terms(value))
+            if kept is None:
+                kept = with_owner(
+                    remainder(old.content, subject_terms(value), whole=True, breaks=SEGMENT_BREAK), old.content
+                )
+            return kept
+        # The user's own fact is a clause of what was said, not all of it (a turn says several things:
+        # 北漂第三年，在望京…做运营，住在天通苑; "Olu has moved to the Berlin office, so my new manager is Hannah
+        # Reyes"): the clauses that speak of the replaced value go, the others stay current.
+        about = subject_terms(value) | subject_terms(slot.partition(":")[2])
+        kept = remainder(old.content, about, whole=True, breaks=SEGMENT_BREAK)
+        if kept and slot in self.rules.slots_of(kept, named(old)):
+            return None  # the value is said in other words (因为我吃素 is "vegetarian"): nothing is left
+        return kept
 
     async def _decide_llm(
         self, ctx: OpContext, memory: Memory, candidates: list[Candidate]

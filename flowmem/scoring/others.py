@@ -76,6 +76,12 @@ _ZH_OPENS = re.compile(
 _NAMED = re.compile(rf"(?P<before>\b[A-Za-z]+),?\s+(?P<name>{_NAME})")
 _PLACE_WORDS = frozenset("in at to from near on into of for the".split())  # noqa: SIM905
 _POSSESSIVE = re.compile(r"\b(?:his|her|their)\b", re.IGNORECASE)
+# A sentence opening with a person's thing: "My sister Leah's new place is…", "Tom's job is…" (theirs, as "my …")
+_OWNER_OPENS = re.compile(
+    rf"\s*(?:{DISCOURSE_OPENER})?(?:(?:my|our)\s+(?P<noun>{PERSON_NOUN})\s+)?(?P<name>{_NAME})['’]s\s+"
+    r"(?=(?:new|current|old|first)\b)",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"[^.!?;\n。！？；]+[.!?;\n。！？；]*")
 # The verb after another person opening a sentence, as "I" would say it: the slot table's, and those of a start.
 _THIRD = {**THIRD_PERSON_VERBS, "starts": "start", "joins": "join", "moves": "move", "gets": "get", "does": "do"}
@@ -214,6 +220,18 @@ def someone_else_at(text: str, at: int) -> str | None:
     return None
 
 
+def with_owner(kept: str | None, text: str) -> str | None:
+    """``kept`` (what is left of ``text``) said of the person ``text`` opens with, when it no longer names them ("works
+    at Acme" of "My sister Leah lives in Leeds and works at Acme": "My sister Leah works at Acme")."""
+    opens = _OPENS.match(text) if kept else None
+    if not kept or opens is None or not _may_name(opens.group("name")):
+        return kept
+    who = opens.group("who")
+    if who.lower() in kept.lower():
+        return kept
+    return f"{who[:1].upper()}{who[1:]} {kept.lstrip()}"
+
+
 def speaker_at(text: str, at: int) -> bool:
     """Whether the sentence of ``text`` holding position ``at`` has the speaker as a subject (I, me, we, us; 我, 我们
     opening the clause or the one it carries on)."""
@@ -330,6 +348,10 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
     """``sentence`` read as each other person it is about would say it: (who, the reading, where the person's
     own words start in the reading — a slot must end after it)."""
     readings: list[tuple[str, str, int]] = []
+    owner = _OWNER_OPENS.match(sentence)
+    if owner and _may_name(owner.group("name")):  # "My sister Leah's new place is in Lisbon": "my new place is…"
+        who = owner.group("name").lower()
+        return [(who, f"my {_they_as_i(sentence[owner.end() :], owner.group('noun'))}", 2)]
     opens = _OPENS.match(sentence)
     texted = _TEXTED_NAME.match(sentence) if not opens else None
     if texted and texted.group("name") not in _NOT_TEXTED_NAMES:

@@ -34,7 +34,8 @@ NOT_NAMES = frozenset(
         (
             "i im i'm i've i'd i'll ok okay lol omg hi hey yes no the a an my we you it this that so and but then",
             "just also still well oh visited went got had made saw met called texted told asked took dropped picked",
-            "finally update today btw fyi anyway anyways plus yeah yep haha wow ugh um right alright news",
+            "finally update today btw fyi anyway anyways plus yeah yep haha wow ugh um right alright news he she",
+            "they his her their him them",
         )
     ).split()
 )

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flowmem.schema.memory import Memory
-from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, ZH_KIN, sex_of
+from flowmem.scoring.people import DISCOURSE_OPENER, NOT_NAMES, PERSON_NOUN, ZH_KIN, sex_of
 
 REFERS_TO = "refers_to"  # metadata: the names the memory's pronouns stand for, keyed (flowmem.scoring.keys)
 KNOWN_AS = "known_as"  # metadata: who the people the memory speaks of are to the speaker ("sister"), keyed
@@ -63,7 +63,11 @@ _INTRODUCED = (
     re.compile(rf"{_NAME},\s+(?:my|our)\s+(?P<relation>{PERSON_NOUN})\b", re.I),
     re.compile(rf"(?:我|我们)(?:的)?(?P<relation>{ZH_KIN}){_ZH_NAMED_AFTER}"),
 )
-_EN_PRONOUN = re.compile(r"(?:^|[.!?;,]\s*|\b(?:and|but|so|because)\s+)(?:he|she|he's|she's|him|her)\b", re.I)
+# Where a clause starts: the text's start, a break, a conjunction, and any discourse marker after them.
+_CLAUSE_START = (
+    rf"(?:^\s*|(?<=[.!?;,])\s*|(?:(?<=\band)|(?<=\bbut)|(?<=\bso)|(?<=\bbecause))\s+)(?:{DISCOURSE_OPENER})?"
+)
+_EN_PRONOUN = re.compile(rf"{_CLAUSE_START}(?:he|she|he's|she's|him|her|his)\b", re.I)
 # A person spoken of by the relation alone: "my boyfriend", "our youngest son", 我男朋友, 我的室友 (not "my friends").
 _EN_RELATION = re.compile(
     rf"\b(?:my|our)\s+(?:(?:little|big|older|younger|elder|eldest|youngest|best|new|twin)\s+)?(?P<relation>{PERSON_NOUN})"
@@ -72,11 +76,11 @@ _EN_RELATION = re.compile(
 )
 _ZH_RELATION = re.compile(rf"(?P<mine>我(?:的)?)?(?P<relation>{ZH_KIN})")
 # A pronoun as the subject of a clause, and the sex it says: "he"/"she" (and "he's"), 他/她 not in 他们/她们.
-_EN_SUBJECT = re.compile(
-    r"(?:^\s*|(?<=[.!?;,])\s*|(?:(?<=\band)|(?<=\bbut)|(?<=\bso)|(?<=\bbecause))\s+)(?P<p>he|she)\b(?!['’]d\b)", re.I
-)
+# …or its owner ("Her new job is at Stripe": whose job), after any discourse marker ("Anyway she moved to Denver").
+_EN_SUBJECT = re.compile(rf"{_CLAUSE_START}(?P<p>he|she|his|her)\b(?!['’]d\b)", re.I)
 _ZH_SUBJECT = re.compile(r"(?:^|(?<=[，。！？；,.!?;\s]))(?P<p>[他她])(?![们們])")
-_PRONOUN_SEX = {"he": "m", "she": "f", "他": "m", "她": "f"}
+_PRONOUN_SEX = {"he": "m", "she": "f", "his": "m", "her": "f", "他": "m", "她": "f"}
+_POSSESSIVE = frozenset({"his", "her"})
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _ZH_PRONOUN = re.compile(r"(?:^|[，。！？；,.!?;\s])[他她]")
 
@@ -209,14 +213,16 @@ def resolved(memory: Memory) -> str:
     first = _EN_SUBJECT.search(text) or _ZH_SUBJECT.search(text)
     if first is None:
         return text
-    pronoun = first["p"].lower()
-    pattern = _ZH_SUBJECT if _CJK.match(pronoun) else _EN_SUBJECT
+    sex = _PRONOUN_SEX[first["p"].lower()]
+    pattern = _ZH_SUBJECT if _CJK.match(first["p"]) else _EN_SUBJECT
 
     def said(match: re.Match[str]) -> str:
-        if match["p"].lower() != pronoun:
+        pronoun = match["p"].lower()
+        if _PRONOUN_SEX[pronoun] != sex:
             return match[0]
         opens = match.start("p") == 0 or text[: match.start("p")].rstrip()[-1:] in ".!?"
         person = who[:1].upper() + who[1:] if opens else who
-        return match[0][: match.start("p") - match.start()] + person
+        whose = f"{person}'s" if pronoun in _POSSESSIVE else person  # "her new job" is "my sister's new job"
+        return match[0][: match.start("p") - match.start()] + whose
 
     return pattern.sub(said, text)

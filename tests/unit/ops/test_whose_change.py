@@ -99,3 +99,23 @@ def test_another_persons_change_leaves_the_speakers_fact_in_chinese(old: str, ne
 )
 def test_a_change_of_the_same_person_expires_in_chinese(old: str, new: str) -> None:
     assert status_after(old, new, old) == ["expired"]
+
+
+def _valid_after(texts: list[str]) -> list[str]:
+    at = ["2025-03-03T09:00:00", "2025-04-07T09:00:00", "2025-05-12T09:00:00"]
+    return [m.content for m in asyncio.run(said(list(zip(at, texts, strict=False)))) if m.status == "valid"]
+
+
+def test_a_pronoun_after_a_discourse_marker_or_as_an_owner_stands_for_the_person() -> None:
+    valid = _valid_after(["My sister Leah lives in York", "Long week at work. Anyway she moved to Denver on Saturday"])
+    assert "My sister Leah lives in York" not in valid
+    valid = _valid_after(["My husband Tom works at Acme", "His new job is at Stripe"])
+    assert "My husband Tom works at Acme" not in valid
+
+
+def test_what_else_a_changed_statement_said_stays_said_of_its_person() -> None:
+    valid = _valid_after(["My sister Leah lives in Leeds and works at Acme", "She moved to Austin last week"])
+    assert "My sister Leah works at Acme" in valid, valid
+    valid = _valid_after(["I work at Dell and play tennis on Sundays", "I left Dell for Lumen Health"])
+    assert any("tennis" in text and "Dell" not in text for text in valid), valid
+    assert not any("work at Dell" in text for text in valid), valid

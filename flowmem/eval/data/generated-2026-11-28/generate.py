@@ -202,8 +202,57 @@ def scenarios(vocabulary: dict[str, Any], half: str) -> list[dict[str, Any]]:
     return out
 
 
+# A second English development grammar (written after the first was worked on, before any run of it): a change said
+# with a pronoun after the person was named, a first statement of two facts of which one changes, a change after
+# other news in the same message, a change said by what no longer holds, and a new value said as "my new …".
+# Each: (first message, change message, expired key — {FIRST}: the first message whole —, kept keys). {X}: the old
+# value, {Y}: the new one.
+DEV2_PEOPLE = [("I", "I", "my", False), ("my sister Leah", "she", "her", True), ("my husband Tom", "he", "his", True)]
+DEV2_CASES = [
+    ("{S} live{s} in {X}", "{P} moved to {Y}", ["{FIRST}"], ["{Y}"], ("Bristol", "Denver")),
+    ("{S} work{s} at {X}", "{P} started at {Y} on Monday", ["{FIRST}"], ["{Y}"], ("Acme", "Globex")),
+    ("{S} live{s} in {X} and work{s} at Acme", "{P} moved to {Y} last week", ["{X}", "Acme"], ["Acme"],
+     ("Leeds", "Austin")),
+    ("{S} work{s} at {X} and play{s} tennis on Sundays", "{P} left {X} for {Y}", ["{X}", "tennis"], ["tennis"],
+     ("Dell", "Lumen Health")),
+    ("{S} live{s} in {X}", "Long week at work. Anyway {P} moved to {Y} on Saturday", ["{FIRST}"], ["{Y}"],
+     ("York", "Denver")),
+    ("{S} live{s} in {X}", "{P} do{es}n't live in {X} anymore, moved to {Y}", ["{FIRST}"], ["{Y}"],
+     ("Cardiff", "Oslo")),
+    ("{S} work{s} at {X}", "{O} new job is at {Y}", ["{FIRST}"], ["{Y}"], ("Acme", "Stripe")),
+    ("{S} live{s} in {X}", "{O} new place is in {Y}", ["{FIRST}"], ["{Y}"], ("Bath", "Lisbon")),
+    ("{S}'{re} a {X}", "{P} quit being a {X} and {be} a {Y} now", ["{FIRST}"], ["{Y}"], ("nurse", "paramedic")),
+]  # fmt: skip
+
+
+def dev2() -> list[dict[str, Any]]:
+    out = []
+    for n, (first, change, expired, kept, (old, new)) in enumerate(DEV2_CASES):
+        for label, pronoun, possessive, third in DEV2_PEOPLE:
+            pairs = {"{s}": "s" if third else "", "{es}": "es" if third else "", "'{re}": "'s" if third else "'m",
+                     "{be}": "is" if third else "am", "do{es}n't": "doesn't" if third else "don't"}  # fmt: skip
+
+            def fill(text: str, pairs: dict[str, str] = pairs, label: str = label, pronoun: str = pronoun,
+                     possessive: str = possessive, old: str = old, new: str = new) -> str:  # fmt: skip
+                for key, value in pairs.items():
+                    text = text.replace(key, value)
+                text = text.replace("{S}", label).replace("{P}", pronoun).replace("{O}", possessive)
+                return _capitalised(text.replace("{X}", old).replace("{Y}", new))
+
+            who = label.split()[-1].lower()
+            out.append({
+                "id": f"gen-dev2-{n}-{who}", "lang": "en", "tags": ["generated", "dev2", who],
+                "messages": [{"content": fill(first), "time": "2025-03-03T10:00", "role": "user"},
+                             {"content": fill(change), "time": "2025-04-07T19:00", "role": "user"}],
+                "valid": [[fill(k).lower()] for k in kept],
+                "expired": [[fill(first) if k == "{FIRST}" else fill(k).lower() for k in expired]],
+                "events": [], "unique": [], "questions": [],
+            })  # fmt: skip
+    return out
+
+
 if __name__ == "__main__":
     half = sys.argv[1] if len(sys.argv) > 1 else "dev"
     vocabularies = {"dev": DEV, "heldout": HELDOUT, "zh.dev": ZH_DEV, "zh.heldout": ZH_HELDOUT}
-    for scenario in scenarios(vocabularies[half], half):
+    for scenario in dev2() if half == "dev2" else scenarios(vocabularies[half], half):
         print(json.dumps(scenario, ensure_ascii=False))
