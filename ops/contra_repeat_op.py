@@ -26,7 +26,7 @@ from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.echo import restated_slots
 from flowmem.scoring.frames import analogous_slots, slot_frames
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, SPEAKER, said_before
-from flowmem.scoring.others import with_owner
+from flowmem.scoring.others import someone_else_at, with_owner
 from flowmem.scoring.referents import resolved
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import (
@@ -288,6 +288,7 @@ class ContraRepeatOp(Op):
                 and value in ended
                 and current.created_at <= memory.created_at
                 and same_speaker(current, memory)
+                and _of_them(memory.content, value, current.content)
             ):
                 found.setdefault(current.memory_id, (current, slot))
         actions = []
@@ -668,6 +669,15 @@ def _llm_decision(data: Any, count: int) -> tuple[str, int | None] | None:
     except (TypeError, ValueError):
         return None
     return (action, index) if 0 <= index < count else None
+
+
+def _of_them(text: str, value: str, old_text: str) -> bool:
+    """Whether the ending of ``value`` said in ``text`` may be of whom ``old_text`` speaks: said of no one else, or of
+    someone ``old_text`` names ("Leah left Dell" ends nothing of "I work at Dell"; "Luna died" ends "I have a cat
+    called Luna")."""
+    at = text.lower().find(value.lower())
+    who = someone_else_at(text, max(at, 0))
+    return who is None or who.lower() in old_text.lower()
 
 
 def _worded(memory: Memory, text: str) -> Memory:

@@ -129,13 +129,17 @@ def people_slots(text: str, find: Callable[[str], list[SlotMatch]]) -> dict[str,
     """``{slot@who: value}`` for the facts ``text`` states about people other than its speaker (``find``: the slot
     table's matcher, :meth:`flowmem.scoring.slots.SlotRules.find`)."""
     found: dict[str, str] = {}
-    for sentence in _SENTENCE.finditer(text):
-        said = sentence.group()
-        for who, reading, start in _readings(said):
-            for match in find(reading):
-                if match.end > start and f"{match.slot}@{who}" not in found:
-                    found[f"{match.slot}@{who}"] = match.value
+    for who, reading, start in people_readings(text):
+        for match in find(reading):
+            if match.end > start and f"{match.slot}@{who}" not in found:
+                found[f"{match.slot}@{who}"] = match.value
     return found
+
+
+def people_readings(text: str) -> list[tuple[str, str, int]]:
+    """Each sentence of ``text`` about another person, as they would say it: (who, the reading, where their own words
+    start in it)."""
+    return [reading for sentence in _SENTENCE.finditer(text) for reading in _readings(sentence.group())]
 
 
 def said_of_someone(text: str, at: int) -> bool:

@@ -35,7 +35,8 @@ NOT_NAMES = frozenset(
             "i im i'm i've i'd i'll ok okay lol omg hi hey yes no the a an my we you it this that so and but then",
             "just also still well oh visited went got had made saw met called texted told asked took dropped picked",
             "finally update today btw fyi anyway anyways plus yeah yep haha wow ugh um right alright news he she",
-            "they his her their him them",
+            "they his her their him them tomorrow tonight yesterday monday tuesday wednesday thursday friday saturday",
+            "sunday morning evening",
         )
     ).split()
 )
@@ -58,6 +59,8 @@ ZH_KIN = (
     # 妈 and 爸 alone, as a chat says them (妈下周一搬进养老院), not in 妈呀
     "妈(?![呀啊呢])|爸(?![呀啊呢])"
 )
+
+ZH_KIN_WORD = re.compile(rf"(?:{ZH_KIN})")  # one kin word (fullmatch: a person said by their tie alone)
 
 # Someone other than the speaker opening a Chinese clause (its subject): a kin word, a pronoun, a name by its shapes
 # (小李, 老王, 阿芳; 王阿姨, 陈工, 刘总, 李老师), a capitalised Latin name, or 我的 and what is the speaker's

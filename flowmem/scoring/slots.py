@@ -24,7 +24,7 @@ from flowmem.scoring.attributes import attribute_slots
 from flowmem.scoring.mixed import unmixed
 from flowmem.scoring.name_kinds import KINDS
 from flowmem.scoring.occupations import EN_OCCUPATION, ZH_OCCUPATION
-from flowmem.scoring.others import for_someone_unnamed, people_slots, said_of_someone
+from flowmem.scoring.others import for_someone_unnamed, people_readings, people_slots, said_of_someone
 from flowmem.scoring.people import PERSON_NOUN, THIRD_PERSON_VERBS, ZH_SOMEONE
 from flowmem.scoring.restated import RESTATES, as_said_by_user
 from flowmem.scoring.values import WHEN_KINDS, find_values
@@ -614,11 +614,15 @@ class SlotRules:
     def ended(self, text: str, who: str | None = None) -> set[str]:
         """The values ``text`` says are no more ("Nibbles passed away" → ``{"nibbles"}``), whatever slot holds them."""
         found = set()
-        for pattern in self.endings:
-            for match in pattern.finditer(first_person(text, who)):
-                ended = _slot_match("(ending)", match)
-                if ended is not None:
-                    found.add(ended.value)
+        # the speaker's words, and each other person's as they would say them ("My sister Leah left Dell": "I left
+        # Dell"; whose it was, the caller checks)
+        said = first_person(text, who)
+        for reading in [said, *(reading for _, reading, _ in people_readings(said))]:
+            for pattern in self.endings:
+                for match in pattern.finditer(reading):
+                    ended = _slot_match("(ending)", match)
+                    if ended is not None:
+                        found.add(ended.value)
         return found
 
 

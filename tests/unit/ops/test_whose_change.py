@@ -119,3 +119,17 @@ def test_what_else_a_changed_statement_said_stays_said_of_its_person() -> None:
     valid = _valid_after(["I work at Dell and play tennis on Sundays", "I left Dell for Lumen Health"])
     assert any("tennis" in text and "Dell" not in text for text in valid), valid
     assert not any("work at Dell" in text for text in valid), valid
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "status"),
+    [
+        ("I work at Dell", "Leah quit Dell", "valid"),  # her ending, not the speaker's
+        ("I smoke", "Tom quit smoking", "valid"),
+        ("I'm 28 weeks pregnant", "baby girl arrived on Tuesday, 7lb 2oz!", "expired"),  # ends what it does not name
+        ("I have a cat called Luna", "Luna died last night", "expired"),
+        ("My sister Leah works at Dell and plays tennis on Sundays", "Leah left Dell for Lumen Health", "expired"),
+    ],
+)
+def test_an_ending_is_of_whom_it_is_said(old: str, new: str, status: str) -> None:
+    assert status_after(old, new, old) == [status]
