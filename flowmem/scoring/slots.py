@@ -440,6 +440,9 @@ ENDINGS: tuple[str, ...] = (
     rf"\b{_NAME}\s+and\s+i\s+(?:just\s+)?(?:broke\s+up|split\s+up|separated|got\s+divorced|divorced)",
     rf"\bi\s+(?:just\s+)?(?:broke\s+up|split\s+up)\s+with\s+{_NAME}",
     rf"\bi(?:'ve|\s+have)?\s+{_ADV}(?:left|quit)\s+(?:my\s+job\s+at\s+)?{_V}",
+    # where one no longer is ("no longer at Acme", "not with Vodafone any more")
+    r"(?:^|[.!?,;:]\s*|\bi(?:'m|\s+am)\s+)(?:no\s+longer|not)\s+(?:working\s+)?(?:at|with|for)\s+"
+    r"(?-i:(?P<v>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,3}))(?=\s*(?:any\s?more\b|,|\.|!|;|$))",
     rf"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{{1,6}}?){_ZH_AGO}(?:去世|死|走丢|跑丢|送人|送走|没)了",
     # 旺旺前天走了: "went" said of when is a death (走了 alone is also "left")
     r"(?:^|[，。！？；：:\s])(?P<v>[^，。！？；：:\s]{1,6}?)(?:今天|昨天|前天|上周|上个月|去年|最近|早上|晚上|半夜)走了",

@@ -133,3 +133,16 @@ def test_what_else_a_changed_statement_said_stays_said_of_its_person() -> None:
 )
 def test_an_ending_is_of_whom_it_is_said(old: str, new: str, status: str) -> None:
     assert status_after(old, new, old) == [status]
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("no longer at Acme, I'm at Globex now", {"acme"}),
+        ("I'm not with Vodafone any more", {"vodafone"}),
+        ("I am no longer working for Deloitte.", {"deloitte"}),
+        ("I'm not at home, at work", set()),  # no name: nothing ended
+    ],
+)
+def test_where_one_no_longer_is_ends_it(text: str, ended: set[str]) -> None:
+    assert DEFAULT_RULES.ended(text) == ended

@@ -251,8 +251,54 @@ def dev2() -> list[dict[str, Any]]:
     return out
 
 
+# A third English development set (written after the second was worked on, before any run of it): other attributes
+# (partner, school, phone provider, gym, commute), lower-case texting, a change deep in a long message, a relation
+# alone ("my mum" → "mum moved"), and controls of two people of the speaker's (a named one's change leaves a relation's
+# fact). Each: (first message, change message, expired keys or [], kept keys).
+DEV3_CASES: list[tuple[str, str, list[str], list[str]]] = [
+    ("my boyfriend is Jake", "Jake and I broke up last month", ["my boyfriend is Jake"], ["broke up"]),
+    ("I'm studying law at Leeds Uni", "I transferred to Bristol Uni in January", ["Leeds Uni"], ["Bristol Uni"]),
+    ("I'm with Vodafone for my phone", "switched my phone to O2, way cheaper", ["with Vodafone"], ["O2"]),
+    ("I go to PureGym on Fenwick St", "cancelled PureGym, joined The Gym Group instead", ["go to PureGym"],
+     ["The Gym Group"]),
+    ("I get the bus to work every day", "I cycle to work now, bus was always late", ["get the bus"], ["cycle"]),
+    ("my sister leah lives in bristol", "leah moved to denver lol", ["leah lives in bristol"], ["denver"]),
+    ("I live in Leeds", "Busy week! Kids are fine, work is mad, and oh I moved to York last weekend so that's that",
+     ["I live in Leeds"], ["York"]),
+    ("I work at Acme", "no longer at Acme, I'm at Globex now", ["I work at Acme"], ["Globex"]),
+    ("my mum lives in Leeds", "mum moved to York in the summer", ["my mum lives in Leeds"], ["York"]),
+    ("My dad works at the post office", "Dad retired last Friday!", ["works at the post office"], ["retired"]),
+    ("my mum lives in Leeds", "Leah moved to Denver last week", [], ["my mum lives in Leeds"]),
+    ("my brother Sam works at Acme", "my sister Leah started at Globex", [], ["my brother Sam works at Acme"]),
+    ("I'm vegan", "my flatmate stopped being vegan", [], ["I'm vegan"]),
+    ("my wife Ana drives a Golf", "I sold my Civic and got a Tesla", [], ["my wife Ana drives a Golf"]),
+    ("I live in Leeds with my partner Jo", "Jo's sister moved to Leeds", [], ["I live in Leeds"]),
+]  # fmt: skip
+
+
+def dev3() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f"gen-dev3-{n}",
+            "lang": "en",
+            "tags": ["generated", "dev3"] + ([] if expired else ["control"]),
+            "messages": [
+                {"content": first, "time": "2025-03-03T10:00", "role": "user"},
+                {"content": change, "time": "2025-04-07T19:00", "role": "user"},
+            ],
+            "valid": [[k] for k in kept],
+            "expired": [[k] for k in expired],
+            "events": [],
+            "unique": [],
+            "questions": [],
+        }
+        for n, (first, change, expired, kept) in enumerate(DEV3_CASES)
+    ]
+
+
 if __name__ == "__main__":
     half = sys.argv[1] if len(sys.argv) > 1 else "dev"
     vocabularies = {"dev": DEV, "heldout": HELDOUT, "zh.dev": ZH_DEV, "zh.heldout": ZH_HELDOUT}
-    for scenario in dev2() if half == "dev2" else scenarios(vocabularies[half], half):
+    made = {"dev2": dev2, "dev3": dev3}
+    for scenario in made[half]() if half in made else scenarios(vocabularies[half], half):
         print(json.dumps(scenario, ensure_ascii=False))
