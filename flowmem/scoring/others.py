@@ -36,6 +36,8 @@ _ADVERBS = "just|finally|now|still|officially|also|recently"
 _PET_NOUN = "dog|puppy|cat|kitten|rabbit|bunny|hamster|guinea\\s+pig|horse|pony|parrot|tortoise|budgie|ferret"
 # What someone is doing that says where they live or work ("Ahmed's driving for Bolt now"; not "Sam's wedding")
 _DOING = "living|staying|working|driving|teaching|studying|renting|training|nursing|doing"
+# What one is, said with 's: the states the slot table reads ("Leah's vegetarian", "Tom's retired"): 's is "is".
+_STATE = "vegetarian|vegan|pescatarian|single|married|engaged|divorced|pregnant|retired|unemployed|freelance"
 # Which one of one's people: "my best friend Dev", "my little brother", "my eldest".
 _WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new|old|late)"
 # "my brother's just moved", "Jules's moved out": 's is "has" before an adverb or a past participle — not the
@@ -44,7 +46,7 @@ _WHICH_ONE = "(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|
 # not a subject of two ("Anna and I broke up", "Sam and Lee moved"): whose fact it is, is not one person's.
 _OPENS = re.compile(
     rf"(?:^|(?<=[.!?;\n])|(?<=\s—)|(?<=\s-))\s*(?:{DISCOURSE_OPENER})?(?P<who>(?:(?:(?:my|our)\s+(?:{_WHICH_ONE}\s+)?)?(?P<noun>{PERSON_NOUN}|{_PET_NOUN})(?:\s+(?P<named>{_NAME}))?)"
-    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|an?|{_DOING})\b|\s+\d))?"
+    rf"|(?P<name>{_NAME}))(?!\s+(?:and|&)\s)(?:['’]s(?=\s+(?:{_ADVERBS}|been|got|gone|[a-z]+ed|in|at|back|an?|{_DOING}|{_STATE})\b|\s+\d))?"
     rf"(?:\s+(?:has|have|had|{_ADVERBS})){{0,2}}\s+"
     # not a heading: "Quick update: I accepted…", "Big news: we moved…" open with no one
     r"(?=[a-z]|(?<=['’]s\s)\d)(?![\w'’-]+\s*:)",
@@ -368,7 +370,9 @@ def _readings(sentence: str) -> list[tuple[str, str, int]]:
         rest = _they_as_i(_as_i_say_it(rest), opens.group("noun"))
         # 's as "is" before where one is ("Grandma's in a care home now", "Mum's back in Leeds"), what one is ("Sam's a
         # nurse at the LGI") or is doing ("Ahmed's driving for Bolt now"): "I'm in…", "I'm a…"
-        is_there = re.search(r"['’]s\s+$", opens.group()) and re.match(rf"(?:in|at|back|an?|{_DOING})\b|\d", rest)
+        is_there = re.search(r"['’]s\s+$", opens.group()) and re.match(
+            rf"(?:in|at|back|an?|{_DOING}|{_STATE})\b|\d", rest
+        )
         be = "I'm" if is_there else "I"
         readings.append((who, f"{be} {rest}", len(be)))
     for zh in _ZH_OPENS.finditer(sentence):

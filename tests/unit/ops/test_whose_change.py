@@ -146,3 +146,18 @@ def test_an_ending_is_of_whom_it_is_said(old: str, new: str, status: str) -> Non
 )
 def test_where_one_no_longer_is_ends_it(text: str, ended: set[str]) -> None:
     assert DEFAULT_RULES.ended(text) == ended
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("My sister Leah's vegetarian", {"diet@leah": "vegetarian"}),  # 's before a state is "is"
+        ("Tom's married", {"relationship_status@tom": "married"}),
+    ],
+)
+def test_a_persons_state_said_with_s(text: str, slots: dict[str, str]) -> None:
+    assert DEFAULT_RULES.slots_of(text) == slots
+
+
+def test_a_persons_diet_changes_by_their_name() -> None:
+    assert status_after("My sister Leah's vegetarian", "Ok so Leah eats meat again", "vegetarian") == ["expired"]
