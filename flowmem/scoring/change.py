@@ -32,7 +32,15 @@ from typing import Literal
 from flowmem.scoring.affirmed import Affirmed, affirmed, may_affirm
 from flowmem.scoring.name_kinds import NameFrame, name_frame, same_place
 from flowmem.scoring.occupations import OCCUPATION_HEADS, WORK_WORDS, ZH_OCCUPATION_WORDS, ZH_WORK_WORDS
-from flowmem.scoring.people import NOT_NAMES, PERSON_NOUN, PERSON_WORDS, THIRD_PERSON_PRONOUNS, ZH_KIN, ZH_SOMEONE
+from flowmem.scoring.people import (
+    NOT_NAMES,
+    PERSON_NOUN,
+    PERSON_WORDS,
+    SPEAKER_WORDS,
+    THIRD_PERSON_PRONOUNS,
+    ZH_KIN,
+    ZH_SOMEONE,
+)
 from flowmem.scoring.referents import people_named
 from flowmem.scoring.relations import relations_named
 from flowmem.scoring.tokens import query_terms
@@ -543,7 +551,7 @@ def _beside(text: str, value: Value) -> set[str]:
 # moved Eli's"), else the speaker (I, we, my — or nothing: texting leaves the speaker out).
 _OWN_GROUPS = frozenset({"team"})  # a group the speaker is one of, when it is theirs
 _OTHER_PERSON = THIRD_PERSON_PRONOUNS | frozenset(PERSON_WORDS) | _OWN_GROUPS
-_SELF_WORDS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our", "me", "us"])
+_SELF_WORDS = SPEAKER_WORDS
 
 
 def subject_before(text: str, start: int, value: Value) -> Subject:

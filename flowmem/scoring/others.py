@@ -21,6 +21,9 @@ from flowmem.scoring.people import (
     DISCOURSE_OPENER,
     NOT_NAMES,
     PERSON_NOUN,
+    SPEAKER_OBJECTS,
+    SPEAKER_OWNERS,
+    SPEAKER_SUBJECTS,
     THIRD_PERSON_VERBS,
     ZH_DISCOURSE_OPENER,
     ZH_KIN,
@@ -163,7 +166,7 @@ def said_of_someone(text: str, at: int) -> bool:
     return False
 
 
-_OWN_SUBJECT = re.compile(r"\b(?:i|we)(?![\w-])", re.IGNORECASE)
+_OWN_SUBJECT = re.compile(rf"\b(?:{'|'.join(SPEAKER_SUBJECTS)})(?![\w-])", re.IGNORECASE)
 
 
 _SPEAKER = "\x00speaker"  # the speaker as a subject (no one's name)
@@ -259,11 +262,14 @@ def for_someone_unnamed(text: str, at: int) -> bool:
 
 
 _HIM_OR_HER = re.compile(r"\b(?:him|her|his|hers)\b", re.IGNORECASE)
-_ANY_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)(?![\w-])", re.IGNORECASE)
+_ANY_FIRST_PERSON = re.compile(
+    rf"\b(?:{'|'.join((*SPEAKER_SUBJECTS, *SPEAKER_OBJECTS, *SPEAKER_OWNERS))})(?![\w-])", re.IGNORECASE
+)
 # I or we as a subject, or me, us as an object — not "I mean", "I think", "I guess" said beside another's fact
 _SPEAKER_TOO = re.compile(
-    r"\b(?:i(?!\s+(?:mean|meant|think|thought|guess|reckon|suppose|believe|know)\b)|me|we|us)(?![\w-])"
-    r"|\b(?:i|we)['’](?:m|ve|d|ll|re)\b",
+    rf"\b(?:(?:{'|'.join((*SPEAKER_SUBJECTS, *SPEAKER_OBJECTS))})"
+    r"(?<!\bi(?=\s+(?:mean|meant|think|thought|guess|reckon|suppose|believe|know)\b)))(?![\w-])"
+    rf"|\b(?:{'|'.join(SPEAKER_SUBJECTS)})['’](?:m|ve|d|ll|re)\b",
     re.IGNORECASE,
 )
 # A doing after a name: a verb in the third person, a past, or a copula / auxiliary ("Leah lives", "Tom moved", "Sam

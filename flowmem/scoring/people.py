@@ -41,6 +41,20 @@ NOT_NAMES = frozenset(
     ).split()
 )
 
+# The speaker's own words (a closed class), one table for every question asked of them: as a subject (I, we), as an
+# object (me, us), and as an owner (my, our). Their contractions ("I'm", "we've") are the subject's.
+SPEAKER_SUBJECTS = ("i", "we")
+SPEAKER_OBJECTS = ("me", "us")
+SPEAKER_OWNERS = ("my", "mine", "our", "ours")
+SPEAKER_WORDS = frozenset(
+    [
+        *SPEAKER_SUBJECTS,
+        *SPEAKER_OBJECTS,
+        *SPEAKER_OWNERS,
+        *(f"{w}{c}" for w in SPEAKER_SUBJECTS for c in ("'m", "'ve", "'d", "'ll", "'re")),
+    ]
+)
+
 # What a chat puts before a sentence's subject and is no part of it: discourse markers and interjections ("ok so Leah
 # moved to Denver", "btw Tom's at Globex now", "Update: Priya got a job at Monzo"). A closed class of the language.
 DISCOURSE_OPENER = (
