@@ -26,7 +26,7 @@ from flowmem.scoring.change import Change, remainder, subject_terms
 from flowmem.scoring.echo import restated_slots
 from flowmem.scoring.frames import analogous_slots, slot_frames
 from flowmem.scoring.keys import CAPTION, LLM_KEY, SAID_BEFORE, SPEAKER, said_before
-from flowmem.scoring.others import someone_else_at, with_owner
+from flowmem.scoring.others import names_person, someone_else_at, with_owner
 from flowmem.scoring.referents import resolved
 from flowmem.scoring.same_content import content_key
 from flowmem.scoring.slots import (
@@ -677,7 +677,7 @@ def _of_them(text: str, value: str, old_text: str) -> bool:
     called Luna")."""
     at = text.lower().find(value.lower())
     who = someone_else_at(text, max(at, 0))
-    return who is None or who.lower() in old_text.lower()
+    return who is None or names_person(old_text, who)
 
 
 def _worded(memory: Memory, text: str) -> Memory:

@@ -28,6 +28,7 @@ from flowmem.scoring.people import (
     ZH_DISCOURSE_OPENER,
     ZH_KIN,
     ZH_NAMED,
+    ZH_TITLES,
 )
 
 if TYPE_CHECKING:
@@ -211,10 +212,8 @@ def someone_else_at(text: str, at: int) -> str | None:
     if not text.isascii():
         subject = _zh_subject_at(text, at)
         return None if subject == _SPEAKER else subject
-    for sentence in _SENTENCE.finditer(text):
-        if not sentence.start() <= at < max(sentence.end(), sentence.start() + 1):
-            continue
-        said = sentence.group()
+    said = _sentence_at(text, at)
+    if said is not None:
         opens = _OPENS.match(said)
         if opens is None or _SPEAKER_TOO.search(said) or not _may_name(opens.group("name")):
             return None
@@ -227,6 +226,19 @@ def someone_else_at(text: str, at: int) -> str | None:
         who = opens.group("named") or opens.group("name") or opens.group("noun")
         return re.sub(r"['’]s$", "", who).lower()
     return None
+
+
+def _sentence_at(text: str, at: int) -> str | None:
+    """The sentence of ``text`` holding position ``at`` (an empty one holds its own start), or ``None``."""
+    return next((m.group() for m in _SENTENCE.finditer(text) if m.start() <= at < max(m.end(), m.start() + 1)), None)
+
+
+def names_person(text: str, who: str) -> bool:
+    """Whether ``text`` names the person ``who`` (as :func:`someone_else_at` gives them): as a word, or in Chinese,
+    which has no spaces to bound a name, anywhere — 周老师 also by 周 alone (班主任姓周)."""
+    if not who.isascii():
+        return who in text or re.sub(rf"(?:{ZH_TITLES})$", "", who) in text
+    return re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", text, re.IGNORECASE) is not None
 
 
 def with_owner(kept: str | None, text: str) -> str | None:
@@ -246,10 +258,8 @@ def speaker_at(text: str, at: int) -> bool:
     opening the clause or the one it carries on)."""
     if not text.isascii():
         return _zh_subject_at(text, at) == _SPEAKER
-    return any(
-        sentence.start() <= at < max(sentence.end(), sentence.start() + 1) and _SPEAKER_TOO.search(sentence.group())
-        for sentence in _SENTENCE.finditer(text)
-    )
+    said = _sentence_at(text, at)
+    return said is not None and _SPEAKER_TOO.search(said) is not None
 
 
 def for_someone_unnamed(text: str, at: int) -> bool:
@@ -257,7 +267,7 @@ def for_someone_unnamed(text: str, at: int) -> bool:
     pronoun as object or owner and no I, me, my, we, us or our ("first day at Globex for her", "yoga moved to Thursdays
     for him", "his new job's at Stripe") — not one as a doer, who may act on the speaker's thing ("she bumped the
     lisinopril up to 20mg")."""
-    sentence = next((m.group() for m in _SENTENCE.finditer(text) if m.start() <= at < m.end()), "")
+    sentence = _sentence_at(text, at) or ""
     return _HIM_OR_HER.search(sentence) is not None and _ANY_FIRST_PERSON.search(sentence) is None
 
 

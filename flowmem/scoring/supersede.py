@@ -45,8 +45,8 @@ from flowmem.scoring.change import (
 )
 from flowmem.scoring.derive import at_time, event_time, event_times, keywords_of, with_event_time
 from flowmem.scoring.keys import LLM_KEY, SAID_BEFORE, SPEAKER, said_before
-from flowmem.scoring.others import for_someone_unnamed, someone_else_at, speaker_at
-from flowmem.scoring.people import PERSON_WORDS, ZH_KIN_WORD, ZH_TITLES
+from flowmem.scoring.others import for_someone_unnamed, names_person, someone_else_at, speaker_at
+from flowmem.scoring.people import PERSON_WORDS, ZH_KIN_WORD
 from flowmem.scoring.restated import RESTATES
 from flowmem.scoring.slots import DEFAULT_RULES, SLOTS_KEY, named
 from flowmem.scoring.values import Value, find_values, numbers_differ, same
@@ -349,6 +349,7 @@ def _of_another_person(text: str, change: Change, old_text: str) -> bool:
         return False
     at = _where(text, change)
     who = someone_else_at(text, at)
+    starts = [m.start() for m in re.finditer(r"[^.!?;\n]+", old_text)]  # the older words' sentences
     if who is not None:
         # an ending is theirs when they say what ended ("Leah quit Dell", "Tom quit smoking"; not "baby girl arrived",
         # which ends a pregnancy it does not name: read where it is decided, _apply); a doer acting on another's thing
@@ -359,33 +360,24 @@ def _of_another_person(text: str, change: Change, old_text: str) -> bool:
                 return False
         elif not all(_own_doing(text, who, place) for place in places):
             return False
-        if _names(old_text, who):
+        if names_person(old_text, who):
             return False
         # older words of someone said by their tie alone ("my daughter plays violin") may be of the one now named
         # ("Ella's given up the violin"): only the speaker's own words and another's by another name are not
-        starts = [m.start() for m in re.finditer(r"[^.!?;\n]+", old_text)]
         theirs = {someone_else_at(old_text, start) for start in starts} - {None}
         if not theirs:  # the speaker's own words, or no one's said
             return any(speaker_at(old_text, start) for start in starts)
         return not any(person in PERSON_WORDS or ZH_KIN_WORD.fullmatch(person) for person in theirs if person)
-    sentences = [m.start() for m in re.finditer(r"[^.!?;\n]+", old_text)]
     if not speaker_at(text, at):
         return for_someone_unnamed(text, at) and all(
-            speaker_at(old_text, start) and someone_else_at(old_text, start) is None for start in sentences
+            speaker_at(old_text, start) and someone_else_at(old_text, start) is None for start in starts
         )
-    if not sentences or any(someone_else_at(old_text, start) is None for start in sentences):
+    if not starts or any(someone_else_at(old_text, start) is None for start in starts):
         return False
     shared = {v.norm for v in find_values(text) if v.kind == "name"} & {
         v.norm for v in find_values(old_text) if v.kind == "name"
     }
     return not shared & change.about and not any(v.norm in shared for v in change.values)
-
-
-def _names(text: str, who: str) -> bool:
-    """Whether ``text`` names the person ``who`` (a name in Chinese without word bounds; 周老师 by 周: 班主任姓周)."""
-    if not who.isascii():
-        return who in text or re.sub(rf"(?:{ZH_TITLES})$", "", who) in text
-    return re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", text, re.IGNORECASE) is not None
 
 
 def _own_doing(text: str, who: str, at: int) -> bool:
